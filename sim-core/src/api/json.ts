@@ -1,0 +1,213 @@
+/**
+ * JSON values the way kubectl sees them, and the Go string conventions that
+ * leak into its output.
+ *
+ * kubectl handles API objects as "unstructured" data (apimachinery
+ * `pkg/apis/meta/v1/unstructured`): `map[string]interface{}`, `[]interface{}`,
+ * string, int64/float64, bool and nil. The printers then serialize them with
+ * Go's `encoding/json`, which differs from `JSON.stringify` in three visible
+ * ways: map keys come out sorted, `<`, `>` and `&` are escaped as `\u003c`,
+ * `\u003e`, `\u0026` (HTML-safe escaping is on in both `json.Marshal` and
+ * `json.NewEncoder`), and U+2028/U+2029 are escaped too.
+ */
+
+/** A decoded JSON value, as apimachinery's unstructured content holds it (unstructured/helpers.go). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+/** A JSON object (Go `map[string]interface{}`). */
+export interface JsonObject {
+	[key: string]: JsonValue;
+}
+
+/** True for a JSON object (not null, not an array): Go's `map[string]interface{}` case. */
+export function isJsonObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Go's `<` on strings: byte-wise over UTF-8, which is code-point order. JS's
+ * default sort compares UTF-16 units and disagrees above U+FFFF, so every
+ * sort that must match a Go program (map keys, `sort.Strings`) uses this.
+ */
+export function compareGoStrings(a: string, b: string): number {
+	if (a === b) return 0;
+	const n = Math.min(a.length, b.length);
+	for (let i = 0; i < n; i++) {
+		const x = a.codePointAt(i) ?? 0;
+		const y = b.codePointAt(i) ?? 0;
+		if (x !== y) return x < y ? -1 : 1;
+		if (x > 0xffff) i++;
+	}
+	return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** The keys of an object in Go's map order (sorted by UTF-8 bytes), as encoding/json and fmt print them. */
+export function goSortedKeys(object: JsonObject): string[] {
+	return Object.keys(object).sort(compareGoStrings);
+}
+
+/** Go's `len(s)`: the UTF-8 byte length (a lone surrogate counts as the 3-byte U+FFFD Go would see). */
+export function utf8ByteLength(text: string): number {
+	let n = 0;
+	for (const ch of text) {
+		const cp = ch.codePointAt(0) ?? 0;
+		n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	}
+	return n;
+}
+
+/** The UTF-8 bytes of a string (what indexing a Go string yields). */
+export function utf8Encode(text: string): number[] {
+	const out: number[] = [];
+	for (const ch of text) {
+		let cp = ch.codePointAt(0) ?? 0;
+		if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+		if (cp < 0x80) out.push(cp);
+		else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+		else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+		else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+	}
+	return out;
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const isLoneSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff;
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/**
+ * Go's `strconv.Quote` (what `%q` prints): printable runes stay, the rest
+ * become `\n`-style, `\xNN`, `\uNNNN` or `\UNNNNNNNN` escapes. Mirrors Go's
+ * strconv/quote.go. A lone surrogate (which Go cannot hold) prints as U+FFFD.
+ */
+export function goQuote(text: string): string {
+	let out = '"';
+	for (const ch of text) {
+		const cp = ch.codePointAt(0) ?? 0;
+		if (ch === '"' || ch === '\\') out += '\\' + ch;
+		else if (cp >= 0x20 && cp < 0x7f) out += ch;
+		else if (cp >= 0x80 && !isLoneSurrogate(cp) && printable.test(ch)) out += ch;
+		else if (isLoneSurrogate(cp)) out += '\ufffd';
+		else {
+			const short = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v' }[cp];
+			out += short ?? (cp < 0x80 ? '\\x' + hex(cp, 2) : cp < 0x10000 ? '\\u' + hex(cp, 4) : '\\U' + hex(cp, 8));
+		}
+	}
+	return out + '"';
+}
+
+/**
+ * A string as encoding/json writes it with HTML escaping on (Go ≥ 1.22:
+ * `\b` and `\f` use short escapes). Mirrors encoding/json encode.go
+ * (appendString). Lone surrogates, like invalid UTF-8 in Go, become `\ufffd`.
+ */
+function quoteJsonString(text: string): string {
+	let out = '"';
+	let start = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		let esc: string | undefined;
+		if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
+			esc = { 0x22: '\\"', 0x5c: '\\\\', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t' }[c] ?? '\\u' + hex(c, 4);
+		} else if (c >= 0xd800 && c <= 0xdfff) {
+			const pair = c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+			if (pair) i++;
+			else esc = '\\ufffd';
+		}
+		if (esc !== undefined) {
+			out += text.slice(start, i) + esc;
+			start = i + 1;
+		}
+	}
+	return out + text.slice(start) + '"';
+}
+
+/** A number as encoding/json writes it: JS's shortest form uses the same 1e-6 / 1e21 exponent thresholds as Go. */
+function jsonNumber(n: number): string {
+	if (!Number.isFinite(n)) throw new Error(`json: unsupported value: ${Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf'}`);
+	return String(n);
+}
+
+function encode(value: JsonValue | undefined, indent: string | null, depth: number): string {
+	if (value === null || value === undefined) return 'null';
+	switch (typeof value) {
+		case 'string':
+			return quoteJsonString(value);
+		case 'number':
+			return jsonNumber(value);
+		case 'boolean':
+			return value ? 'true' : 'false';
+	}
+	const items: string[] = [];
+	const isArray = Array.isArray(value);
+	if (isArray) for (const item of value) items.push(encode(item, indent, depth + 1));
+	else
+		for (const key of goSortedKeys(value)) {
+			const item = value[key];
+			// JSON.stringify's rule for `undefined` members; Go maps can't hold them.
+			if (item === undefined) continue;
+			items.push(quoteJsonString(key) + (indent === null ? ':' : ': ') + encode(item, indent, depth + 1));
+		}
+	const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+	// json.Indent keeps empty containers as `{}` and `[]`.
+	if (indent === null || items.length === 0) return open + items.join(',') + close;
+	const inner = '\n' + indent.repeat(depth + 1);
+	return open + inner + items.join(',' + inner) + '\n' + indent.repeat(depth) + close;
+}
+
+/**
+ * Go's `json.Marshal` of unstructured data: compact, map keys sorted, HTML
+ * characters escaped. Used for JSONPath results and annotations. Note that
+ * `kubectl.kubernetes.io/last-applied-configuration` is this text plus a
+ * trailing `\n`, because kubectl writes it with `json.NewEncoder(w).Encode`
+ * (kubectl pkg/util/apply.go, unstructured/helpers.go doEncode).
+ */
+export function compactJson(value: JsonValue): string {
+	return encode(value, null, 0);
+}
+
+/**
+ * The exact text `kubectl get -o json` prints: `json.MarshalIndent(obj, "",
+ * "    ")` plus a newline (cli-runtime pkg/printers/json.go). Keys are sorted
+ * because unstructured objects are Go maps; `<`, `>`, `&` print as `\u003c`,
+ * `\u003e`, `\u0026`.
+ */
+export function stringifyJsonLikeKubectl(value: JsonValue): string {
+	return encode(value, '    ', 0) + '\n';
+}
+
+/**
+ * A deep copy of a JSON value. Own keys named `__proto__` are copied as data
+ * (with defineProperty) rather than assigned, which would swap the copy's
+ * prototype; so a parsed `{"__proto__": …}` survives intact and nothing is
+ * polluted. Mirrors runtime.DeepCopyJSONValue (apimachinery runtime/converter.go).
+ */
+export function jsonClone<T extends JsonValue>(value: T): T {
+	return cloneAny(value) as T;
+}
+
+function cloneAny(value: JsonValue): JsonValue {
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map(cloneAny);
+	const out: JsonObject = {};
+	for (const key of Object.keys(value)) {
+		const item = cloneAny(value[key]);
+		if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+		else out[key] = item;
+	}
+	return out;
+}
+
+/** Deep equality of JSON values (own keys only; `__proto__` keys compare as data), like reflect.DeepEqual on unstructured content. */
+export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+	if (a === b) return true;
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+		for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+		return true;
+	}
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	for (const key of keys) if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
+	return true;
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { apiResources, resolveKind } from './resources.ts';
+import { mappingNotFoundMessage, readTypeMeta } from './kubectl.ts';
+import { typeForKind } from './schema.ts';
+
+const FULL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+describe('apiResources: the rows of kubectl api-resources', () => {
+	it('lists every simulated resource with its short names', () => {
+		const rows = apiResources().map((r) => `${r.name} ${r.shortNames.join(',') || '-'} ${r.apiVersion} ${r.namespaced} ${r.kind}`);
+		expect(rows).toEqual([
+			'bindings - v1 true Binding',
+			'configmaps cm v1 true ConfigMap',
+			'endpoints ep v1 true Endpoints',
+			'events ev v1 true Event',
+			'namespaces ns v1 false Namespace',
+			'nodes no v1 false Node',
+			'pods po v1 true Pod',
+			'secrets - v1 true Secret',
+			'serviceaccounts sa v1 true ServiceAccount',
+			'services svc v1 true Service',
+			'daemonsets ds apps/v1 true DaemonSet',
+			'deployments deploy apps/v1 true Deployment',
+			'replicasets rs apps/v1 true ReplicaSet',
+			'statefulsets sts apps/v1 true StatefulSet',
+			'cronjobs cj batch/v1 true CronJob',
+			'jobs - batch/v1 true Job',
+			'leases - coordination.k8s.io/v1 true Lease',
+			'endpointslices - discovery.k8s.io/v1 true EndpointSlice',
+			'events ev events.k8s.io/v1 true Event',
+			'poddisruptionbudgets pdb policy/v1 true PodDisruptionBudget',
+			'clusterrolebindings - rbac.authorization.k8s.io/v1 false ClusterRoleBinding',
+			'clusterroles - rbac.authorization.k8s.io/v1 false ClusterRole',
+			'rolebindings - rbac.authorization.k8s.io/v1 true RoleBinding',
+			'roles - rbac.authorization.k8s.io/v1 true Role',
+			'priorityclasses pc scheduling.k8s.io/v1 false PriorityClass',
+		]);
+	});
+
+	it('has discovery’s verbs, categories and subresources', () => {
+		const byName = (name: string, apiVersion = 'v1') => apiResources().find((r) => r.name === name && r.apiVersion === apiVersion);
+		expect(byName('pods')?.verbs).toEqual(FULL);
+		expect(byName('namespaces')?.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+		expect(byName('bindings')?.verbs).toEqual(['create']);
+		expect(byName('deployments', 'apps/v1')?.categories).toEqual(['all']);
+		expect(byName('configmaps')?.categories).toEqual([]);
+		expect(byName('pods')?.subresources.find((s) => s.name === 'pods/binding')).toEqual({ name: 'pods/binding', kind: 'Binding', apiVersion: 'v1', verbs: ['create'] });
+		expect(byName('pods')?.subresources.find((s) => s.name === 'pods/eviction')).toEqual({ name: 'pods/eviction', kind: 'Eviction', apiVersion: 'policy/v1', verbs: ['create'] });
+		expect(byName('pods')?.subresources.find((s) => s.name === 'pods/status')).toEqual({ name: 'pods/status', kind: 'Pod', apiVersion: 'v1', verbs: ['get', 'patch', 'update'] });
+		expect(byName('deployments', 'apps/v1')?.subresources).toEqual([
+			{ name: 'deployments/scale', kind: 'Scale', apiVersion: 'autoscaling/v1', verbs: ['get', 'patch', 'update'] },
+			{ name: 'deployments/status', kind: 'Deployment', apiVersion: 'apps/v1', verbs: ['get', 'patch', 'update'] },
+		]);
+		expect(byName('configmaps')?.subresources).toEqual([]);
+		for (const r of apiResources()) {
+			expect(r.singularName).toBe(r.kind.toLowerCase());
+			expect([...r.verbs].sort()).toEqual(r.verbs);
+			// Every resource's kind has a schema to decode it with.
+			expect(typeForKind(r), r.name).toBeDefined();
+		}
+	});
+});
+
+describe('resolveKind: kubectl’s REST mapping', () => {
+	it('maps apiVersion and kind to the resource', () => {
+		expect(resolveKind('apps/v1', 'Deployment').resource).toMatchObject({ name: 'deployments', namespaced: true, shortNames: ['deploy'] });
+		expect(resolveKind('v1', 'Node').resource).toMatchObject({ name: 'nodes', namespaced: false, shortNames: ['no'] });
+		expect(resolveKind('v1', 'Event').resource?.apiVersion).toBe('v1');
+		expect(resolveKind('events.k8s.io/v1', 'Event').resource?.apiVersion).toBe('events.k8s.io/v1');
+		expect(resolveKind('v1', 'Binding').resource?.name).toBe('bindings');
+		// Without a version, any version of the group will do.
+		expect(resolveKind('', 'Pod').resource?.name).toBe('pods');
+	});
+
+	it('reports what it cannot map, in upstream’s words', () => {
+		expect(resolveKind('apps/v1', 'Deploymnet')).toEqual({ error: 'no matches for kind "Deploymnet" in version "apps/v1"' });
+		expect(resolveKind('apps/v1', 'deployment').error).toBe('no matches for kind "deployment" in version "apps/v1"');
+		expect(resolveKind('apps/v1beta1', 'Deployment').error).toBe('no matches for kind "Deployment" in version "apps/v1beta1"');
+		expect(resolveKind('extensions/v1beta1', 'Ingress').error).toBe('no matches for kind "Ingress" in version "extensions/v1beta1"');
+		expect(resolveKind('v1', 'Deployment').error).toBe('no matches for kind "Deployment" in version "v1"');
+		expect(resolveKind('', 'Deployment').error).toBe('no matches for kind "Deployment" in version ""');
+		expect(resolveKind('autoscaling/v1', 'Scale').error).toBe('no matches for kind "Scale" in version "autoscaling/v1"');
+		expect(resolveKind('apps/v1/x', 'Deployment').error).toBe('unexpected GroupVersion string: apps/v1/x');
+	});
+
+	it('builds kubectl’s whole message', () => {
+		const { error } = resolveKind('apps/v1', 'Deploymnet');
+		expect(mappingNotFoundMessage(error as string, 'web', '', 'web.yaml')).toBe(
+			'resource mapping not found for name: "web" namespace: "" from "web.yaml": no matches for kind "Deploymnet" in version "apps/v1"\nensure CRDs are installed first',
+		);
+	});
+});
+
+describe('readTypeMeta: kubectl’s own checks', () => {
+	const STOP = '; if you choose to ignore these errors, turn validation off with --validate=false';
+
+	it('reads apiVersion and kind', () => {
+		expect(readTypeMeta({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } })).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment' });
+	});
+
+	it('validates them first, by default', () => {
+		expect(readTypeMeta({ apiVersion: 'apps/v1', metadata: { name: 'web' } }).error).toBe(`error validating data: kind not set${STOP}`);
+		expect(readTypeMeta({ kind: 'Deployment' }).error).toBe(`error validating data: apiVersion not set${STOP}`);
+		expect(readTypeMeta({ metadata: {} }).error).toBe(`error validating data: [apiVersion not set, kind not set]${STOP}`);
+		expect(readTypeMeta({ apiVersion: 1, kind: true }).error).toBe(`error validating data: [apiVersion isn't string type, kind isn't string type]${STOP}`);
+		expect(readTypeMeta({ apiVersion: 'a/b/c', kind: 'X' }).error).toBe(`error validating data: unexpected GroupVersion string: a/b/c${STOP}`);
+		expect(readTypeMeta(['a']).error).toBe(`error validating data: invalid object to validate${STOP}`);
+		expect(readTypeMeta(null).error).toBe(`error validating data: invalid object to validate${STOP}`);
+	});
+
+	it('then requires a kind, quoting the JSON it made from the YAML', () => {
+		expect(readTypeMeta({ apiVersion: 'apps/v1', kind: '', metadata: { name: 'web' } }).error).toBe(
+			`Object 'Kind' is missing in '{"apiVersion":"apps/v1","kind":"","metadata":{"name":"web"}}'`,
+		);
+		expect(readTypeMeta({ spec: { replicas: 1 }, apiVersion: 'apps/v1', metadata: { name: 'web' } }, { validate: false }).error).toBe(
+			`Object 'Kind' is missing in '{"apiVersion":"apps/v1","metadata":{"name":"web"},"spec":{"replicas":1}}'`,
+		);
+		expect(readTypeMeta({ kind: 'Pod' }, { validate: false })).toEqual({ apiVersion: '', kind: 'Pod' });
+		expect(readTypeMeta(null, { validate: false }).error).toBe(`Object 'Kind' is missing in 'null'`);
+	});
+});

@@ -1,0 +1,11 @@
+/**
+ * `--authorization-mode=AlwaysAllow`: every request is allowed. Upstream
+ * keeps it for tests and throwaway clusters; the default cluster here uses
+ * Node,RBAC like kubeadm.
+ */
+import type { Authorizer } from './authorizer.ts';
+
+export const alwaysAllow: Authorizer = {
+	name: 'AlwaysAllow',
+	authorize: () => ({ allowed: true, reason: 'AlwaysAllow' }),
+};

@@ -1,0 +1,50 @@
+/**
+ * Authorization: may this user do this verb on this resource? The API
+ * server asks a chain of authorizers (kubeadm configures `Node,RBAC`); the
+ * first to allow wins, as with `--authorization-mode=Node,RBAC`. Mirrors
+ * k8s.io/apiserver/pkg/authorization/authorizer.
+ */
+import type { KubeObject } from '../../api/types.ts';
+import type { UserInfo } from '../request.ts';
+
+/** The question asked of an authorizer (authorizer.Attributes). */
+export interface AuthorizationAttributes {
+	user: UserInfo;
+	/** get, list, watch, create, update, patch, delete, deletecollection, or a custom verb (bind, escalate, impersonate, use). */
+	verb: string;
+	/** True for requests to an API resource; false for non-resource paths like /healthz. */
+	resourceRequest: boolean;
+	group: string;
+	version?: string;
+	resource: string;
+	subresource?: string;
+	namespace?: string;
+	name?: string;
+	/** For non-resource requests, e.g. '/healthz'. */
+	path?: string;
+}
+
+export interface AuthorizationDecision {
+	allowed: boolean;
+	/** Why (shown in `kubectl auth can-i` with -v and in audit). */
+	reason: string;
+}
+
+/** Read access to the objects an authorizer consults (RBAC roles and bindings, pods for the Node authorizer). */
+export interface AuthorizerReader {
+	list(group: string, resource: string, namespace?: string): KubeObject[];
+	get(group: string, resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
+}
+
+export interface Authorizer {
+	name: string;
+	authorize(attributes: AuthorizationAttributes, reader: AuthorizerReader): AuthorizationDecision | 'no-opinion';
+}
+
+/** The `... cannot list resource "pods" in API group "" in the namespace "default"` sentence of a 403. */
+export function forbiddenReason(a: AuthorizationAttributes): string {
+	if (!a.resourceRequest) return `User "${a.user.username}" cannot ${a.verb} path "${a.path}"`;
+	const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+	const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
+	return `User "${a.user.username}" cannot ${a.verb} resource "${resource}" in API group "${a.group}" ${scope}`;
+}

@@ -1,0 +1,80 @@
+/**
+ * The shape of a request to the simulated kube-apiserver and of its answer.
+ * Every client (kubectl, each controller, the scheduler, each kubelet, curl)
+ * sends these; the REST path form (`/api/v1/namespaces/default/pods`) maps
+ * one to one onto them (see ./paths.ts).
+ */
+import type { KubeObject, Status } from '../api/types.ts';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export type PatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/json-patch+json' | 'application/apply-patch+yaml';
+
+/** One API request. Built by clients; read by the API server. */
+export interface ApiRequest {
+	verb: Verb;
+	/** API group ('' = core). */
+	group: string;
+	version: string;
+	/** Plural resource name, e.g. 'pods'. */
+	resource: string;
+	subresource?: string;
+	namespace?: string;
+	name?: string;
+	body?: unknown;
+	patchType?: PatchType;
+	/** Query parameters, as on the URL. */
+	query?: {
+		labelSelector?: string;
+		fieldSelector?: string;
+		resourceVersion?: string;
+		/** 'Strict' (kubectl's default), 'Warn' or 'Ignore'. */
+		fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+		dryRun?: 'All';
+		fieldManager?: string;
+		force?: boolean;
+		limit?: number;
+		/** For pods/log. */
+		container?: string;
+		tailLines?: number;
+		previous?: boolean;
+	};
+	/** Impersonation headers (`kubectl --as`, `--as-group`): act as this user if allowed to impersonate. */
+	impersonate?: { user: string; groups?: string[] };
+	/** For delete: metav1.DeleteOptions. */
+	deleteOptions?: {
+		gracePeriodSeconds?: number;
+		propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+		preconditions?: { uid?: string; resourceVersion?: string };
+	};
+}
+
+/** The API server's answer. `body` is an object, a list, or a Status on failure. */
+export interface ApiResponse<T = unknown> {
+	/** HTTP status code. */
+	code: number;
+	body: T | Status;
+	/** Warning headers (e.g. the v1 Endpoints deprecation). */
+	warnings?: string[];
+}
+
+export function isStatus(body: unknown): body is Status {
+	return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'Status';
+}
+
+export function isSuccess(response: ApiResponse): boolean {
+	return response.code >= 200 && response.code < 300;
+}
+
+/** The authenticated caller, as the API server sees it (k8s.io/apiserver user.Info). */
+export interface UserInfo {
+	username: string;
+	uid?: string;
+	groups: string[];
+}
+
+/** A watch event delivered to a watcher (k8s.io/apimachinery watch.Event). */
+export interface WatchEvent {
+	type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+	object: KubeObject | Status;
+}

@@ -1,0 +1,129 @@
+/**
+ * A typed REST client for the cluster's processes (the part of client-go's
+ * clientset and REST client they use). Every call is one API request over
+ * the transport; results are either an API response or a transport failure.
+ */
+import type { KubeObject, KubeList } from '../api/types.ts';
+import { groupVersion, resourceForKind, type ResourceInfo } from '../api/resources.ts';
+import type { ApiRequest, ApiResponse, PatchType } from '../apiserver/request.ts';
+import { isTransportFailure, type ApiTransport, type TransportResult } from './transport.ts';
+
+/** Identifies a resource for a client call. */
+export interface ResourceRef {
+	group: string;
+	version: string;
+	resource: string;
+}
+
+export function refOf(info: Pick<ResourceInfo, 'group' | 'version' | 'resource'>): ResourceRef {
+	return { group: info.group, version: info.version, resource: info.resource };
+}
+
+/** Well-known resources, for brevity at call sites. */
+export const R = {
+	pods: { group: '', version: 'v1', resource: 'pods' },
+	nodes: { group: '', version: 'v1', resource: 'nodes' },
+	namespaces: { group: '', version: 'v1', resource: 'namespaces' },
+	events: { group: '', version: 'v1', resource: 'events' },
+	services: { group: '', version: 'v1', resource: 'services' },
+	endpoints: { group: '', version: 'v1', resource: 'endpoints' },
+	configmaps: { group: '', version: 'v1', resource: 'configmaps' },
+	secrets: { group: '', version: 'v1', resource: 'secrets' },
+	serviceaccounts: { group: '', version: 'v1', resource: 'serviceaccounts' },
+	deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
+	replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
+	daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets' },
+	statefulsets: { group: 'apps', version: 'v1', resource: 'statefulsets' },
+	jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
+	leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
+	endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
+	priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' },
+} as const satisfies Record<string, ResourceRef>;
+
+/** The result of a call: the answer, or why there was none. */
+export type CallResult<T = KubeObject> = { ok: true; code: number; object: T; warnings?: string[] } | { ok: false; code: number; reason: string; message: string; transport?: boolean };
+
+function toResult<T>(result: TransportResult): CallResult<T> {
+	if (isTransportFailure(result)) return { ok: false, code: 0, reason: result.failure, message: result.message, transport: true };
+	const response = result as ApiResponse;
+	if (response.code >= 400) {
+		const status = response.body as { reason?: string; message?: string };
+		return { ok: false, code: response.code, reason: status.reason ?? '', message: status.message ?? '' };
+	}
+	return { ok: true, code: response.code, object: response.body as T, warnings: response.warnings };
+}
+
+export class ApiClient {
+	constructor(
+		private readonly transport: ApiTransport,
+		/** The calling process's id. */
+		readonly from: string,
+		/** Act as another user (`kubectl --as`); the API server checks the right to impersonate. */
+		private readonly impersonate?: { user: string; groups?: string[] },
+	) {}
+
+	/** Sends a raw request. */
+	raw(request: ApiRequest): TransportResult {
+		return this.transport.request(this.from, this.impersonate ? { ...request, impersonate: this.impersonate } : request);
+	}
+
+	get<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string): CallResult<T> {
+		return toResult(this.raw({ verb: 'get', ...ref, namespace, name }));
+	}
+
+	list<T extends KubeObject = KubeObject>(ref: ResourceRef, namespace?: string, query: ApiRequest['query'] = {}): CallResult<KubeList<T>> {
+		return toResult(this.raw({ verb: 'list', ...ref, namespace, query }));
+	}
+
+	create<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, body: unknown): CallResult<T> {
+		return toResult(this.raw({ verb: 'create', ...ref, namespace, body }));
+	}
+
+	update<T = KubeObject>(ref: ResourceRef, obj: KubeObject, subresource?: string): CallResult<T> {
+		return toResult(this.raw({ verb: 'update', ...ref, namespace: obj.metadata.namespace, name: obj.metadata.name, body: obj, subresource }));
+	}
+
+	updateStatus<T = KubeObject>(ref: ResourceRef, obj: KubeObject): CallResult<T> {
+		return this.update<T>(ref, obj, 'status');
+	}
+
+	patch<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, patch: unknown, patchType: PatchType = 'application/strategic-merge-patch+json', subresource?: string): CallResult<T> {
+		return toResult(this.raw({ verb: 'patch', ...ref, namespace, name, body: patch, patchType, subresource }));
+	}
+
+	delete(ref: ResourceRef, namespace: string | undefined, name: string, options: ApiRequest['deleteOptions'] = {}): CallResult {
+		return toResult(this.raw({ verb: 'delete', ...ref, namespace, name, deleteOptions: options }));
+	}
+
+	/** Starts a watch; the events arrive as 'watch' kernel events addressed to this process. */
+	watch(ref: ResourceRef, namespace: string | undefined, query: ApiRequest['query']): CallResult<{ watchId: number; metadata: { resourceVersion: string } }> {
+		return toResult(this.raw({ verb: 'watch', ...ref, namespace, query }));
+	}
+
+	stopWatch(watchId: number): void {
+		this.transport.stopWatch(this.from, watchId);
+	}
+
+	/** POST pods/<name>/binding. */
+	bind(namespace: string, podName: string, nodeName: string): CallResult {
+		return toResult(
+			this.raw({
+				verb: 'create',
+				...R.pods,
+				subresource: 'binding',
+				namespace,
+				name: podName,
+				body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: podName, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } },
+			}),
+		);
+	}
+
+	/** Creates an object from its own apiVersion and kind. */
+	createObject(obj: KubeObject): CallResult {
+		const info = resourceForKind(obj.apiVersion, obj.kind);
+		if (!info) return { ok: false, code: 404, reason: 'NotFound', message: `no matches for kind "${obj.kind}" in version "${obj.apiVersion}"` };
+		return this.create(refOf(info), info.namespaced ? (obj.metadata.namespace ?? 'default') : undefined, obj);
+	}
+}
+
+export { groupVersion };

@@ -1,0 +1,87 @@
+/**
+ * client-go's rate-limited work queue (k8s.io/client-go/util/workqueue):
+ * keys are `namespace/name` strings; the queue is stingy (a key added again
+ * before it is processed is processed once), a key being processed is not
+ * handed out twice, and a failed key comes back after a per-item
+ * exponential back-off (5 ms doubling to 1000 s, the default controller
+ * rate limiter's item part).
+ *
+ * The queue also remembers, per key, the origin of the first cause that
+ * added it, so the trace can tie a reconcile to the command that caused it.
+ * State is plain JSON and lives inside the owning process's state.
+ */
+
+export interface WorkQueueState {
+	/** Keys ready to process, in order. */
+	queue: string[];
+	/** Keys waiting in `queue` or to be re-added after processing. */
+	dirty: Record<string, true>;
+	/** Keys being processed now. */
+	processing: Record<string, true>;
+	/** Consecutive failures per key (for back-off). */
+	failures: Record<string, number>;
+	/** Origin of the cause that queued each key. */
+	origins: Record<string, string>;
+}
+
+export function emptyWorkQueue(): WorkQueueState {
+	return { queue: [], dirty: {}, processing: {}, failures: {}, origins: {} };
+}
+
+export const WORKQUEUE_BASE_DELAY_MS = 5;
+export const WORKQUEUE_MAX_DELAY_MS = 1000 * 1000;
+
+export class WorkQueue {
+	constructor(private readonly state: () => WorkQueueState) {}
+
+	get length(): number {
+		return this.state().queue.length;
+	}
+
+	/** Adds a key; returns true if the caller should schedule processing (the queue went from empty to non-empty). */
+	add(key: string, origin: string): boolean {
+		const s = this.state();
+		if (s.dirty[key]) return false;
+		s.dirty[key] = true;
+		s.origins[key] ??= origin;
+		if (s.processing[key]) return false;
+		s.queue.push(key);
+		return s.queue.length === 1;
+	}
+
+	/** Takes the next key, marking it in process. */
+	get(): { key: string; origin: string } | undefined {
+		const s = this.state();
+		const key = s.queue.shift();
+		if (key === undefined) return undefined;
+		s.processing[key] = true;
+		delete s.dirty[key];
+		const origin = s.origins[key];
+		delete s.origins[key];
+		return { key, origin };
+	}
+
+	/** Marks a key processed; if it was re-added meanwhile, it goes back in the queue. Returns true if the queue needs processing. */
+	done(key: string): boolean {
+		const s = this.state();
+		delete s.processing[key];
+		if (s.dirty[key]) {
+			s.queue.push(key);
+			return true;
+		}
+		return false;
+	}
+
+	/** The delay before re-adding a failed key (and counts the failure). */
+	backoffMs(key: string): number {
+		const s = this.state();
+		const n = s.failures[key] ?? 0;
+		s.failures[key] = n + 1;
+		return Math.min(WORKQUEUE_BASE_DELAY_MS * 2 ** n, WORKQUEUE_MAX_DELAY_MS);
+	}
+
+	/** Stops tracking failures of a key (after a success). */
+	forget(key: string): void {
+		delete this.state().failures[key];
+	}
+}

@@ -1,0 +1,104 @@
+/**
+ * What a cluster is made of: the options `createCluster` accepts, their
+ * defaults (a kubeadm-style cluster: one control-plane node and two
+ * workers), and the addresses the simulated network hands out.
+ */
+import type { Taint } from '../api/types.ts';
+
+/** One node of the cluster, as an author describes it. */
+export interface NodeOptions {
+	name: string;
+	/** CPU as Kubernetes writes it: '2', '500m'. */
+	cpu: string;
+	/** Memory as Kubernetes writes it: '4Gi', '512Mi'. */
+	memory: string;
+	/** maxPods (kubelet default 110). */
+	pods?: number;
+	labels?: Record<string, string>;
+	taints?: Taint[];
+	/** Images already present on the node (ImageLocality reads them). */
+	images?: Array<{ names: string[]; sizeBytes: number }>;
+	/** Sets topology.kubernetes.io/zone. */
+	zone?: string;
+	/** 'control-plane' nodes run the control plane's static pods and get kubeadm's label and taint. */
+	role?: 'control-plane' | 'worker';
+}
+
+/** A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), as a scheduler config file holds it. */
+export interface KubeSchedulerConfiguration {
+	apiVersion?: string;
+	kind?: string;
+	parallelism?: number;
+	percentageOfNodesToScore?: number;
+	podInitialBackoffSeconds?: number;
+	podMaxBackoffSeconds?: number;
+	profiles?: Array<{
+		schedulerName?: string;
+		plugins?: Record<string, { enabled?: Array<{ name: string; weight?: number }>; disabled?: Array<{ name: string }> }>;
+		pluginConfig?: Array<{ name: string; args?: Record<string, unknown> }>;
+	}>;
+}
+
+export interface ClusterOptions {
+	/** Seed of every random choice (names, UIDs, tie-breaks). Same seed + same inputs = same trace. */
+	seed?: number;
+	nodes?: NodeOptions[];
+	scheduler?: KubeSchedulerConfiguration;
+	kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
+	controlPlane?: { etcdMembers?: number; apiServers?: number };
+	/** The Kubernetes version the cluster reports. */
+	kubernetesVersion?: string;
+	/** The wall-clock instant virtual time 0 stands for (RFC 3339). */
+	startTime?: string;
+	/** kubeadm's default is 'Node,RBAC'. */
+	authorizationMode?: 'Node,RBAC' | 'AlwaysAllow';
+	/** Virtual time to run at creation so the cluster is up when the reader arrives (default: until it settles). */
+	bootMs?: number;
+}
+
+export const DEFAULT_KUBERNETES_VERSION = 'v1.36.3';
+export const DEFAULT_START_TIME = '2026-11-30T08:00:00Z';
+export const DEFAULT_SEED = 1;
+
+export const DEFAULT_NODES: NodeOptions[] = [
+	{ name: 'control-plane', cpu: '2', memory: '4Gi', role: 'control-plane' },
+	{ name: 'node-1', cpu: '2', memory: '4Gi' },
+	{ name: 'node-2', cpu: '2', memory: '4Gi' },
+];
+
+/** Addresses on the simulated network (a private /24 for nodes, flannel-style pod CIDRs, kubeadm's service CIDR). */
+export const NETWORK = {
+	nodeSubnet: '192.168.56.0/24',
+	firstNodeIp: 10,
+	podCidr: '10.244.0.0/16',
+	serviceCidr: '10.96.0.0/12',
+	kubernetesServiceIp: '10.96.0.1',
+	dnsServiceIp: '10.96.0.10',
+	apiServerPort: 6443,
+} as const;
+
+export function nodeIp(index: number): string {
+	return `192.168.56.${NETWORK.firstNodeIp + index}`;
+}
+
+/** The /24 each node gets from the pod CIDR (kube-controller-manager's node IPAM, --node-cidr-mask-size=24). */
+export function nodePodCidr(index: number): string {
+	return `10.244.${index}.0/24`;
+}
+
+export function isControlPlane(node: NodeOptions): boolean {
+	return node.role === 'control-plane' || node.labels?.['node-role.kubernetes.io/control-plane'] !== undefined;
+}
+
+/** The node list with a control-plane node guaranteed (first), names unique. */
+export function resolveNodes(nodes: NodeOptions[] | undefined): NodeOptions[] {
+	const list = nodes && nodes.length ? nodes.map((n) => ({ ...n })) : DEFAULT_NODES.map((n) => ({ ...n }));
+	const names = new Set<string>();
+	for (const node of list) {
+		if (names.has(node.name)) throw new Error(`duplicate node name "${node.name}"`);
+		names.add(node.name);
+	}
+	if (!list.some(isControlPlane)) list.unshift({ name: names.has('control-plane') ? 'control-plane-0' : 'control-plane', cpu: '2', memory: '4Gi', role: 'control-plane' });
+	// The control plane first, as kubeadm init comes before joins.
+	return [...list.filter(isControlPlane), ...list.filter((n) => !isControlPlane(n))];
+}

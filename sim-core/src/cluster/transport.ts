@@ -1,0 +1,61 @@
+/**
+ * The simulated network between clients and kube-apiserver. It plays the
+ * parts of TLS client authentication (each process has its identity, as its
+ * kubeconfig's certificate would give it) and of the network (a node cut
+ * off from the control plane cannot reach the API server; nothing answers
+ * on 6443 while the API server is down).
+ */
+import type { ApiRequest } from '../apiserver/request.ts';
+import type { Caller, KubeApiServer } from '../apiserver/apiserver.ts';
+import type { ApiTransport, TransportResult } from '../client/transport.ts';
+import type { UserInfo } from '../apiserver/request.ts';
+import type { Kernel } from '../sim/kernel.ts';
+
+export class ClusterTransport implements ApiTransport {
+	/** process id -> identity. */
+	private readonly identities = new Map<string, UserInfo>();
+	/** process id -> node it runs on (for partitions). */
+	private readonly placement = new Map<string, string>();
+
+	constructor(
+		private readonly kernel: Kernel,
+		private readonly apiServer: () => KubeApiServer | undefined,
+		/** The API server's address as clients dial it. */
+		readonly address: string,
+		/** Nodes currently cut off from the control plane. */
+		private readonly isPartitioned: (node: string) => boolean,
+	) {}
+
+	/** Gives a process its identity and says where it runs. */
+	enroll(processId: string, user: UserInfo, node?: string): void {
+		this.identities.set(processId, user);
+		if (node) this.placement.set(processId, node);
+	}
+
+	identity(processId: string): UserInfo | undefined {
+		return this.identities.get(processId);
+	}
+
+	nodeOf(processId: string): string | undefined {
+		return this.placement.get(processId);
+	}
+
+	request(from: string, request: ApiRequest): TransportResult {
+		const node = this.placement.get(from);
+		if (node && this.isPartitioned(node)) {
+			return { failure: 'timeout', address: this.address, message: `dial tcp ${this.address}: i/o timeout` };
+		}
+		const server = this.apiServer();
+		if (!server || !this.kernel.isRunning(server.id)) {
+			return { failure: 'refused', address: this.address, message: `dial tcp ${this.address}: connect: connection refused` };
+		}
+		const user = this.identities.get(from) ?? { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+		const caller: Caller = { process: from, user };
+		return server.serve(request, caller);
+	}
+
+	stopWatch(from: string, watchId: number): void {
+		void from;
+		this.apiServer()?.stopWatch(watchId);
+	}
+}

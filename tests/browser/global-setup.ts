@@ -1,0 +1,24 @@
+/**
+ * Serves the built site once for all browser tests. The tests need a build:
+ * `npm test` runs `npm run build` first; run it yourself before
+ * `npm run test:browser`.
+ */
+import type { TestProject } from 'vitest/node';
+import { existsSync } from 'node:fs';
+import { serveDist } from '../../scripts/serve-dist.mjs';
+import { siteConfig } from '../../site.config.mjs';
+
+declare module 'vitest' {
+	export interface ProvidedContext {
+		siteUrl: string;
+	}
+}
+
+export default async function setup(project: TestProject) {
+	if (!existsSync('dist/index.html')) {
+		throw new Error('No built site in dist/: run `npm run build` before the browser tests.');
+	}
+	const server = await serveDist({ base: siteConfig.base });
+	project.provide('siteUrl', server.url);
+	return () => server.close();
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// Two speeds, as Starlight does: many fast unit tests (the simulation, the
+// site's build-time utilities, the content checks), and a few browser tests
+// that drive Debian's Chromium against the built site.
+export default defineConfig({
+	test: {
+		projects: [
+			{
+				test: {
+					name: 'unit',
+					include: ['sim-core/src/**/*.test.ts', 'tests/site/**/*.test.ts', 'tests/content/**/*.test.ts'],
+					environment: 'node',
+				},
+			},
+			{
+				test: {
+					name: 'browser',
+					include: ['tests/browser/**/*.test.ts'],
+					environment: 'node',
+					globalSetup: ['tests/browser/global-setup.ts'],
+					// One Chromium at a time on a 2-core machine.
+					fileParallelism: false,
+					testTimeout: 60_000,
+					hookTimeout: 60_000,
+				},
+			},
+		],
+		benchmark: { include: ['sim-core/bench/**/*.bench.ts', 'tests/bench/**/*.bench.ts'] },
+	},
+});
