@@ -27,7 +27,7 @@ const nondeterministicProperties = [
 ];
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', '.astro/**', 'src/content/docs/**', '**/*.astro', 'scripts/.*'] },
+	{ ignores: ['dist/**', 'node_modules/**', '.astro/**', 'tests/.output/**', '.tools/**', 'src/content/docs/**', '**/*.astro', 'scripts/.*'] },
 	{
 		files: ['**/*.{ts,tsx,js,mjs}'],
 		extends: [tseslint.configs.recommended],

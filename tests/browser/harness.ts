@@ -30,9 +30,8 @@ export async function launchBrowser(): Promise<Browser> {
 	return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
 }
 
-/** Every page of the build, as a path relative to the site base ('' for the landing page, '404.html' for the not-found page). */
-export function builtPages(): string[] {
-	const root = 'dist';
+/** Every page of a build, as a path relative to the site base ('' for the landing page, '404.html' for the not-found page). */
+export function builtPages(root = 'dist'): string[] {
 	const pages: string[] = [];
 	for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
 		if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
@@ -79,3 +78,53 @@ export async function openWatched(
 }
 
 export { join };
+
+/** href/src values of one page. */
+function references(html: string): string[] {
+	const refs: string[] = [];
+	for (const match of html.matchAll(/<(a|link|script|img|source|iframe)\b[^>]*?\s(href|src)="([^"]*)"/g)) refs.push(match[3].replace(/&amp;/g, '&'));
+	return refs;
+}
+
+function ids(html: string): Set<string> {
+	return new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+}
+
+/**
+ * Fetches every page and every same-origin URL it links to or loads, and
+ * checks each answers 200 and each #fragment names an element of its page.
+ */
+export async function brokenLinks(pages: string[], urlOf: (path: string) => string): Promise<{ broken: string[]; checked: number }> {
+	const origin = new URL(urlOf('')).origin;
+	const cache = new Map<string, { status: number; body: string }>();
+	const fetchOnce = async (url: string) => {
+		let hit = cache.get(url);
+		if (!hit) {
+			const response = await fetch(url);
+			hit = { status: response.status, body: (response.headers.get('content-type') ?? '').includes('text/html') ? await response.text() : '' };
+			cache.set(url, hit);
+		}
+		return hit;
+	};
+	const broken: string[] = [];
+	let checked = 0;
+	for (const path of pages) {
+		const pageUrl = urlOf(path);
+		const { body } = await fetchOnce(pageUrl);
+		for (const ref of references(body)) {
+			if (/^(mailto:|data:|javascript:)/.test(ref)) continue;
+			const target = new URL(ref, pageUrl);
+			if (target.origin !== origin) continue;
+			checked++;
+			const hit = await fetchOnce(target.href.split('#')[0]);
+			if (hit.status !== 200) {
+				broken.push(`${path || '/'} -> ${ref} (${hit.status})`);
+				continue;
+			}
+			if (target.hash.length > 1 && !ids(hit.body).has(decodeURIComponent(target.hash.slice(1)))) {
+				broken.push(`${path || '/'} -> ${ref} (no element with that id)`);
+			}
+		}
+	}
+	return { broken, checked };
+}

@@ -29,6 +29,8 @@ import type { AdmissionAttributes, AdmissionPlugin } from './admission/plugin.ts
 import { forbiddenReason, type AuthorizationAttributes, type Authorizer } from './auth/authorizer.ts';
 import { strategyKey, type Strategy, type StrategyContext, type StrategyRegistry } from './registry/strategy.ts';
 import { applyPatch } from './patch.ts';
+import { canIgnorePDB, checkEvictionBody, decideEviction, type PodDisruptionBudget } from './eviction.ts';
+import { isReviewResource, serveReview } from './reviews.ts';
 import { objectMatches, type ParsedSelectors, parseSelectors } from './selectors.ts';
 import type { ApiRequest, ApiResponse, UserInfo, WatchEvent } from './request.ts';
 
@@ -431,10 +433,14 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			return errors.forbidden(qualifiedResource(info), request.name, denied, info.group, info.resource);
 		}
 
+		// Access and rules reviews are answered by the authorizers, never stored.
+		if (verb === 'create' && isReviewResource(info)) return this.review(request, info, caller);
 		const store = this.ensureCache();
 		if (!store || !this.state.ready) {
 			return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request timed out', code: 500 } };
 		}
+		if (verb === 'create' && request.subresource === 'eviction') return this.evict(request, info, caller, store);
+		if (verb === 'create' && request.subresource === 'exec') return this.podExec(request, info);
 		switch (verb) {
 			case 'get':
 				return request.subresource === 'log' ? this.podLog(request, info) : this.get(request, info);
@@ -639,10 +645,11 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		if (!strategy.allowStatusOnCreate) {
 			if (strategy.hasStatusSubresource) delete obj.status;
 		}
-		strategy.prepareForCreate?.(obj, ctx);
+		// Upstream order: mutating admission, then the strategy's preparation and validation, then validating admission.
 		const attributes: AdmissionAttributes = { operation: 'CREATE', info, namespace: meta.namespace, name: meta.name, object: obj, user: caller.user, dryRun: request.query?.dryRun === 'All' };
 		const rejected = this.runAdmission(attributes, ctx);
 		if (rejected) return rejected;
+		strategy.prepareForCreate?.(obj, ctx);
 		const invalid = this.runValidation(attributes, ctx, strategy.validate?.(obj, ctx) ?? [], info);
 		if (invalid) return invalid;
 		const existing = this.readCurrent(info, meta.namespace, meta.name);
@@ -688,6 +695,12 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			delete obj.metadata.deletionGracePeriodSeconds;
 		}
 		if (old.metadata.generation !== undefined) obj.metadata.generation = old.metadata.generation;
+		// Upstream order: mutating admission sees the incoming object first;
+		// then the strategy prepares and validates what admission produced.
+		const attributes: AdmissionAttributes = { operation: 'UPDATE', info, subresource: request.subresource, namespace: request.namespace, name, object: obj, oldObject: old, user: caller.user, dryRun: request.query?.dryRun === 'All' };
+		const rejected = this.runAdmission(attributes, ctx);
+		if (rejected) return rejected;
+		obj = attributes.object!;
 		let fieldErrors: FieldError[];
 		if (request.subresource === 'finalize') {
 			// namespaces/<name>/finalize: only spec.finalizers may change; the
@@ -709,13 +722,15 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			else obj = { ...mutable, metadata: { ...old.metadata, ...pickMetaForStatus(obj.metadata) } } as KubeObject;
 			fieldErrors = strategy.validateStatusUpdate?.(obj, old, ctx) ?? [];
 		} else {
-			if (strategy.hasStatusSubresource) obj.status = copy(old.status);
+			if (strategy.hasStatusSubresource) {
+				// An object nobody has reported status for yet has none: keep it that way (copy() cannot copy undefined).
+				if (old.status === undefined) delete obj.status;
+				else obj.status = copy(old.status);
+			}
 			strategy.prepareForUpdate?.(obj, old, ctx);
 			fieldErrors = strategy.validateUpdate?.(obj, old, ctx) ?? strategy.validate?.(obj, ctx) ?? [];
 		}
-		const attributes: AdmissionAttributes = { operation: 'UPDATE', info, subresource: request.subresource, namespace: request.namespace, name, object: obj, oldObject: old, user: caller.user, dryRun: request.query?.dryRun === 'All' };
-		const rejected = this.runAdmission(attributes, ctx);
-		if (rejected) return rejected;
+		attributes.object = obj;
 		const invalid = this.runValidation(attributes, ctx, fieldErrors, info);
 		if (invalid) return invalid;
 		// A deleted object whose last finalizer just went is removed now.
@@ -866,6 +881,88 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		this.pump();
 		void caller;
 		return { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+	}
+
+	/**
+	 * POST pods/<name>/eviction: deletes the pod gracefully unless a
+	 * PodDisruptionBudget forbids it (see ./eviction.ts; upstream
+	 * pkg/registry/core/pod/storage/eviction.go).
+	 */
+	private evict(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+		const name = request.name ?? '';
+		const checked = checkEvictionBody(request.body, name);
+		if ('error' in checked) return checked.error;
+		const pod = this.readCurrent(info, request.namespace, name);
+		if (!pod) return errors.notFound(qualifiedResource(info), name, info.group, info.resource);
+		const dryRun = request.query?.dryRun === 'All' || (checked.eviction.deleteOptions?.dryRun ?? []).includes('All');
+		const { dryRun: _ignored, ...options } = checked.eviction.deleteOptions ?? {};
+		void _ignored;
+		const deleteRequest: ApiRequest = { ...request, verb: 'delete', subresource: undefined, body: undefined, deleteOptions: options, query: dryRun ? { dryRun: 'All' } : {} };
+		const success: ApiResponse = { code: 201, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+		if (!canIgnorePDB(pod)) {
+			const pdbInfo = resourceByName('policy', 'poddisruptionbudgets');
+			const budgets = (pdbInfo ? this.cacher.list(pdbInfo, request.namespace) : []) as PodDisruptionBudget[];
+			const decision = decideEviction(pod, budgets, formatRfc3339(this.kernel.wallMs()), dryRun);
+			if (decision.action === 'refuse') {
+				this.emit({ action: 'evict', object: `pods/${request.namespace}/${name}`, msg: `eviction of ${request.namespace}/${name} refused: ${(decision.response.body as Status).message}` });
+				return decision.response;
+			}
+			if (decision.budget && pdbInfo) {
+				const written = this.store(store, pdbInfo, decision.budget, Number(decision.budget.metadata.resourceVersion), false);
+				if (!written.ok) return errors.tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 10);
+				this.pump();
+			}
+			if (decision.resourceVersionPrecondition) deleteRequest.deleteOptions = { ...options, preconditions: { ...options.preconditions, resourceVersion: decision.resourceVersionPrecondition } };
+		}
+		this.emit({ action: 'evict', object: `pods/${request.namespace}/${name}`, msg: `evicting ${request.namespace}/${name}` });
+		const deleted = this.delete(deleteRequest, info, caller, store);
+		return deleted.code >= 400 ? deleted : success;
+	}
+
+	/**
+	 * POST pods/<name>/exec: checked as upstream's ExecLocation does, then
+	 * forwarded to the kubelet of the pod's node, like pods/log.
+	 */
+	private podExec(request: ApiRequest, info: ResourceInfo): ApiResponse {
+		const name = request.name ?? '';
+		const pod = this.readCurrent(info, request.namespace, name);
+		if (!pod) return errors.notFound(qualifiedResource(info), name, info.group, info.resource);
+		const containers = ((pod.spec as { containers?: Array<{ name: string }> }).containers ?? []).map((c) => c.name);
+		const all = [...containers, ...((pod.spec as { initContainers?: Array<{ name: string }> }).initContainers ?? []).map((c) => c.name), ...((pod.spec as { ephemeralContainers?: Array<{ name: string }> }).ephemeralContainers ?? []).map((c) => c.name)];
+		let container = request.query?.container ?? '';
+		if (!container) {
+			if (containers.length === 0) return errors.badRequest(`a container name must be specified for pod ${name}`);
+			if (containers.length > 1) return errors.badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]`);
+			container = containers[0];
+		} else if (!all.includes(container)) return errors.badRequest(`container ${container} is not valid for pod ${name}`);
+		const nodeName = (pod.spec as { nodeName?: string }).nodeName;
+		if (!nodeName) return errors.badRequest(`pod ${name} does not have a host assigned`);
+		const forwarded: ApiRequest = { ...request, query: { ...request.query, container } };
+		const response = this.deps.nodeProxy?.(nodeName, forwarded);
+		if (!response) {
+			const node = this.readCurrent(resourceByName('', 'nodes')!, undefined, nodeName);
+			const address = ((node?.status as { addresses?: Array<{ type: string; address: string }> } | undefined)?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? nodeName;
+			// The proxy's own failure: a 500 without a reason, which kubectl prints as `Error from server: error dialing backend: ...`.
+			return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error dialing backend: dial tcp ${address}:10250: connect: connection refused`, code: 500 } };
+		}
+		return response;
+	}
+
+	/** POST of an access, rules or self-subject review: answered from the authorizers (./reviews.ts). */
+	private review(request: ApiRequest, info: ResourceInfo, caller: Caller): ApiResponse {
+		const reader = {
+			list: (group: string, resource: string, namespace?: string) => {
+				const found = resourceByName(group, resource);
+				return found ? this.cacher.list(found, namespace) : [];
+			},
+			get: (group: string, resource: string, namespace: string | undefined, name: string) => {
+				const found = resourceByName(group, resource);
+				return found ? this.cacher.get(found, etcdKey(found, namespace, name)) : undefined;
+			},
+		};
+		const response = serveReview(request, info, caller.user, this.deps.authorizers, reader, formatRfc3339(this.kernel.wallMs()));
+		this.emit({ action: 'review', msg: `${info.kind} for ${caller.user.username}: ${response.code}` });
+		return response;
 	}
 
 	/** GET pods/<name>/log: forwarded to the kubelet of the pod's node. */

@@ -76,7 +76,9 @@ export function conflict(qualifiedResource: string, name: string, why = 'the obj
 /** `Pod "x" is invalid: <causes>` (422). One cause prints bare, several in brackets. */
 export function invalid(kind: string, name: string, errors: FieldError[], group = ''): ApiResponse<never> {
 	const causes = errors.map(formatFieldError);
-	const message = `${kind} "${name}" is invalid: ${causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`}`;
+	// The qualified kind: `Deployment.apps "x" is invalid`, `Pod "x" is invalid`.
+	const qualifiedKind = group ? `${kind}.${group}` : kind;
+	const message = `${qualifiedKind} "${name}" is invalid: ${causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`}`;
 	return status(422, 'Invalid', message, {
 		name,
 		group,
@@ -134,4 +136,15 @@ export function serviceUnavailable(message: string): ApiResponse<never> {
 /** 413. */
 export function requestEntityTooLarge(message: string): ApiResponse<never> {
 	return status(413, 'RequestEntityTooLarge', message);
+}
+
+/**
+ * 429 (errors.NewTooManyRequests): e.g. an eviction that a
+ * PodDisruptionBudget does not allow; `causes` carry the reason, as the
+ * eviction handler adds a `DisruptionBudget` cause.
+ */
+export function tooManyRequests(message: string, retryAfterSeconds: number, causes: Array<{ reason: string; message: string }> = []): ApiResponse<never> {
+	const details: NonNullable<Status['details']> = causes.length ? { causes } : {};
+	if (retryAfterSeconds > 0) details.retryAfterSeconds = retryAfterSeconds;
+	return status(429, 'TooManyRequests', message, details);
 }

@@ -38,6 +38,12 @@ export interface ApiRequest {
 		container?: string;
 		tailLines?: number;
 		previous?: boolean;
+		/** For pods/log: prefix each line with its RFC 3339 timestamp. */
+		timestamps?: boolean;
+		/** For pods/exec (PodExecOptions): the command, and whether stdin and a TTY are attached. */
+		command?: string[];
+		stdin?: boolean;
+		tty?: boolean;
 	};
 	/** Impersonation headers (`kubectl --as`, `--as-group`): act as this user if allowed to impersonate. */
 	impersonate?: { user: string; groups?: string[] };
@@ -77,4 +83,15 @@ export interface UserInfo {
 export interface WatchEvent {
 	type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 	object: KubeObject | Status;
+}
+
+/**
+ * What the kubelet answers to pods/exec once the command ran (the streams
+ * of a remotecommand session, collected): the API server passes it back.
+ */
+export interface ExecResult {
+	kind: 'ExecResult';
+	stdout: string;
+	stderr: string;
+	exitCode: number;
 }

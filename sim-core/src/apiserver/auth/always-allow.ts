@@ -8,4 +8,6 @@ import type { Authorizer } from './authorizer.ts';
 export const alwaysAllow: Authorizer = {
 	name: 'AlwaysAllow',
 	authorize: () => ({ allowed: true, reason: 'AlwaysAllow' }),
+	// Everything, as alwaysAllowAuthorizer.RulesFor answers (apiserver pkg/authorization/authorizerfactory/builtin.go).
+	rulesFor: () => ({ resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false }),
 };

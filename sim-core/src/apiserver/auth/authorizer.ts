@@ -36,9 +36,20 @@ export interface AuthorizerReader {
 	get(group: string, resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
 }
 
+/** What a user may do in a namespace, as `kubectl auth can-i --list` shows it (authorizer.RuleResolver). */
+export interface SubjectRules {
+	resourceRules: Array<{ verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }>;
+	nonResourceRules: Array<{ verbs: string[]; nonResourceURLs?: string[] }>;
+	/** True when the authorizer cannot enumerate everything the user may do. */
+	incomplete: boolean;
+	evaluationError?: string;
+}
+
 export interface Authorizer {
 	name: string;
 	authorize(attributes: AuthorizationAttributes, reader: AuthorizerReader): AuthorizationDecision | 'no-opinion';
+	/** Enumerates the user's rules in a namespace (authorizer.RuleResolver.RulesFor), for SelfSubjectRulesReview. */
+	rulesFor?(user: UserInfo, namespace: string, reader: AuthorizerReader): SubjectRules;
 }
 
 /** The `... cannot list resource "pods" in API group "" in the namespace "default"` sentence of a 403. */

@@ -1,0 +1,18 @@
+/**
+ * The admission chain, in upstream's order (AllOrderedPlugins in
+ * k8s.io/kubernetes/pkg/kubeapiserver/options/plugins.go), with the
+ * plugins a kubeadm cluster enables that change what a reader sees:
+ * the default-on set plus NodeRestriction, which kubeadm adds.
+ */
+import type { AdmissionPlugin } from './plugin.ts';
+import { namespaceLifecycle } from './namespace-lifecycle.ts';
+import { serviceAccountAdmission } from './service-account.ts';
+import { nodeRestriction } from './node-restriction.ts';
+import { taintNodesByCondition } from './taint-nodes-by-condition.ts';
+import { priorityAdmission } from './priority.ts';
+import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
+
+/** NamespaceLifecycle, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds. */
+export function defaultAdmissionPlugins(): AdmissionPlugin[] {
+	return [namespaceLifecycle, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds];
+}

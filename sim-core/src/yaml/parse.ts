@@ -1,0 +1,803 @@
+/**
+ * A YAML reader for pasted Kubernetes manifests that behaves like the one
+ * Kubernetes uses (sigs.k8s.io/yaml on go-yaml v2, itself a port of libyaml).
+ *
+ * Design: two layers, both written to be linear in the input.
+ *
+ * 1. A scanner turns characters into tokens (scalars, `-`, `:`, `[`, block
+ *    starts and ends, ...). Block structure comes from an indentation stack:
+ *    a token further left than the current block closes it (BLOCK-END), and
+ *    a key or `-` further right opens a new one. A mapping key is only
+ *    recognised once its `:` is seen, so the scanner remembers where a
+ *    "simple key" could have started (one candidate per flow level, at most
+ *    one line and 1024 characters back) and slips KEY and BLOCK-MAPPING-START
+ *    tokens in front of it afterwards. Tokens are produced on demand; only the
+ *    few that might still become keys are held back.
+ * 2. A recursive-descent parser over those tokens builds plain JS values
+ *    directly (no event stream, no node tree). Recursion depth is bounded by
+ *    `maxDepth`, so deep nesting is refused instead of overflowing the stack.
+ *
+ * Borrowing libyaml's token model is what makes the error reasons and
+ * positions match what `kubectl apply` prints for the usual mistakes.
+ *
+ * Known, deliberate differences from go-yaml v2: explicit `? ` keys, null
+ * keys and non-scalar keys are refused; U+0085/U+2028/U+2029 are ordinary
+ * characters rather than line breaks (YAML 1.2); a plain scalar in a flow
+ * collection does not end at `?`; `\uD800`-style surrogate escapes are
+ * accepted (so JSON-style pairs work); the limits in limits.ts apply.
+ */
+import { DEFAULT_YAML_LIMITS, type YamlLimits } from './limits.ts';
+import { formatGoFloat, resolvePlain, type Resolved } from './resolve.ts';
+
+/**
+ * A syntax or limit error, worded like go-yaml's (`reason`) with a 1-based
+ * position. The position is the offending token, except for a quote or a
+ * flow collection left open at the end of the input, where it is the opening
+ * character (go-yaml would name the last line, which helps nobody).
+ */
+export class YamlError extends Error {
+	/** 1-based line of the problem. */
+	readonly line: number;
+	/** 1-based column of the problem, in UTF-16 code units. */
+	readonly column: number;
+	/** The go-yaml-like explanation, e.g. `did not find expected key`. */
+	readonly reason: string;
+
+	constructor(reason: string, line: number, column: number) {
+		super(`yaml: line ${line}, column ${column}: ${reason}`);
+		this.name = 'YamlError';
+		this.reason = reason;
+		this.line = line;
+		this.column = column;
+	}
+}
+
+// Token kinds, as numbers so they cost nothing once minified. The eight
+// kinds that can start a node are contiguous, ALIAS to BLOCK_MAP.
+const STREAM_END = 0,
+	DOC_START = 1,
+	DOC_END = 2,
+	DIRECTIVE = 3,
+	BLOCK_END = 4,
+	FLOW_SEQ_END = 5,
+	FLOW_MAP_END = 6,
+	ENTRY = 7,
+	FLOW_ENTRY = 8,
+	KEY = 9,
+	VALUE = 10,
+	ALIAS = 11,
+	ANCHOR = 12,
+	TAG = 13,
+	SCALAR = 14,
+	FLOW_SEQ = 15,
+	FLOW_MAP = 16,
+	BLOCK_SEQ = 17,
+	BLOCK_MAP = 18;
+type Kind = number;
+
+interface Token {
+	t: Kind;
+	/** 0-based position of the token's first character. */
+	line: number;
+	col: number;
+	/** Scalar text, anchor or alias name, or tag. */
+	v: string;
+	/** True for plain (unquoted, non-block) scalars: only those are typed by content. */
+	plain?: boolean;
+}
+
+/** A place where a simple key (`key:`) may have started. */
+interface KeySpot {
+	ok: boolean;
+	/** A key at the block's own indentation must be completed by `:`. */
+	req: boolean;
+	/** Number of the token in front of which KEY is inserted. */
+	n: number;
+	pos: number;
+	line: number;
+	col: number;
+}
+
+const blankz = (c: string) => c === ' ' || c === '\t' || c === '\n' || c === '';
+
+// One-letter escapes of double-quoted scalars and what they stand for, position by position.
+const SIMPLE_ESCAPES = '0abt\tnvfre "\'/\\N_LP';
+const SIMPLE_DECODED = '\0\x07\b\t\t\n\v\f\r\x1b "\'/\\\x85\xa0\u2028\u2029';
+// The body of a quoted scalar up to its closing quote (or the end of input).
+const SINGLE_BODY = /(?:[^']|'')*/y;
+const DOUBLE_BODY = /(?:[^"\\]|\\[\s\S])*/y;
+// Escape sequences, for String.split: an escaped line break with the blank
+// lines after it, a hex escape, a run of one-letter escapes, or anything
+// else after a backslash (an error, reported when decoded).
+const DOUBLE_ESCAPE = /(\\(?:\n[ \t\n]*|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0abt\tnvfre "'/\\N_LP](?:\\[0abt\tnvfre "'/\\N_LP])*|[\s\S]?))/;
+const DOC_MARKER_INSIDE = /\n(?:---|\.\.\.)/g;
+
+/**
+ * Folds the line breaks of a quoted scalar: blanks around a break go, one
+ * break reads as a space, n breaks in a row as n-1 newlines. The blanks
+ * before a break are matched from the first blank of their run only (the
+ * look-behind) and taken whole (the captured look-ahead), so a long run of
+ * spaces costs linear time, not quadratic.
+ */
+const fold = (s: string) =>
+	!s.includes('\n')
+		? s
+		: s
+				.replace(/\n[ \t]+/g, '\n')
+				.replace(/(?<![ \t])(?=([ \t]+))\1\n/g, '\n')
+				.replace(/(?<!\n)\n(?!\n)/g, ' ')
+				.replace(/(?<!\n)\n/g, '');
+// Sticky scans (used with lastIndex) for runs of ordinary characters: a
+// regex walks a long run far faster than a loop in JS, which matters for
+// megabyte-sized hostile input.
+// Plain text up to the end of its line: blanks inside count only when more text
+// follows them (not `#` or `: `), and a colon only when no blank follows it.
+const BLOCK_RUN = /(?:[^ \t\n:]|:(?=[^ \t\n])|[ \t]+(?=[^ \t\n#:]|:[^ \t\n]))*/y;
+const FLOW_RUN = /(?:[^ \t\n:,[\]{}]|:(?=[^ \t\n])|[ \t]+(?=[^ \t\n#:,[\]{}]|:[^ \t\n]))*/y;
+const VERBATIM_TAG_RUN = /[^ \t\n>]*/y;
+const TAG_RUN = /[^ \t\n]*/y;
+const FLOW_TAG_RUN = /[^ \t\n,[\]{}]*/y;
+const NAME_RUN = /[\w-]*/y; // anchor names: go-yaml v2 allows only letters, digits, `_` and `-`
+const BLANKS = /[ \t\n]*/y;
+
+function scanner(src: string, lim: YamlLimits) {
+	const len = src.length;
+	let pos = 0;
+	let line = 0;
+	let col = 0;
+	let flow = 0; // flow nesting level: inside [] or {} indentation means nothing
+	let indent = -1; // column of the innermost open block collection
+	const indents: number[] = [];
+	let keyAllowed = true; // may a simple key start at the next token?
+	const spots: KeySpot[] = [{ ok: false, req: false, n: 0, pos: 0, line: 0, col: 0 }];
+	const queue: Token[] = [];
+	let head = 0; // queue index of the next token to hand out
+	let taken = 0; // tokens handed out so far
+	let ended = false;
+
+	function fail(reason: string, l = line, c = col): never {
+		throw new YamlError(reason, l + 1, c + 1);
+	}
+	const at = (o = 0) => src.charAt(pos + o);
+	const skip = (n = 1) => {
+		pos += n;
+		col += n;
+	};
+	const skipBreak = () => {
+		pos++;
+		line++;
+		col = 0;
+	};
+	const eol = () => {
+		const i = src.indexOf('\n', pos);
+		return i < 0 ? len : i;
+	};
+	const skipLine = () => skip(eol() - pos);
+	const push = (t: Kind, l = line, c = col, v = '', plain?: boolean) => queue.push({ t, line: l, col: c, v, plain });
+	const insert = (tok: Token, n: number) => queue.splice(head + n - taken, 0, tok);
+	// Gathers a scalar's pieces and joins them once: predictable linear cost,
+	// and the length limit trips before anything large is built.
+	const text = (l: number, c: number) => {
+		const parts: string[] = [];
+		let size = 0;
+		const room = (n: number) => {
+			if (size + n > lim.maxScalarLength) fail(`scalar exceeds the maximum length of ${lim.maxScalarLength} characters`, l, c);
+		};
+		const add = (piece: string) => {
+			room(piece.length);
+			size += piece.length;
+			parts.push(piece);
+		};
+		return { add, room, done: () => parts.join('') };
+	};
+	// Moves past what `re` matches at the current position (never a line break).
+	const scan = (re: RegExp) => {
+		re.lastIndex = pos;
+		re.test(src);
+		skip(re.lastIndex - pos);
+	};
+	// Skips blanks and line breaks in one pass and returns how many breaks it
+	// crossed (the first one is left in `firstBreak`). A tab in the first `min`
+	// columns after a break is refused: it would be ambiguous indentation.
+	let firstBreak = -1;
+	const blanks = (min: number) => {
+		BLANKS.lastIndex = pos;
+		BLANKS.test(src);
+		const end = BLANKS.lastIndex;
+		let n = 0;
+		for (let i = pos, c = col; i < end; i++, c++) {
+			if (src[i] === '\n') {
+				if (!n++) firstBreak = i;
+				line++;
+				c = -1;
+			} else if (n && c < min && src[i] === '\t') fail('found a tab character that violates indentation', line, c);
+			col = c + 1;
+		}
+		pos = end;
+		return n;
+	};
+	const docMarker = () => col === 0 && (src.startsWith('---', pos) || src.startsWith('...', pos)) && blankz(at(3));
+
+	function saveKey() {
+		if (!keyAllowed) return;
+		removeKey();
+		spots[flow] = { ok: true, req: !flow && indent === col, n: taken + queue.length - head, pos, line, col };
+	}
+	function removeKey() {
+		const k = spots[flow];
+		if (k.ok && k.req) fail("could not find expected ':'", k.line, k.col);
+		k.ok = false;
+	}
+	// A key candidate dies at the end of its line or 1024 characters on (libyaml's rule).
+	function staleKeys() {
+		for (const k of spots) {
+			if (k.ok && (k.line < line || k.pos + 1024 < pos)) {
+				if (k.req) fail("could not find expected ':'", k.line, k.col);
+				k.ok = false;
+			}
+		}
+	}
+	function roll(column: number, t: Kind, n = -1, l = line) {
+		if (flow || indent >= column) return;
+		indents.push(indent);
+		indent = column;
+		const tok = { t, line: l, col: column, v: '' };
+		if (n < 0) queue.push(tok);
+		else insert(tok, n);
+	}
+	function unroll(column: number) {
+		if (flow) return;
+		while (indent > column) {
+			push(BLOCK_END);
+			indent = indents.pop() ?? -1;
+		}
+	}
+
+	function fetch(): void {
+		// Skip blanks, comments and line breaks. In block context a tab may
+		// not start a line (it would be ambiguous indentation), as in go-yaml.
+		for (;;) {
+			while (at() === ' ' || (at() === '\t' && (flow > 0 || !keyAllowed))) skip();
+			if (at() === '#') skipLine();
+			if (at() !== '\n') break;
+			skipBreak();
+			if (!flow) keyAllowed = true;
+		}
+		staleKeys();
+		unroll(col);
+		const c = at();
+		const blankNext = blankz(at(1));
+		if (pos >= len) {
+			unroll(-1);
+			removeKey();
+			keyAllowed = false;
+			ended = true;
+			push(STREAM_END);
+		} else if (col === 0 && (c === '%' || docMarker())) {
+			unroll(-1);
+			removeKey();
+			keyAllowed = false;
+			push(c === '%' ? DIRECTIVE : c === '-' ? DOC_START : DOC_END);
+			if (c === '%') skipLine(); // %YAML and %TAG change nothing we support
+			else skip(3);
+		} else if (c === '[' || c === '{') {
+			saveKey();
+			if (++flow > lim.maxDepth) fail(`exceeded max depth of ${lim.maxDepth}`);
+			spots.push({ ok: false, req: false, n: 0, pos: 0, line: 0, col: 0 });
+			keyAllowed = true;
+			push(c === '[' ? FLOW_SEQ : FLOW_MAP);
+			skip();
+		} else if (c === ']' || c === '}') {
+			removeKey();
+			if (flow) {
+				flow--;
+				spots.pop();
+			}
+			keyAllowed = false;
+			push(c === ']' ? FLOW_SEQ_END : FLOW_MAP_END);
+			skip();
+		} else if (c === ',') {
+			removeKey();
+			keyAllowed = true;
+			push(FLOW_ENTRY);
+			skip();
+		} else if (c === '-' && blankNext) {
+			if (!flow) {
+				if (!keyAllowed) fail('block sequence entries are not allowed in this context');
+				roll(col, BLOCK_SEQ);
+			}
+			removeKey();
+			keyAllowed = true;
+			push(ENTRY);
+			skip();
+		} else if (c === '?' && (flow || blankNext)) {
+			fail('explicit mapping keys ("? ") are not supported');
+		} else if (c === ':' && (flow || blankNext)) {
+			const k = spots[flow];
+			if (k.ok) {
+				// The candidate really was a key: put KEY (and maybe a new block mapping) in front of it.
+				insert({ t: KEY, line: k.line, col: k.col, v: '' }, k.n);
+				roll(k.col, BLOCK_MAP, k.n, k.line);
+				k.ok = false;
+				keyAllowed = false;
+			} else {
+				if (!flow) {
+					if (!keyAllowed) fail('mapping values are not allowed in this context');
+					roll(col, BLOCK_MAP);
+				}
+				keyAllowed = !flow;
+			}
+			push(VALUE);
+			skip();
+		} else if (c === '*' || c === '&') {
+			saveKey();
+			keyAllowed = false;
+			const l = line;
+			const c0 = col;
+			skip();
+			const s = pos;
+			scan(NAME_RUN);
+			if (pos === s || !(blankz(at()) || '?:,]}%@`'.includes(at()))) fail('did not find expected alphabetic or numeric character');
+			push(c === '*' ? ALIAS : ANCHOR, l, c0, src.slice(s, pos));
+		} else if (c === '!') {
+			saveKey();
+			keyAllowed = false;
+			tag();
+		} else if ((c === '|' || c === '>') && !flow) {
+			removeKey();
+			keyAllowed = true;
+			block(c === '|');
+		} else if (c === "'" || c === '"') {
+			saveKey();
+			keyAllowed = false;
+			quoted(c === '"');
+		} else if (!(blankz(c) || '-?:,[]{}#&*!|>\'"%@`'.includes(c)) || ('-?:'.includes(c) && !blankNext)) {
+			saveKey();
+			keyAllowed = false;
+			plain();
+		} else {
+			fail('found character that cannot start any token');
+		}
+	}
+
+	function tag() {
+		const l = line;
+		const c0 = col;
+		let v: string;
+		if (at(1) === '<') {
+			skip(2);
+			const s = pos;
+			scan(VERBATIM_TAG_RUN);
+			if (at() !== '>') fail("did not find the expected '>'");
+			v = src.slice(s, pos).replace(/^tag:yaml\.org,2002:/, '!!');
+			skip();
+		} else {
+			const s = pos;
+			scan(flow ? FLOW_TAG_RUN : TAG_RUN);
+			v = src.slice(s, pos);
+		}
+		if (!blankz(at()) && !(flow && at() === ',')) fail('did not find expected whitespace or line break');
+		push(TAG, l, c0, v);
+	}
+
+	function plain() {
+		const l = line;
+		const c0 = col;
+		const min = indent + 1; // continuation lines must be right of the enclosing block
+		const v = text(l, c0);
+		let spaces = '';
+		let breaks = 0;
+		for (;;) {
+			if (docMarker() || at() === '#') break;
+			const s = pos;
+			scan(flow ? FLOW_RUN : BLOCK_RUN);
+			if (pos === s) break;
+			// Fold what lay between the words: one line break reads as a space, n breaks as n-1 newlines.
+			v.add((breaks ? (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1)) : spaces) + src.slice(s, pos));
+			const w = pos;
+			breaks = blanks(min);
+			spaces = src.slice(w, breaks ? firstBreak : pos);
+			if (!flow && breaks && col < min) break;
+		}
+		if (breaks) keyAllowed = true;
+		push(SCALAR, l, c0, v.done(), true);
+	}
+
+	// Quoted scalars are cut out with one regex and decoded with a few more:
+	// no per-character or per-line JS, so even a megabyte of one-character
+	// lines costs a few milliseconds.
+	function quoted(dbl: boolean) {
+		const l = line;
+		const c0 = col;
+		const start = pos + 1;
+		const body = dbl ? DOUBLE_BODY : SINGLE_BODY;
+		body.lastIndex = start;
+		body.test(src);
+		const end = body.lastIndex;
+		const raw = src.slice(start, end);
+		// Line and column of an offset inside the scalar, for error messages.
+		const where = (off: number): [number, number] => {
+			const lines = raw.slice(0, off).split('\n');
+			return lines.length > 1 ? [l + lines.length - 1, lines[lines.length - 1].length] : [l, c0 + 1 + off];
+		};
+		for (const m of raw.matchAll(DOC_MARKER_INSIDE)) {
+			if (blankz(src.charAt(start + m.index + 4))) fail('found unexpected document indicator', ...where(m.index + 1));
+		}
+		if (src.charAt(end) !== (dbl ? '"' : "'")) fail('found unexpected end of stream', l, c0);
+		let breaks = 0;
+		let lastBreak = -1;
+		for (let i = raw.indexOf('\n'); i >= 0; i = raw.indexOf('\n', i + 1)) {
+			breaks++;
+			lastBreak = i;
+		}
+		pos = end + 1;
+		line += breaks;
+		col = breaks ? end - start - lastBreak : col + raw.length + 2;
+
+		const v = text(l, c0);
+		if (!dbl) {
+			v.add(fold(raw).replaceAll("''", "'"));
+		} else {
+			// Odd entries are escape sequences (runs of one-letter ones grouped), even ones plain text.
+			let off = 0;
+			raw.split(DOUBLE_ESCAPE).forEach((piece, i) => {
+				if (i % 2 === 0) v.add(fold(piece));
+				else v.add(unescape(piece, v.room, () => where(off)));
+				off += piece.length;
+			});
+		}
+		push(SCALAR, l, c0, v.done(), false);
+	}
+
+	// Decodes one token from DOUBLE_ESCAPE; `at` locates it for errors.
+	function unescape(tok: string, room: (n: number) => void, at: () => [number, number]): string {
+		const e = tok[1];
+		if (e === '\n') return '\n'.repeat(tok.split('\n').length - 2); // an escaped break joins the lines
+		if (e === 'x' || e === 'u' || e === 'U') {
+			if (tok.length === 2) fail('did not find expected hexdecimal number', ...at());
+			const cp = parseInt(tok.slice(2), 16);
+			if (cp > 0x10ffff) fail('found invalid Unicode character escape code', ...at());
+			return String.fromCodePoint(cp);
+		}
+		if (!e || !SIMPLE_ESCAPES.includes(e)) fail('found unknown escape character', ...at());
+		room(tok.length / 2); // a megabyte of `\n` is refused before it is decoded
+		let out = '';
+		for (let i = 1; i < tok.length; i += 2) out += SIMPLE_DECODED[SIMPLE_ESCAPES.indexOf(tok[i])];
+		return out;
+	}
+
+	function block(literal: boolean) {
+		const l = line;
+		const c0 = col;
+		skip();
+		let chomp = 0; // -1 strip, 0 clip, +1 keep
+		let ind = 0;
+		for (let i = 0; i < 2; i++) {
+			const c = at();
+			if (!chomp && (c === '+' || c === '-')) {
+				chomp = c === '+' ? 1 : -1;
+				skip();
+			} else if (!ind && c >= '0' && c <= '9') {
+				if (c === '0') fail('found an indentation indicator equal to 0');
+				ind = Math.max(indent, 0) + Number(c);
+				skip();
+			}
+		}
+		while (at() === ' ' || at() === '\t') skip();
+		if (at() === '#') skipLine();
+		if (at() === '\n') skipBreak();
+		else if (pos < len) fail('did not find expected comment or line break');
+
+		// Skips indentation and empty lines, fixing the indentation from the
+		// first content line when no indicator gave it. Returns the breaks seen.
+		const emptyLines = () => {
+			let n = 0;
+			let max = 0;
+			for (;;) {
+				while ((!ind || col < ind) && at() === ' ') skip();
+				max = Math.max(max, col);
+				if ((!ind || col < ind) && at() === '\t') fail('found a tab character where an indentation space is expected');
+				if (at() !== '\n') break;
+				skipBreak();
+				n++;
+			}
+			if (!ind) ind = Math.max(max, indent + 1, 1);
+			return n;
+		};
+		const v = text(l, c0);
+		let lead = false; // a line break ends the previous content line
+		let leadBlank = false; // the previous content line started with a blank
+		let trail = emptyLines();
+		while (col === ind && pos < len) {
+			const blank = at() === ' ' || at() === '\t';
+			// Folding joins two ordinary lines with a space; more-indented lines keep their breaks.
+			if (!literal && lead && !leadBlank && !blank) {
+				if (!trail) v.add(' ');
+			} else if (lead) v.add('\n');
+			v.add('\n'.repeat(trail));
+			leadBlank = blank;
+			const s = pos;
+			skipLine();
+			v.add(src.slice(s, pos));
+			lead = pos < len;
+			if (lead) skipBreak();
+			trail = emptyLines();
+		}
+		if (chomp >= 0 && lead) v.add('\n');
+		if (chomp > 0) v.add('\n'.repeat(trail));
+		push(SCALAR, l, c0, v.done(), false);
+	}
+
+	// More tokens are needed while the next one might still get a KEY in front of it.
+	const needMore = () => {
+		if (head === queue.length) return true;
+		staleKeys();
+		for (const k of spots) if (k.ok && k.n === taken) return true;
+		return false;
+	};
+	const peek = (): Token => {
+		while (!ended && needMore()) fetch();
+		return queue[head];
+	};
+	const next = (): Token => {
+		const t = peek();
+		head++;
+		taken++;
+		if (head === queue.length) queue.length = head = 0;
+		return t;
+	};
+	return { peek, next };
+}
+
+type Obj = Record<string, unknown>;
+const isMap = (x: unknown): x is Obj => x !== null && typeof x === 'object' && !Array.isArray(x);
+const RESOLVED_TAGS = ['!!null', '!!bool', '!!int', '!!float', '!!timestamp'];
+
+function read(text: string, limits: Partial<YamlLimits> | undefined, single: boolean): unknown[] {
+	const lim: YamlLimits = { ...DEFAULT_YAML_LIMITS, ...limits };
+	if (text.length > lim.maxInputLength) throw new YamlError(`input exceeds the maximum size of ${lim.maxInputLength} characters`, 1, 1);
+	const src = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+	// go-yaml's reader refuses C0/C1 control characters (tab and newline aside).
+	const bad = /[\0-\x08\v\f\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]/.exec(src);
+	if (bad) {
+		const before = src.slice(0, bad.index).split('\n');
+		throw new YamlError('control characters are not allowed', before.length, before[before.length - 1].length + 1);
+	}
+	const { peek, next } = scanner(src, lim);
+	function fail(reason: string, t: Token): never {
+		throw new YamlError(reason, t.line + 1, t.col + 1);
+	}
+	const depthError = `exceeded max depth of ${lim.maxDepth}`;
+	let anchors = new Map<string, { v: unknown; n: number } | null>(); // null: still being read
+	let copied = 0; // nodes copied by aliases in this document
+	let nodes = 0; // nodes built so far, to size anchored values
+	let last: Resolved | undefined; // typing of the scalar node just read (for keys)
+
+	function scalar(t: Token, tag: string | undefined): Resolved {
+		const s = t.v;
+		if (tag === undefined) return !t.plain ? ['str', s] : s === '<<' ? ['merge', s] : resolvePlain(s);
+		if (tag === '!!merge') return ['merge', s];
+		// !!str, !!binary (kept as its base64 text) and any other tag leave the text alone, as go-yaml does.
+		if (!RESOLVED_TAGS.includes(tag)) return ['str', s];
+		const r = resolvePlain(s);
+		if (r[0] === tag.slice(2)) return r;
+		if (tag === '!!float' && r[0] === 'int') return ['float', r[1]];
+		return fail(`cannot decode !!${r[0]} \`${s}\` as a ${tag}`, t);
+	}
+
+	function copy(v: unknown, d: number, at: Token): unknown {
+		if (v === null || typeof v !== 'object') return v;
+		if (++d > lim.maxDepth) fail(depthError, at);
+		if (Array.isArray(v)) return v.map((x) => copy(x, d, at));
+		const o: Obj = {};
+		for (const k of Object.keys(v)) o[k] = copy((v as Obj)[k], d, at);
+		return o;
+	}
+
+	/** Reads one node; `d` is the depth of the collection it sits in. */
+	function node(d: number, indentless: boolean): unknown {
+		let t = peek();
+		let anchor: string | undefined;
+		let tag: string | undefined;
+		while ((t.t === ANCHOR && anchor === undefined) || (t.t === TAG && tag === undefined)) {
+			if (t.t === ANCHOR) anchor = t.v;
+			else tag = t.v;
+			next();
+			t = peek();
+		}
+		if (anchor !== undefined) anchors.set(anchor, null);
+		const before = nodes;
+		let v: unknown;
+		let res: Resolved | undefined;
+		if (t.t === ALIAS && anchor === undefined && tag === undefined) {
+			next();
+			const a = anchors.get(t.v);
+			if (a === undefined) fail(`found undefined alias ${JSON.stringify(t.v)}`, t);
+			if (a === null) fail(`anchor ${JSON.stringify(t.v)} value contains itself`, t);
+			// Count before copying so a "billion laughs" document is refused before it grows.
+			if ((copied += a.n) > lim.maxAliasNodes) fail('document contains excessive aliasing', t);
+			nodes += a.n;
+			v = copy(a.v, d, t);
+		} else if (t.t === SCALAR) {
+			next();
+			nodes++;
+			v = (res = scalar(t, tag))[1];
+		} else if (t.t >= FLOW_SEQ || (indentless && t.t === ENTRY)) {
+			if (d >= lim.maxDepth) fail(depthError, t);
+			nodes++;
+			v = t.t === FLOW_SEQ ? flowSeq(d + 1) : t.t === FLOW_MAP ? flowMap(d + 1) : t.t === BLOCK_MAP ? blockMap(d + 1) : blockSeq(d + 1, t.t === ENTRY);
+		} else if (anchor !== undefined || tag !== undefined) {
+			nodes++;
+			v = (res = scalar({ ...t, v: '', plain: true }, tag))[1];
+		} else {
+			fail('did not find expected node content', t);
+		}
+		if (anchor !== undefined) anchors.set(anchor, { v, n: nodes - before });
+		last = res;
+		return v;
+	}
+
+	// A node, or null when the next token cannot start one (`key:` with nothing after it).
+	const optional = (d: number, indentless = false) => {
+		const k = peek().t;
+		return (k >= ALIAS && k <= BLOCK_MAP) || (indentless && k === ENTRY) ? node(d, indentless) : null;
+	};
+
+	/** Reads `key: value` into `obj`, following go-yaml v2 for merge keys: they are applied where they appear. */
+	function pair(obj: Obj, d: number, block: boolean, explicit: { keys?: Set<string> }) {
+		const kt = peek();
+		if (!(kt.t >= ALIAS && kt.t <= BLOCK_MAP)) fail('null mapping keys are not supported', kt);
+		const kv = node(d, false);
+		const r = last;
+		let v: unknown = null;
+		if (peek().t === VALUE) {
+			next();
+			v = optional(d, block);
+		}
+		if (r?.[0] === 'merge') {
+			const sources = Array.isArray(v) ? [...v].reverse() : [v]; // earlier maps win
+			explicit.keys ??= new Set(Object.keys(obj));
+			for (const m of sources) {
+				if (!isMap(m)) fail('map merge requires map or sequence of maps as the value', kt);
+				for (const k of Object.keys(m)) obj[k] = m[k];
+			}
+			return;
+		}
+		if (kv === null) fail('null mapping keys are not supported', kt);
+		if (typeof kv === 'object') fail('complex (non-scalar) mapping keys are not supported', kt);
+		// sigs.k8s.io/yaml turns every key into a JSON string: ints in decimal, floats as float32 text.
+		const key =
+			typeof kv === 'number'
+				? r?.[2] !== undefined
+					? String(r[2])
+					: r?.[0] === 'int' || (!r && Number.isInteger(kv))
+						? String(kv)
+						: formatGoFloat(kv, true)
+				: String(kv);
+		if (key === '__proto__') fail('key "__proto__" is not allowed', kt);
+		if (explicit.keys ? explicit.keys.has(key) : Object.hasOwn(obj, key)) fail(`key ${JSON.stringify(key)} already set in map`, kt);
+		explicit.keys?.add(key);
+		obj[key] = v;
+	}
+
+	function blockMap(d: number): Obj {
+		next();
+		const obj: Obj = {};
+		const explicit = {};
+		for (let t = peek(); t.t !== BLOCK_END; t = peek()) {
+			if (t.t !== KEY) fail('did not find expected key', t);
+			next();
+			pair(obj, d, true, explicit);
+		}
+		next();
+		return obj;
+	}
+
+	// Handles both a block sequence and the "indentless" one that shares its key's column.
+	function blockSeq(d: number, indentless: boolean): unknown[] {
+		if (!indentless) next();
+		const arr: unknown[] = [];
+		for (let t = peek(); t.t === ENTRY; t = peek()) {
+			next();
+			arr.push(optional(d));
+		}
+		if (!indentless) {
+			if (peek().t !== BLOCK_END) fail("did not find expected '-' indicator", peek());
+			next();
+		}
+		return arr;
+	}
+
+	// Walks `[a, b]` / `{a: b}` entries; `entry` reads one of them.
+	function flowItems(close: Kind, what: string, entry: () => void) {
+		const open = next();
+		for (let first = true; ; first = false) {
+			let t = peek();
+			if (t.t !== close && !first) {
+				if (t.t !== FLOW_ENTRY) fail(`did not find expected ',' or '${what}'`, t.t === STREAM_END ? open : t);
+				next();
+				t = peek();
+			}
+			if (t.t === close) break;
+			if (t.t === STREAM_END) fail(`did not find expected ',' or '${what}'`, open);
+			entry();
+		}
+		next();
+	}
+
+	function flowSeq(d: number): unknown[] {
+		const arr: unknown[] = [];
+		flowItems(FLOW_SEQ_END, ']', () => {
+			if (peek().t !== KEY) return void arr.push(node(d, false));
+			// `[a: 1]` is a sequence holding a one-pair mapping.
+			next();
+			const obj: Obj = {};
+			pair(obj, d, false, {});
+			arr.push(obj);
+		});
+		return arr;
+	}
+
+	function flowMap(d: number): Obj {
+		const obj: Obj = {};
+		const explicit = {};
+		flowItems(FLOW_MAP_END, '}', () => {
+			if (peek().t === KEY) next();
+			pair(obj, d, false, explicit);
+		});
+		return obj;
+	}
+
+	const docs: unknown[] = [];
+	let count = 0;
+	for (let t = peek(); ; t = peek()) {
+		while (t.t === DOC_END) {
+			next();
+			t = peek();
+		}
+		if (t.t === STREAM_END) break;
+		if (++count > lim.maxDocuments) fail(`stream contains more than ${lim.maxDocuments} documents`, t);
+		const explicit = t.t === DOC_START || t.t === DIRECTIVE;
+		while (t.t === DIRECTIVE) {
+			next();
+			t = peek();
+		}
+		if (explicit && t.t !== DOC_START) fail('did not find expected <document start>', t);
+		if (t.t === DOC_START) {
+			next();
+			t = peek();
+		}
+		anchors = new Map();
+		copied = 0;
+		// An explicit document may be empty (`---` then `---`); kubectl skips it.
+		if (!explicit || (t.t >= ALIAS && t.t <= BLOCK_MAP)) {
+			if (single && docs.length) fail('expected a single document but found more', t);
+			docs.push(node(0, false));
+		}
+		t = peek();
+		if (t.t === DOC_END) next();
+		else if (t.t !== DOC_START && t.t !== STREAM_END) fail('did not find expected <document start>', t);
+	}
+	return docs;
+}
+
+/**
+ * Parses a stream of YAML documents the way `kubectl apply -f` reads a
+ * manifest file (sigs.k8s.io/yaml over go-yaml v2): one plain JSON-like value
+ * per document, empty documents skipped, every map key a string, aliases and
+ * merges copied (never shared). Integers beyond 2^53 become the nearest JS
+ * number; `.inf` and `.nan` become Infinity and NaN (which kubectl itself
+ * would then fail to turn into JSON). Throws {@link YamlError}.
+ */
+export function parseYamlDocuments(text: string, limits?: Partial<YamlLimits>): unknown[] {
+	return read(text, limits, false);
+}
+
+/**
+ * Parses YAML holding at most one document, like sigs.k8s.io/yaml.Unmarshal
+ * (null for an empty input). Unlike go-yaml, a second document is an error
+ * rather than silently ignored. Throws {@link YamlError}.
+ */
+export function parseYaml(text: string, limits?: Partial<YamlLimits>): unknown {
+	return read(text, limits, true)[0] ?? null;
+}
