@@ -27,6 +27,7 @@ import * as errors from './errors.ts';
 import type { FieldError } from './errors.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission/plugin.ts';
 import { forbiddenReason, type AuthorizationAttributes, type Authorizer } from './auth/authorizer.ts';
+import { authorizationName } from './auth/request-info.ts';
 import { strategyKey, type Strategy, type StrategyContext, type StrategyRegistry } from './registry/strategy.ts';
 import { applyPatch } from './patch.ts';
 import { canIgnorePDB, checkEvictionBody, decideEviction, type PodDisruptionBudget } from './eviction.ts';
@@ -395,6 +396,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			},
 		};
 		const reasons: string[] = [];
+		const logs: string[] = [];
 		for (const authorizer of this.deps.authorizers) {
 			const decision = authorizer.authorize(a, reader);
 			if (decision === 'no-opinion') continue;
@@ -402,10 +404,12 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 				this.emit({ action: 'authorize', msg: `${authorizer.name} allowed ${a.user.username} to ${a.verb} ${a.resource}${a.subresource ? '/' + a.subresource : ''}: ${decision.reason}` });
 				return undefined;
 			}
-			reasons.push(decision.reason);
+			if (decision.reason) reasons.push(decision.reason);
+			if (decision.log) logs.push(decision.log);
 		}
-		const why = forbiddenReason(a);
-		this.emit({ action: 'authorize', msg: `denied: ${why}` });
+		// The union's reasons follow the sentence, as responsewriters.Forbidden writes it (`...: no relationship found between node 'n1' and this object`).
+		const why = reasons.length ? `${forbiddenReason(a)}: ${reasons.join('\n')}` : forbiddenReason(a);
+		this.emit({ action: 'authorize', msg: `denied: ${[why, ...logs].join('; ')}` });
 		return why;
 	}
 
@@ -418,6 +422,8 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			return errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
 		}
 		const authzVerb = request.subresource === 'binding' ? 'create' : verb;
+		// A list or watch pinned to one name by `metadata.name=` is authorized for that name (requestinfo.go).
+		const authzName = authorizationName(authzVerb, request.name, request.query?.fieldSelector);
 		const denied = this.authorize({
 			user: caller.user,
 			verb: authzVerb,
@@ -427,10 +433,12 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			resource: info.resource,
 			subresource: request.subresource,
 			namespace: info.namespaced ? request.namespace : undefined,
-			name: request.name,
+			name: authzName,
+			fieldSelector: request.query?.fieldSelector,
+			labelSelector: request.query?.labelSelector,
 		});
 		if (denied) {
-			return errors.forbidden(qualifiedResource(info), request.name, denied, info.group, info.resource);
+			return errors.forbidden(qualifiedResource(info), authzName, denied, info.group, info.resource);
 		}
 
 		// Access and rules reviews are answered by the authorizers, never stored.

@@ -32,8 +32,12 @@ export interface KubeSchedulerConfiguration {
 	percentageOfNodesToScore?: number;
 	podInitialBackoffSeconds?: number;
 	podMaxBackoffSeconds?: number;
+	/** component-base LeaderElectionConfiguration: durations as Go strings ('15s'). */
+	leaderElection?: { leaderElect?: boolean; leaseDuration?: string; renewDeadline?: string; retryPeriod?: string; resourceLock?: string; resourceName?: string; resourceNamespace?: string };
 	profiles?: Array<{
 		schedulerName?: string;
+		/** Overrides the top-level percentageOfNodesToScore for this profile. */
+		percentageOfNodesToScore?: number;
 		plugins?: Record<string, { enabled?: Array<{ name: string; weight?: number }>; disabled?: Array<{ name: string }> }>;
 		pluginConfig?: Array<{ name: string; args?: Record<string, unknown> }>;
 	}>;

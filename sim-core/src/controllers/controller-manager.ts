@@ -172,7 +172,16 @@ export interface KubeControllerManagerState {
 
 export class KubeControllerManager extends ProcessBase<KubeControllerManagerState> implements ControllerHost {
 	readonly options: KubeControllerManagerOptions;
-	readonly client: ApiClient;
+	/** The manager's own client (system:kube-controller-manager): informers and leader election. */
+	private readonly baseClient: ApiClient;
+	/**
+	 * One client per controller, as `--use-service-account-credentials=true`
+	 * (kubeadm's setting) gives each controller its own service account; the
+	 * transport knows them as `kube-controller-manager/<controller-name>`.
+	 */
+	private readonly controllerClients = new Map<string, ApiClient>();
+	/** The controller whose code runs now (its writes use its own identity). */
+	private active: string | undefined;
 	readonly clock = { nowMs: () => this.kernel.nowMs, wallMs: () => this.kernel.wallMs() };
 	/** The enabled controllers, by short name, in start order. */
 	readonly controllers: ReadonlyMap<string, ControllerBase<unknown>>;
@@ -190,11 +199,14 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	constructor(kernel: Kernel, transport: ApiTransport, options: Partial<KubeControllerManagerOptions> = {}, id = KUBE_CONTROLLER_MANAGER) {
 		super(id, kernel);
 		this.options = { ...DEFAULT_KCM_OPTIONS, ...options };
-		this.client = new ApiClient(transport, id);
+		this.baseClient = new ApiClient(transport, id);
 		const controllers = new Map<string, ControllerBase<unknown>>();
 		for (const factory of CONTROLLERS) {
 			const controller = factory(this, this.options);
-			if (isControllerEnabled(controller.name, controller.sub, this.options.controllers)) controllers.set(controller.sub, controller);
+			if (isControllerEnabled(controller.name, controller.sub, this.options.controllers)) {
+				controllers.set(controller.sub, controller);
+				this.controllerClients.set(controller.sub, new ApiClient(transport, `${id}/${controller.name}`));
+			}
 		}
 		this.controllers = controllers;
 		for (const sub of controllers.keys()) this.queues.set(sub, new WorkQueue(() => this.state.queues[sub]));
@@ -206,10 +218,26 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 			const ref = WATCHABLE_RESOURCES[resource];
 			this.informers.set(
 				resource,
-				new Informer(resource, kernel, id, this.client, { group: ref.group, version: ref.version, resource: ref.resource }, this.handlersFor(resource), () => this.state.informers[resource]),
+				new Informer(resource, kernel, id, this.baseClient, { group: ref.group, version: ref.version, resource: ref.resource }, this.handlersFor(resource), () => this.state.informers[resource]),
 			);
 		}
-		this.elector = new LeaderElector(kernel, this.client, KUBE_CONTROLLER_MANAGER, this.options.leaderElection, () => this.state.leader);
+		this.elector = new LeaderElector(kernel, this.baseClient, KUBE_CONTROLLER_MANAGER, this.options.leaderElection, () => this.state.leader);
+	}
+
+	/** The API client of the controller running now, or the manager's own. */
+	get client(): ApiClient {
+		return (this.active && this.controllerClients.get(this.active)) || this.baseClient;
+	}
+
+	/** Runs `fn` as controller `sub` (its requests carry that controller's identity). */
+	private as<T>(sub: string, fn: () => T): T {
+		const previous = this.active;
+		this.active = sub;
+		try {
+			return fn();
+		} finally {
+			this.active = previous;
+		}
 	}
 
 	freshState(): KubeControllerManagerState {
@@ -265,7 +293,7 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 				if (this.current(payload.term)) this.enqueue(payload.controller ?? '', payload.key ?? '');
 				return;
 			case 'timer':
-				if (this.current(payload.term)) this.controllers.get(payload.controller ?? '')?.onTimer?.(payload.timer ?? '', payload.data);
+				if (this.current(payload.term)) this.as(payload.controller ?? '', () => this.controllers.get(payload.controller ?? '')?.onTimer?.(payload.timer ?? '', payload.data));
 				return;
 		}
 		// Informers run only while leading (a retry scheduled before leadership was lost is dropped).
@@ -306,7 +334,7 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	private stopLeading(): void {
 		for (const resource of this.informers.keys()) {
 			const watchId = this.state.informers[resource]?.watchId;
-			if (watchId !== null && watchId !== undefined) this.client.stopWatch(watchId);
+			if (watchId !== null && watchId !== undefined) this.baseClient.stopWatch(watchId);
 		}
 		const term = this.state.term;
 		this.state = this.freshState();
@@ -359,7 +387,10 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	recorder(component: string): EventRecorder {
 		let recorder = this.recorders.get(component);
 		if (!recorder) {
-			recorder = new EventRecorder(this.kernel, this.client, { component }, () => (this.state.recorders[component] ??= emptyRecorder()));
+			// Events carry the identity of the controller that reports them.
+			const owner = [...this.controllers.entries()].find(([, c]) => c.name === component)?.[0];
+			const client = (owner && this.controllerClients.get(owner)) || this.baseClient;
+			recorder = new EventRecorder(this.kernel, client, { component }, () => (this.state.recorders[component] ??= emptyRecorder()));
 			this.recorders.set(component, recorder);
 		}
 		return recorder;
@@ -420,7 +451,7 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 			try {
 				let error: string | undefined;
 				try {
-					error = controller.sync(item.key);
+					error = this.as(sub, () => controller.sync(item.key));
 				} catch (thrown) {
 					error = `internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
 				}

@@ -22,12 +22,18 @@ export interface AuthorizationAttributes {
 	name?: string;
 	/** For non-resource requests, e.g. '/healthz'. */
 	path?: string;
+	/** The request's field selector, e.g. `spec.nodeName=node-1` (the Node authorizer lets a kubelet list only its own pods). */
+	fieldSelector?: string;
+	/** The request's label selector. */
+	labelSelector?: string;
 }
 
 export interface AuthorizationDecision {
 	allowed: boolean;
 	/** Why (shown in `kubectl auth can-i` with -v and in audit). */
 	reason: string;
+	/** What the authorizer writes to the API server's log, not to the client (RBAC's -v=5 denial line). */
+	log?: string;
 }
 
 /** Read access to the objects an authorizer consults (RBAC roles and bindings, pods for the Node authorizer). */

@@ -1,0 +1,29 @@
+/**
+ * The API server's authorization chain, as `--authorization-mode` builds
+ * it (k8s.io/kubernetes/pkg/kubeapiserver/authorizer/config.go), behind the
+ * `system:masters` short-cut every kube-apiserver puts first
+ * (./privileged-groups.ts). kubeadm configures `--authorization-mode=Node,RBAC`.
+ */
+import { alwaysAllow } from './always-allow.ts';
+import type { Authorizer } from './authorizer.ts';
+import { nodeAuthorizer } from './node.ts';
+import { privilegedGroups, SYSTEM_PRIVILEGED_GROUP } from './privileged-groups.ts';
+import { rbacAuthorizer } from './rbac.ts';
+
+export type AuthorizationMode = 'Node,RBAC' | 'AlwaysAllow';
+
+/** The authorizers, asked in order; the first to allow wins, and a request none allows is forbidden. */
+export function defaultAuthorizers(mode: AuthorizationMode): Authorizer[] {
+	const masters = privilegedGroups(SYSTEM_PRIVILEGED_GROUP);
+	return mode === 'AlwaysAllow' ? [masters, alwaysAllow] : [masters, nodeAuthorizer, rbacAuthorizer];
+}
+
+export { alwaysAllow } from './always-allow.ts';
+export { forbiddenReason } from './authorizer.ts';
+export type { AuthorizationAttributes, AuthorizationDecision, Authorizer, AuthorizerReader, SubjectRules } from './authorizer.ts';
+export { nodeAuthorizer, nodeIdentity } from './node.ts';
+export { rbacAuthorizer, ruleAllows, appliesToUser, effectiveClusterRoleRules, aggregatedRules, rbacDenialLog } from './rbac.ts';
+export { privilegedGroups } from './privileged-groups.ts';
+export { bootstrapPolicyObjects, kubeadmRbacObjects, nodeRules } from './bootstrap-policy.ts';
+export { identityOf, controllerIdentity, controllerServiceAccount, serviceAccountIdentity, nodeIdentityOf, KUBERNETES_ADMIN } from './identities.ts';
+export { authorizationName } from './request-info.ts';

@@ -1,0 +1,25 @@
+/**
+ * A profile's framework over a test snapshot, as upstream's tests build one
+ * with runtime.NewFramework and a fake handle (pkg/scheduler/testing/
+ * framework). Test-only helper.
+ */
+import type { ApiRequest } from '../../apiserver/request.ts';
+import type { KubeSchedulerConfiguration } from '../../cluster/options.ts';
+import type { SchedulerCache } from '../cache/cache.ts';
+import { completeConfig } from '../config/config.ts';
+import type { Listers } from '../framework/interface.ts';
+import type { Framework } from '../framework/runtime.ts';
+import type { PodInfo } from '../framework/types.ts';
+import { newInTreeRegistry } from '../plugins/registry.ts';
+import { newProfileMap } from '../profile.ts';
+import { fakeHandle, listersOf } from './wrappers.ts';
+
+export function newTestFramework(cache: SchedulerCache, options: { config?: KubeSchedulerConfiguration; listers?: Listers; nominated?: Record<string, PodInfo[]>; random?: (n: number) => number; requests?: ApiRequest[] } = {}): Framework {
+	const config = completeConfig(options.config);
+	const map = newProfileMap(config.profiles, newInTreeRegistry(), () => {
+		const handle = fakeHandle(cache, options.listers ?? listersOf(), options.nominated ?? {}, options.requests ?? []);
+		if (options.random) handle.random = options.random;
+		return handle;
+	});
+	return [...map.values()][0];
+}
