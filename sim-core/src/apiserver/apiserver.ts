@@ -103,6 +103,13 @@ export interface ApiServerDeps {
 	authorizers: Authorizer[];
 	/** Server-side strict field validation: error strings for unknown or mistyped fields. */
 	decode(body: KubeObject, info: ResourceInfo): { errors: string[]; warnings: string[] };
+	/**
+	 * Objects the server ensures exist each time it becomes ready (its
+	 * post-start hooks: system namespaces, PriorityClasses, the `kubernetes`
+	 * Service, the bootstrap RBAC policy). Created as the server's loopback
+	 * user when missing; never overwritten.
+	 */
+	systemObjects?: () => KubeObject[];
 	/** Forwards pods/log (and later exec) to the kubelet of a node; undefined if unreachable. */
 	nodeProxy?(nodeName: string, request: ApiRequest): ApiResponse | undefined;
 	options?: Partial<ApiServerOptions>;
@@ -199,6 +206,23 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		this.state.cacheRevision = this.cacher.revision;
 		this.state.ready = true;
 		this.emit({ action: 'ready', peer: 'etcd', rv: store.revision, msg: `watch cache loaded at revision ${store.revision}` });
+		this.runPostStartHooks();
+	}
+
+	/** The loopback identity the server uses for its own writes (in system:masters). */
+	static readonly LOOPBACK_USER: UserInfo = { username: 'system:apiserver', uid: 'loopback', groups: ['system:masters', 'system:authenticated'] };
+
+	private runPostStartHooks(): void {
+		const objects = this.deps.systemObjects?.() ?? [];
+		if (objects.length === 0) return;
+		let created = 0;
+		for (const obj of objects) {
+			const info = this.resourceOf(obj);
+			if (!info || this.readCurrent(info, obj.metadata.namespace, obj.metadata.name ?? '')) continue;
+			const response = this.serve({ verb: 'create', group: info.group, version: info.version, resource: info.resource, namespace: obj.metadata.namespace, body: obj }, { process: this.id, user: KubeApiServer.LOOPBACK_USER });
+			if (response.code < 300) created++;
+		}
+		if (created) this.emit({ action: 'bootstrap', msg: `post-start hooks created ${created} system object(s): namespaces, priority classes, the kubernetes Service, RBAC defaults` });
 	}
 
 	/** Makes sure the in-memory cache exists (after a restore) and is current. */
@@ -290,11 +314,10 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		const store = this.deps.etcd.store();
 		if (!store) return;
 		// Like the real server, compact up to the revision seen at the previous
-		// tick, so one interval of history stays; never past what the cache or
-		// a watcher has not read yet.
-		const target = Math.min(this.state.cacheRevision, ...Object.values(this.state.watches).map((w) => w.sentRevision));
+		// tick, so one interval of history stays (watchers that fall further
+		// behind get 410 Gone and relist); never past what the cache has read.
 		const previous = store.state.compactRevision;
-		const at = Math.min(this.state.compactCandidate, target);
+		const at = Math.min(this.state.compactCandidate, this.state.cacheRevision);
 		this.state.compactCandidate = store.revision;
 		if (at > previous) {
 			store.compact(at);
@@ -1024,11 +1047,14 @@ function stripResourceVersion(obj: KubeObject): KubeObject {
 	return out;
 }
 
+/**
+ * What a status update may change in metadata: upstream's status strategies
+ * reset spec and labels to the stored ones but keep the incoming
+ * annotations (the Deployment controller records its revision annotation
+ * through deployments/status).
+ */
 function pickMetaForStatus(meta: ObjectMeta): Partial<ObjectMeta> {
-	// A status update may not change metadata, except what upstream tolerates
-	// (nothing we model); keep the stored metadata.
-	void meta;
-	return {};
+	return meta.annotations ? { annotations: meta.annotations } : {};
 }
 
 function jsonEqualIgnoringRv(a: KubeObject, b: KubeObject): boolean {

@@ -224,6 +224,16 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 		this.elector = new LeaderElector(kernel, this.baseClient, KUBE_CONTROLLER_MANAGER, this.options.leaderElection, () => this.state.leader);
 	}
 
+	/** Whether this instance holds the leader lease now. */
+	get isLeader(): boolean {
+		return this.kernel.isRunning(this.id) && !!this.state?.leading;
+	}
+
+	/** Upstream names of the enabled controllers ('deployment-controller'...): each has its own identity. */
+	controllerNames(): string[] {
+		return [...this.controllers.values()].map((c) => c.name);
+	}
+
 	/** The API client of the controller running now, or the manager's own. */
 	get client(): ApiClient {
 		return (this.active && this.controllerClients.get(this.active)) || this.baseClient;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Cluster } from './cluster.ts';
+import { createApiHarness } from '../testing/api-harness.ts';
 import { R } from '../client/client.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { Informer, emptyInformer, type InformerState } from '../client/informer.ts';
@@ -21,11 +21,11 @@ class Watcher extends ProcessBase<{ informer: InformerState; seen: string[] }> {
 
 describe('the API server and etcd together', () => {
 	it('stores an object in etcd under /registry and serves it back with its revision', () => {
-		const cluster = new Cluster();
-		const client = cluster.client('tester');
+		const h = createApiHarness();
+		const client = h.client('tester');
 		const created = client.create(R.configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo' }, data: { a: '1' } });
 		expect(created.ok).toBe(true);
-		const kv = cluster.etcdData.range('/registry/configmaps/default/demo').kvs[0];
+		const kv = h.etcd.range('/registry/configmaps/default/demo').kvs[0];
 		expect(kv).toBeDefined();
 		const got = client.get(R.configmaps, 'default', 'demo');
 		expect(got.ok && (got.object as KubeObject).metadata.resourceVersion).toBe(String(kv.modRevision));
@@ -35,8 +35,8 @@ describe('the API server and etcd together', () => {
 	});
 
 	it('rejects an update carrying a stale resourceVersion with 409 Conflict', () => {
-		const cluster = new Cluster();
-		const client = cluster.client('tester');
+		const h = createApiHarness();
+		const client = h.client('tester');
 		const created = client.create(R.configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo' }, data: { a: '1' } });
 		const obj = JSON.parse(JSON.stringify((created as { object: KubeObject }).object));
 		obj.data = { a: '2' };
@@ -47,20 +47,20 @@ describe('the API server and etcd together', () => {
 	});
 
 	it('delivers watch events to an informer after its list', () => {
-		const cluster = new Cluster();
-		const watcher = new Watcher('watcher', cluster.kernel);
-		watcher.informer = new Informer('cm', cluster.kernel, 'watcher', cluster.client('watcher'), { ...R.configmaps }, {
+		const h = createApiHarness();
+		const watcher = new Watcher('watcher', h.kernel);
+		watcher.informer = new Informer('cm', h.kernel, 'watcher', h.client('watcher'), { ...R.configmaps }, {
 			onAdd: (o) => watcher.state.seen.push(`add ${o.metadata.name}`),
 			onUpdate: (_o, n) => watcher.state.seen.push(`update ${n.metadata.name}`),
 			onDelete: (o) => watcher.state.seen.push(`delete ${o.metadata.name}`),
 		}, () => watcher.state.informer);
-		cluster.kernel.register(watcher);
-		const client = cluster.client('tester');
+		h.kernel.register(watcher);
+		const client = h.client('tester');
 		client.create(R.configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before' } });
-		cluster.kernel.start('watcher');
+		h.kernel.start('watcher');
 		client.create(R.configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } });
 		client.delete(R.configmaps, 'default', 'before');
-		cluster.advance(100);
+		h.advance(100);
 		expect(watcher.state.seen).toEqual(['add before', 'add after', 'delete before']);
 	});
 });

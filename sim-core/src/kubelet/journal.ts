@@ -1,0 +1,89 @@
+/**
+ * The kubelet as the node's operator sees it: its systemd service and its
+ * journal. The lines are klog text records, the format the real kubelet
+ * writes (`I1130 08:00:01.123456    1234 kubelet.go:2345] "message"
+ * key="value"`), with messages in our own words. Both survive a restart
+ * of the kubelet, so they live in durable per-node state, owned by the
+ * node; the systemctl and journalctl tools read them.
+ *
+ * Mirrors k8s.io/klog/v2 (text format of InfoS/ErrorS).
+ */
+import { civilFromDays } from '../sim/clock.ts';
+
+/** One journal record. */
+export interface JournalEntry {
+	wallMs: number;
+	pid: number;
+	/** The klog line. */
+	line: string;
+}
+
+/** A systemd unit's state. */
+export interface KubeletService {
+	active: boolean;
+	mainPid: number;
+	/** When it last became active or inactive (wall-clock ms). */
+	sinceWallMs: number;
+	/** How many times it was started. */
+	starts: number;
+}
+
+/** Durable per-node kubelet data. Plain JSON. */
+export interface KubeletHostState {
+	journal: JournalEntry[];
+	service: KubeletService;
+	/** Next PID to hand out on the node for the kubelet. */
+	nextPid: number;
+}
+
+/** The journal keeps the newest records only. */
+export const KUBELET_JOURNAL_MAX = 2_000;
+
+export function emptyKubeletHostState(): KubeletHostState {
+	// The kubelet starts after containerd on a booted node, so its first PID is a little higher.
+	return { journal: [], service: { active: false, mainPid: 0, sinceWallMs: 0, starts: 0 }, nextPid: 900 };
+}
+
+/** kubeadm's kubelet unit (what `systemctl status kubelet` describes). */
+export const KUBELET_UNIT = {
+	name: 'kubelet.service',
+	description: 'kubelet: The Kubernetes Node Agent',
+	path: '/usr/lib/systemd/system/kubelet.service',
+	dropIn: '/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf',
+	execStart:
+		'/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///var/run/containerd/containerd.sock',
+} as const;
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** A Go %q-style quoted string. */
+function quote(text: string): string {
+	return JSON.stringify(text);
+}
+
+function renderValue(value: unknown): string {
+	if (typeof value === 'string') return quote(value);
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (value === null || value === undefined) return '<nil>';
+	return JSON.stringify(value);
+}
+
+/** Formats one klog text line. `microsOffset` (0–999) fills the sub-millisecond digits. */
+export function klogLine(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, source: string, message: string, kv: Record<string, unknown> = {}, microsOffset = 0): string {
+	const days = Math.floor(wallMs / 86_400_000);
+	const { month, day } = civilFromDays(days);
+	const ms = wallMs - days * 86_400_000;
+	const s = Math.floor(ms / 1000);
+	const micros = (ms % 1000) * 1000 + (microsOffset % 1000);
+	const header = `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}.${pad(micros, 6)} ${String(pid).padStart(7, ' ')} ${source}]`;
+	const pairs = Object.entries(kv)
+		.filter(([, v]) => v !== undefined)
+		.map(([k, v]) => `${k}=${renderValue(v)}`);
+	return [header, quote(message), ...pairs].join(' ');
+}
+
+/** Appends a record, dropping the oldest beyond the bound. */
+export function appendJournal(host: KubeletHostState, entry: JournalEntry): void {
+	host.journal.push(entry);
+	if (host.journal.length > KUBELET_JOURNAL_MAX + KUBELET_JOURNAL_MAX / 10) host.journal.splice(0, host.journal.length - KUBELET_JOURNAL_MAX);
+}

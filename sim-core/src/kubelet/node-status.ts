@@ -1,0 +1,204 @@
+/**
+ * The Node object the kubelet registers and the status it keeps posting:
+ * labels, addresses, capacity and allocatable, node info, images, and the
+ * conditions MemoryPressure, DiskPressure, PIDPressure and Ready (Ready
+ * last, as upstream keeps it), with upstream's reasons and messages.
+ *
+ * Allocatable is capacity minus kube-reserved and system-reserved (none on
+ * a kubeadm node) minus the hard eviction thresholds that reserve
+ * resources: memory.available<100Mi and nodefs.available<10% (the
+ * kubelet's Linux defaults), so memory loses 100Mi and ephemeral-storage
+ * a tenth; cpu and pods are untouched.
+ *
+ * Mirrors pkg/kubelet/kubelet_node_status.go (initialNode,
+ * nodeStatusHasChanged) and pkg/kubelet/nodestatus/setters.go, with
+ * pkg/kubelet/cm/node_container_manager_linux.go (hardEvictionReservation).
+ */
+import type { Node, NodeCondition, NodeStatus, Taint } from '../api/types.ts';
+import { Quantity } from '../api/quantity.ts';
+import type { ImageInfo } from './cri.ts';
+
+/** Default hard eviction threshold memory.available<100Mi (pkg/kubelet/eviction/defaults_linux.go). */
+export const EVICTION_HARD_MEMORY_AVAILABLE = '100Mi';
+/** Default hard eviction threshold nodefs.available<10%. */
+export const EVICTION_HARD_NODEFS_AVAILABLE_PERCENT = 10;
+/** The kubelet's port (daemonEndpoints.kubeletEndpoint). */
+export const KUBELET_PORT = 10250;
+/** Node status lists at most this many images, largest first (nodeStatusMaxImages). */
+export const NODE_STATUS_MAX_IMAGES = 50;
+
+export interface NodeCapacity {
+	cpu: string;
+	memory: string;
+	/** maxPods (default 110, FACTS.md F). */
+	pods?: number;
+	/** Root filesystem size (default 100Gi). */
+	ephemeralStorage?: string;
+}
+
+export interface NodeIdentity {
+	name: string;
+	ip: string;
+	labels?: Record<string, string>;
+	annotations?: Record<string, string>;
+	taints?: Taint[];
+	capacity: NodeCapacity;
+	kubeletVersion: string;
+	containerRuntimeVersion: string;
+	osImage: string;
+	kernelVersion: string;
+	machineId: string;
+	systemUuid: string;
+	bootId: string;
+}
+
+/** Capacity as the kubelet reports it (with the hugepages it always lists). */
+export function nodeCapacity(c: NodeCapacity): Record<string, string> {
+	return {
+		cpu: Quantity.parse(c.cpu).toString(),
+		'ephemeral-storage': Quantity.parse(c.ephemeralStorage ?? '100Gi').toString(),
+		'hugepages-1Gi': '0',
+		'hugepages-2Mi': '0',
+		memory: Quantity.parse(c.memory).toString(),
+		pods: String(c.pods ?? 110),
+	};
+}
+
+/** Allocatable = capacity − hard-eviction reservations (memory 100Mi, ephemeral-storage 10%). */
+export function nodeAllocatable(capacity: Record<string, string>): Record<string, string> {
+	const out: Record<string, string> = { ...capacity };
+	const memory = Quantity.parse(capacity.memory);
+	const reserved = Quantity.parse(EVICTION_HARD_MEMORY_AVAILABLE);
+	const mem = memory.sub(reserved);
+	out.memory = (mem.sign() < 0 ? Quantity.fromValue(0, 'BinarySI') : mem).toString();
+	const storage = Quantity.parse(capacity['ephemeral-storage']);
+	// GetThresholdQuantity: int64(float64(capacity) * percentage), BinarySI.
+	const storageReserved = Quantity.fromValue(BigInt(Math.trunc(storage.value() * (EVICTION_HARD_NODEFS_AVAILABLE_PERCENT / 100))), 'BinarySI');
+	out['ephemeral-storage'] = storage.sub(storageReserved).toString();
+	return out;
+}
+
+/** The labels the kubelet sets on its Node (kubelet_node_status.go initialNode + well-known labels). */
+export function nodeLabels(identity: NodeIdentity): Record<string, string> {
+	return {
+		'beta.kubernetes.io/arch': 'amd64',
+		'beta.kubernetes.io/os': 'linux',
+		'kubernetes.io/arch': 'amd64',
+		'kubernetes.io/hostname': identity.name,
+		'kubernetes.io/os': 'linux',
+		...(identity.labels ?? {}),
+	};
+}
+
+/** The Node the kubelet creates at registration. */
+export function initialNode(identity: NodeIdentity): Node {
+	const capacity = nodeCapacity(identity.capacity);
+	const node: Node = {
+		apiVersion: 'v1',
+		kind: 'Node',
+		metadata: {
+			name: identity.name,
+			labels: nodeLabels(identity),
+			annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true', ...(identity.annotations ?? {}) },
+		},
+		spec: identity.taints && identity.taints.length ? { taints: identity.taints.map((t) => ({ ...t })) } : {},
+		status: {
+			capacity,
+			allocatable: nodeAllocatable(capacity),
+			conditions: [],
+			addresses: [
+				{ type: 'InternalIP', address: identity.ip },
+				{ type: 'Hostname', address: identity.name },
+			],
+			daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+			nodeInfo: {
+				machineID: identity.machineId,
+				systemUUID: identity.systemUuid,
+				bootID: identity.bootId,
+				kernelVersion: identity.kernelVersion,
+				osImage: identity.osImage,
+				containerRuntimeVersion: identity.containerRuntimeVersion,
+				kubeletVersion: identity.kubeletVersion,
+				operatingSystem: 'linux',
+				architecture: 'amd64',
+			},
+		},
+	};
+	return node;
+}
+
+/** The node's images, largest first, at most NODE_STATUS_MAX_IMAGES (setters.go Images). */
+export function nodeImages(images: ImageInfo[]): Array<{ names: string[]; sizeBytes: number }> {
+	return [...images]
+		.sort((a, b) => b.sizeBytes - a.sizeBytes)
+		.slice(0, NODE_STATUS_MAX_IMAGES)
+		.map((i) => ({ names: [...i.repoDigests, ...i.repoTags], sizeBytes: i.sizeBytes }));
+}
+
+/** What the Ready condition depends on, computed by the kubelet. */
+export interface ReadinessInputs {
+	/** Runtime errors (`container runtime is down`, PLEG...). */
+	runtimeErrors: string[];
+	/** Network errors (`container runtime network not ready: ...`). */
+	networkErrors: string[];
+}
+
+/** Node events the setters record (`NodeHasSufficientMemory`, `NodeReady`...). */
+export type NodeEventRecorder = (type: 'Normal' | 'Warning', reason: string) => void;
+
+/** utilerrors.NewAggregate(...).Error(): one error as is, several as `[a, b]`. */
+export function aggregateErrors(errors: string[]): string {
+	return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+}
+
+/**
+ * Applies the condition setters to `status` at time `now` (RFC 3339):
+ * each condition's heartbeat is now; its transition time changes only
+ * when its status does. The pressure conditions are never under pressure
+ * here (the simulation does not model node memory or disk).
+ */
+export function setNodeConditions(status: NodeStatus, now: string, inputs: ReadinessInputs, record: NodeEventRecorder): void {
+	const conditions: NodeCondition[] = (status.conditions ?? []).map((c) => ({ ...c }));
+	const pressure = (type: string, reason: string, message: string, event: string) => {
+		let c = conditions.find((x) => x.type === type);
+		if (!c) {
+			c = { type, status: 'Unknown' };
+			conditions.push(c);
+		}
+		c.lastHeartbeatTime = now;
+		if (c.status !== 'False') {
+			c.status = 'False';
+			c.reason = reason;
+			c.message = message;
+			c.lastTransitionTime = now;
+			record('Normal', event);
+		}
+	};
+	pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'NodeHasSufficientMemory');
+	pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'NodeHasNoDiskPressure');
+	pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'NodeHasSufficientPID');
+	const errors: string[] = [];
+	if (inputs.runtimeErrors.length) errors.push(aggregateErrors(inputs.runtimeErrors));
+	if (inputs.networkErrors.length) errors.push(aggregateErrors(inputs.networkErrors));
+	const ready: NodeCondition = errors.length
+		? { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: aggregateErrors(errors), lastHeartbeatTime: now }
+		: { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now };
+	const index = conditions.findIndex((c) => c.type === 'Ready');
+	if (index >= 0) {
+		const old = conditions[index];
+		if (old.status === ready.status) ready.lastTransitionTime = old.lastTransitionTime;
+		else {
+			ready.lastTransitionTime = now;
+			record('Normal', ready.status === 'True' ? 'NodeReady' : 'NodeNotReady');
+		}
+		conditions.splice(index, 1);
+	} else ready.lastTransitionTime = now;
+	conditions.push(ready);
+	status.conditions = conditions;
+}
+
+/** nodeStatusHasChanged: any difference but the conditions' heartbeat times. */
+export function nodeStatusHasChanged(before: NodeStatus | undefined, after: NodeStatus | undefined): boolean {
+	const strip = (s: NodeStatus | undefined) => JSON.stringify({ ...(s ?? {}), conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
+	return strip(before) !== strip(after);
+}

@@ -1,0 +1,132 @@
+/**
+ * The shapes of the CRI calls the runtime serves: configs in, records
+ * out, and the asynchronous completions it sends to the kubelet as kernel
+ * events (kind `cri`). Mirrors k8s.io/cri-api pkg/apis/runtime/v1
+ * (api.proto): PodSandboxConfig, ContainerConfig, ContainerStatus...
+ *
+ * The kubelet keeps its own copy of these shapes (kubelet/cri.ts), as
+ * upstream's kubelet and containerd each compile the shared proto: the
+ * two folders never import each other, and the cluster wiring checks that
+ * they agree.
+ */
+import type { CriError } from './errors.ts';
+
+export type CriResult<T> = { ok: true; value: T } | { ok: false; error: CriError };
+
+/** CRI VersionResponse. */
+export interface VersionInfo {
+	version: string;
+	runtimeName: string;
+	runtimeVersion: string;
+	runtimeApiVersion: string;
+}
+
+/** CRI RuntimeCondition. */
+export interface RuntimeCondition {
+	type: 'RuntimeReady' | 'NetworkReady';
+	status: boolean;
+	reason: string;
+	message: string;
+}
+
+/** CRI PodSandboxConfig (the parts we model). */
+export interface SandboxConfig {
+	podName: string;
+	namespace: string;
+	podUid: string;
+	attempt: number;
+	hostname: string;
+	hostNetwork: boolean;
+	labels: Record<string, string>;
+	annotations: Record<string, string>;
+}
+
+/** CRI ContainerConfig (the parts we model). */
+export interface ContainerConfig {
+	name: string;
+	attempt: number;
+	/** The image as the kubelet asks for it (`nginx:latest`). */
+	image: string;
+	command?: string[];
+	args?: string[];
+	workingDir?: string;
+	env: Array<{ name: string; value: string }>;
+	/** linux.resources.memory_limit_in_bytes. */
+	memoryLimitBytes?: number;
+	labels: Record<string, string>;
+	annotations: Record<string, string>;
+}
+
+/** CRI PodSandbox / PodSandboxStatus. */
+export interface SandboxInfo {
+	id: string;
+	podUid: string;
+	podName: string;
+	namespace: string;
+	attempt: number;
+	state: 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+	ip: string;
+	hostNetwork: boolean;
+	createdWallMs: number;
+	labels: Record<string, string>;
+	annotations: Record<string, string>;
+}
+
+/** CRI Container / ContainerStatus. */
+export interface ContainerInfo {
+	id: string;
+	sandboxId: string;
+	podUid: string;
+	podName: string;
+	namespace: string;
+	name: string;
+	attempt: number;
+	/** `docker.io/library/nginx:latest`. */
+	image: string;
+	/** The reference the container was created with. */
+	imageRef: string;
+	/** `docker.io/library/nginx@sha256:...`. */
+	repoDigest: string;
+	state: 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';
+	createdWallMs: number;
+	startedWallMs?: number;
+	finishedWallMs?: number;
+	exitCode?: number;
+	reason?: string;
+	message?: string;
+	labels: Record<string, string>;
+	annotations: Record<string, string>;
+}
+
+/** CRI Image. */
+export interface ImageInfo {
+	id: string;
+	repoTags: string[];
+	repoDigests: string[];
+	sizeBytes: number;
+	pinned: boolean;
+}
+
+/** ExecSyncResponse. */
+export interface ExecResult {
+	exitCode: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** An HTTP or TCP probe's answer from inside the pod's network namespace. */
+export type ProbeAnswer = { kind: 'http'; status: number } | { kind: 'connected' } | { kind: 'refused' } | { kind: 'eof' };
+
+/** Completions and notices the runtime sends to the kubelet (kernel event kind `cri`). */
+export type CriEvent =
+	| { type: 'pull-done'; opId: number; image: string; ok: true; imageRef: string; sizeBytes: number; pullMs: number; totalMs: number }
+	| { type: 'pull-done'; opId: number; image: string; ok: false; error: CriError }
+	| { type: 'sandbox-ready'; opId: number; podUid: string; ok: true; sandboxId: string }
+	| { type: 'sandbox-ready'; opId: number; podUid: string; ok: false; error: CriError }
+	/** A container's process ended (the kubelet's PLEG would see it on its next relist). */
+	| { type: 'container-exited'; containerId: string; podUid: string }
+	/** containerd (re)started: the kubelet should relist. */
+	| { type: 'runtime-started' };
+
+/** The kernel event kind the runtime uses for CriEvents. */
+export const CRI_EVENT_KIND = 'cri';

@@ -1,0 +1,135 @@
+/**
+ * The durable state of one node's container runtime: what containerd keeps
+ * on disk and what keeps running under its shims when containerd itself is
+ * down (images in the content store, pod sandboxes, containers with their
+ * processes and logs), plus its journal and service status. Owned by the
+ * node (the cluster snapshots it); only the runtime process changes it.
+ *
+ * Plain JSON throughout. Mirrors the objects of the CRI API
+ * (k8s.io/cri-api runtime/v1 api.proto: Image, PodSandbox, Container).
+ */
+import type { ContainerContext, FileOverrides } from './behaviour.ts';
+import type { ProgramState } from './program.ts';
+import type { SystemComponent } from './images.ts';
+
+/** An image in containerd's store (CRI Image). */
+export interface ImageRecord {
+	/** Config digest, `sha256:...` (CRI Image.id). */
+	id: string;
+	repoTags: string[];
+	repoDigests: string[];
+	sizeBytes: number;
+	/** Pinned images (the sandbox image) are never garbage-collected. */
+	pinned: boolean;
+}
+
+export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+
+/** A pod sandbox: the pause container and the pod's network namespace (CRI PodSandbox). */
+export interface SandboxRecord {
+	id: string;
+	podUid: string;
+	podName: string;
+	namespace: string;
+	attempt: number;
+	state: SandboxState;
+	/** The pod IP (the node IP for hostNetwork pods). */
+	ip: string;
+	hostNetwork: boolean;
+	hostname: string;
+	createdMs: number;
+	createdWallMs: number;
+	labels: Record<string, string>;
+	annotations: Record<string, string>;
+}
+
+export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';
+
+/** One line of a container's log, as the CRI log file records it. */
+export interface LogLine {
+	wallMs: number;
+	stream: 'stdout' | 'stderr';
+	text: string;
+}
+
+/** A container (CRI Container / ContainerStatus) with its process. */
+export interface ContainerRecord {
+	id: string;
+	sandboxId: string;
+	podUid: string;
+	podName: string;
+	namespace: string;
+	name: string;
+	attempt: number;
+	/** The image as requested (`nginx:latest`). */
+	imageRef: string;
+	/** The image's repo tag as containerd reports it (`docker.io/library/nginx:latest`). */
+	image: string;
+	/** Config digest of the image. */
+	imageId: string;
+	/** Repo digest, `docker.io/library/nginx@sha256:...` (what the kubelet reports as imageID). */
+	repoDigest: string;
+	state: ContainerState;
+	createdMs: number;
+	startedMs?: number;
+	finishedMs?: number;
+	exitCode?: number;
+	/** `Completed`, `Error`, `OOMKilled`, `StartError`... (CRI ContainerStatus.reason). */
+	reason?: string;
+	message?: string;
+	ctx: ContainerContext;
+	program?: ProgramState;
+	files: FileOverrides;
+	logs: LogLine[];
+	labels: Record<string, string>;
+	annotations: Record<string, string>;
+	/** The control-plane process this container started, while it runs. */
+	component?: SystemComponent;
+}
+
+/** A systemd unit's state, for `systemctl status`. */
+export interface ServiceState {
+	active: boolean;
+	mainPid: number;
+	/** When it last became active or inactive (wall-clock ms). */
+	sinceWallMs: number;
+}
+
+export interface RuntimeHostState {
+	node: string;
+	nodeIp: string;
+	/** The node's pod CIDR (`10.244.1.0/24`). */
+	podCidr: string;
+	/** host-local IPAM: the last host number handed out, and who holds each IP. */
+	ipam: { lastHost: number; allocated: Record<string, string> };
+	images: Record<string, ImageRecord>;
+	sandboxes: Record<string, SandboxRecord>;
+	containers: Record<string, ContainerRecord>;
+	/** containerd's journal lines (journalctl -u containerd), oldest first, bounded. */
+	journal: string[];
+	service: ServiceState;
+	/** Next PID handed to a process on the node (containerd, shims). */
+	nextPid: number;
+}
+
+/** The journal keeps the newest lines only. */
+export const RUNTIME_JOURNAL_MAX = 1_000;
+/** Each container log keeps its newest lines (the kubelet rotates at 10Mi; a ring is enough here). */
+export const CONTAINER_LOG_MAX = 2_000;
+
+/** A fresh node: nothing pulled, nothing running. */
+export function emptyRuntimeHostState(node: string, nodeIp: string, podCidr: string): RuntimeHostState {
+	return {
+		node,
+		nodeIp,
+		podCidr,
+		ipam: { lastHost: 1, allocated: {} },
+		images: {},
+		sandboxes: {},
+		containers: {},
+		journal: [],
+		service: { active: false, mainPid: 0, sinceWallMs: 0 },
+		// PIDs on a freshly booted node start in the hundreds once systemd's early services ran.
+		nextPid: 600,
+	};
+}

@@ -1,0 +1,100 @@
+/**
+ * A scenario: the declarative file (content/scenarios/<path>.yaml) behind
+ * one sandbox on one page. It says which cluster to build, what to do before
+ * the reader arrives, which faults fire later, what state the scenario must
+ * reach (checked by the tests), and the tasks offered to the reader.
+ *
+ * Authors write it; `validateScenario` checks it with clear errors at build
+ * time; `runScenario` plays it on a cluster.
+ */
+import type { NodeOptions, KubeSchedulerConfiguration } from '../cluster/options.ts';
+
+/** Text in both locales. */
+export interface LocalizedText {
+	en: string;
+	'zh-cn': string;
+}
+
+/** Components a fault may stop or start. */
+export type ComponentName = 'kube-apiserver' | 'etcd' | 'kube-scheduler' | 'kube-controller-manager' | 'cloud-controller-manager' | 'kubelet' | 'kube-proxy' | 'container-runtime';
+
+/** One step: what a reader could do, done by the scenario. */
+export type ScenarioStep =
+	| { run: string }
+	| { apply: string }
+	| { writeFile: { path: string; content: string } }
+	| { advance: string }
+	| { settle: string }
+	| { stop: ComponentName; node?: string }
+	| { start: ComponentName; node?: string }
+	| { partition: string }
+	| { heal: string };
+
+/** A fault scheduled at a virtual time after the scenario starts. */
+export type ScheduledFault = { at: string } & ({ stop: ComponentName; node?: string } | { start: ComponentName; node?: string } | { partition: string } | { heal: string });
+
+/**
+ * A check of the cluster's state, read without side effects: the objects of
+ * `resource` (optionally one `name`, a namespace, a label selector), a
+ * JSONPath into each, and what it must be.
+ */
+export interface StateCheck {
+	resource: string;
+	namespace?: string;
+	name?: string;
+	selector?: string;
+	/** A kubectl-style JSONPath, e.g. `{.status.phase}`; omitted: the object count is checked. */
+	path?: string;
+	/** Every matching object must give this value (or, without `path`, the count must equal it). */
+	equals?: string | number;
+	/** At least `count` objects must match (with `path`/`equals`, must satisfy them). */
+	atLeast?: number;
+	/** Exactly `count` objects. */
+	count?: number;
+	/** The value must not be this. */
+	notEquals?: string;
+	/** The value must contain this text. */
+	contains?: string;
+	/** The object must not exist. */
+	absent?: boolean;
+}
+
+export interface ScenarioTask {
+	id: string;
+	title: LocalizedText;
+	/** What the reader should achieve, in a sentence or two. */
+	goal: LocalizedText;
+	/** Hints, revealed one by one. */
+	hints?: LocalizedText[];
+	/** The answer: explanation and the commands that do it. */
+	reveal?: { text: LocalizedText; commands?: string[] };
+	/** Done when every check holds. */
+	checks: StateCheck[];
+}
+
+export type PanelName = 'map' | 'terminal' | 'timeline' | 'story' | 'faults' | 'why' | 'tasks' | 'yaml' | 'inspector';
+
+export interface Scenario {
+	/** Path under content/scenarios without extension, e.g. 'control-plane/apiserver'. Set by the loader. */
+	id: string;
+	title: LocalizedText;
+	/** What the live sandbox lets the reader do; shown as is without JavaScript. */
+	summary: LocalizedText;
+	cluster?: {
+		seed?: number;
+		nodes?: NodeOptions[];
+		scheduler?: KubeSchedulerConfiguration;
+		kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
+	};
+	/** Done before the reader arrives, in order. */
+	setup?: ScenarioStep[];
+	/** Faults that fire while the reader watches. */
+	faults?: ScheduledFault[];
+	/** The state the scenario must reach (after setup and within `within`); checked by the content tests. */
+	expect?: { within: string; checks: StateCheck[] };
+	tasks?: ScenarioTask[];
+	/** Panels shown by default (the page may override). */
+	panels?: PanelName[];
+	/** A command typed in the terminal, waiting for the reader to press Enter. */
+	suggestedCommand?: string;
+}
