@@ -24,6 +24,8 @@ export default defineConfig({
 		// Keep the symlinked path so MDX files resolve imports the same way in
 		// dev and build.
 		resolve: { preserveSymlinks: true },
+		// sim-core is a workspace package shipped as TypeScript source: bundle it, never externalize it.
+		ssr: { noExternal: ['@cluster-anatomy/sim-core'] },
 	},
 	integrations: [
 		starlight({

@@ -3,12 +3,16 @@
  * control plane, the worker node, then how the parts cooperate. Each group
  * reads its pages from a folder of `content/`, ordered by `sidebar.order` in
  * each page's frontmatter; both locales share the structure, and the labels
- * below carry their Chinese names.
+ * below carry their Chinese names. ../shared/ROADMAP.md lists the groups to
+ * come (networking, failures, operations).
  */
+const group = (label: string, zh: string, directory: string) => ({
+	label,
+	translations: { 'zh-CN': zh },
+	items: [{ autogenerate: { directory } }],
+});
+
 export const sidebar = [
-	{
-		label: 'Start here',
-		translations: { 'zh-CN': '从这里开始' },
-		items: [{ autogenerate: { directory: 'start' } }],
-	},
+	group('Start here', '从这里开始', 'start'),
+	group('The control plane', '控制面', 'control-plane'),
 ];

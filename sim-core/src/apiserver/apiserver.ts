@@ -563,6 +563,20 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return { code: 200, body: { kind: 'WatchStarted', apiVersion: 'v1', metadata: { resourceVersion: String(fromRevision) }, watchId: watch.id } as unknown as KubeObject };
 	}
 
+	/**
+	 * A read that changes nothing and leaves no trace: get and list served
+	 * from the watch cache as it stands, for observers outside the cluster
+	 * (the sandbox's inspector, task checks). Not an API request: no
+	 * authorization, no pump of etcd's pending changes, no trace.
+	 */
+	observe(request: ApiRequest): ApiResponse {
+		const info = resourceByName(request.group, request.resource);
+		if (!info || !this.cacheLoaded) return errors.serviceUnavailable('the observer cannot read the cluster now');
+		if (request.verb === 'get') return request.subresource ? errors.methodNotAllowed() : this.get(request, info);
+		if (request.verb === 'list') return this.list(request, info);
+		return errors.methodNotAllowed('an observer may only read');
+	}
+
 	/** Ends a watch (the client closed it). */
 	stopWatch(watchId: number): void {
 		delete this.state.watches[String(watchId)];

@@ -3,7 +3,7 @@
  * clientset and REST client they use). Every call is one API request over
  * the transport; results are either an API response or a transport failure.
  */
-import type { KubeObject, KubeList } from '../api/types.ts';
+import type { KubeObject, KubeList, Status } from '../api/types.ts';
 import { groupVersion, resourceForKind, type ResourceInfo } from '../api/resources.ts';
 import type { ApiRequest, ApiResponse, PatchType } from '../apiserver/request.ts';
 import { isTransportFailure, type ApiTransport, type TransportResult } from './transport.ts';
@@ -41,14 +41,20 @@ export const R = {
 } as const satisfies Record<string, ResourceRef>;
 
 /** The result of a call: the answer, or why there was none. */
-export type CallResult<T = KubeObject> = { ok: true; code: number; object: T; warnings?: string[] } | { ok: false; code: number; reason: string; message: string; transport?: boolean };
+export type CallResult<T = KubeObject> =
+	| { ok: true; code: number; object: T; warnings?: string[] }
+	| { ok: false; code: number; reason: string; message: string; transport?: boolean; details?: Status['details']; warnings?: string[] };
 
 function toResult<T>(result: TransportResult): CallResult<T> {
 	if (isTransportFailure(result)) return { ok: false, code: 0, reason: result.failure, message: result.message, transport: true };
 	const response = result as ApiResponse;
 	if (response.code >= 400) {
-		const status = response.body as { reason?: string; message?: string };
-		return { ok: false, code: response.code, reason: status.reason ?? '', message: status.message ?? '' };
+		const status = response.body as { reason?: string; message?: string; details?: Status['details'] };
+		const failure: CallResult<T> = { ok: false, code: response.code, reason: status.reason ?? '', message: status.message ?? '' };
+		// kubectl needs the details: an Invalid error prints its causes, one per line.
+		if (status.details) failure.details = status.details;
+		if (response.warnings?.length) failure.warnings = response.warnings;
+		return failure;
 	}
 	return { ok: true, code: response.code, object: response.body as T, warnings: response.warnings };
 }
@@ -75,24 +81,35 @@ export class ApiClient {
 		return toResult(this.raw({ verb: 'list', ...ref, namespace, query }));
 	}
 
-	create<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, body: unknown): CallResult<T> {
-		return toResult(this.raw({ verb: 'create', ...ref, namespace, body }));
+	create<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, body: unknown, query?: ApiRequest['query']): CallResult<T> {
+		return toResult(this.raw(query ? { verb: 'create', ...ref, namespace, body, query } : { verb: 'create', ...ref, namespace, body }));
 	}
 
-	update<T = KubeObject>(ref: ResourceRef, obj: KubeObject, subresource?: string): CallResult<T> {
-		return toResult(this.raw({ verb: 'update', ...ref, namespace: obj.metadata.namespace, name: obj.metadata.name, body: obj, subresource }));
+	update<T = KubeObject>(ref: ResourceRef, obj: KubeObject, subresource?: string, query?: ApiRequest['query']): CallResult<T> {
+		const request: ApiRequest = { verb: 'update', ...ref, namespace: obj.metadata.namespace, name: obj.metadata.name, body: obj, subresource };
+		if (query) request.query = query;
+		return toResult(this.raw(request));
 	}
 
 	updateStatus<T = KubeObject>(ref: ResourceRef, obj: KubeObject): CallResult<T> {
 		return this.update<T>(ref, obj, 'status');
 	}
 
-	patch<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, patch: unknown, patchType: PatchType = 'application/strategic-merge-patch+json', subresource?: string): CallResult<T> {
-		return toResult(this.raw({ verb: 'patch', ...ref, namespace, name, body: patch, patchType, subresource }));
+	patch<T = KubeObject>(ref: ResourceRef, namespace: string | undefined, name: string, patch: unknown, patchType: PatchType = 'application/strategic-merge-patch+json', subresource?: string, query?: ApiRequest['query']): CallResult<T> {
+		const request: ApiRequest = { verb: 'patch', ...ref, namespace, name, body: patch, patchType, subresource };
+		if (query) request.query = query;
+		return toResult(this.raw(request));
 	}
 
-	delete(ref: ResourceRef, namespace: string | undefined, name: string, options: ApiRequest['deleteOptions'] = {}): CallResult {
-		return toResult(this.raw({ verb: 'delete', ...ref, namespace, name, deleteOptions: options }));
+	delete(ref: ResourceRef, namespace: string | undefined, name: string, options: ApiRequest['deleteOptions'] = {}, query?: ApiRequest['query']): CallResult {
+		const request: ApiRequest = { verb: 'delete', ...ref, namespace, name, deleteOptions: options };
+		if (query) request.query = query;
+		return toResult(this.raw(request));
+	}
+
+	/** A request with a body, answered with any JSON (a subresource POST such as pods/eviction or pods/exec). */
+	call<T = KubeObject>(request: ApiRequest): CallResult<T> {
+		return toResult(this.raw(request));
 	}
 
 	/** Starts a watch; the events arrive as 'watch' kernel events addressed to this process. */

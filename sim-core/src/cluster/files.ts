@@ -1,0 +1,103 @@
+/**
+ * The files kubeadm leaves on each machine: kubeconfigs, the PKI directory,
+ * the static pod manifests of the control plane, the kubelet's config. The
+ * certificates are placeholders that say so; each client certificate carries
+ * its subject (CN = user, O = groups) in readable text, which is how the
+ * simulated API server learns who a kubeconfig belongs to, as a real one
+ * reads the subject of a TLS client certificate.
+ */
+import { encodeBase64 as base64 } from '../api/base64.ts';
+import { stringifyYaml } from '../yaml/index.ts';
+import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
+
+/** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins`. */
+export function certificate(commonName: string, organizations: string[] = []): string {
+	const subject = [`CN=${commonName}`, ...organizations.map((o) => `O=${o}`)].join(', ');
+	return `-----BEGIN CERTIFICATE-----\n# simulated certificate (Cluster Anatomy): no real key material\n# Subject: ${subject}\n-----END CERTIFICATE-----\n`;
+}
+
+export function privateKey(): string {
+	return '-----BEGIN PRIVATE KEY-----\n# simulated key (Cluster Anatomy): no real key material\n-----END PRIVATE KEY-----\n';
+}
+
+/** The identity a certificate placeholder names, if any. */
+export function certificateSubject(pem: string): { user: string; groups: string[] } | undefined {
+	const m = /Subject: ([^\n]+)/.exec(pem);
+	if (!m) return undefined;
+	const parts = m[1].split(',').map((p) => p.trim());
+	const user = parts.find((p) => p.startsWith('CN='))?.slice(3);
+	if (!user) return undefined;
+	return { user, groups: parts.filter((p) => p.startsWith('O=')).map((p) => p.slice(2)) };
+}
+
+/** A kubeconfig as kubeadm writes one. */
+export function kubeconfig(server: string, user: string, groups: string[], contextUser = user): string {
+	return stringifyYaml({
+		apiVersion: 'v1',
+		clusters: [{ cluster: { 'certificate-authority-data': base64(certificate('kubernetes')), server }, name: 'kubernetes' }],
+		contexts: [{ context: { cluster: 'kubernetes', user: contextUser }, name: `${contextUser}@kubernetes` }],
+		'current-context': `${contextUser}@kubernetes`,
+		kind: 'Config',
+		preferences: {},
+		users: [{ name: contextUser, user: { 'client-certificate-data': base64(certificate(user, groups)), 'client-key-data': base64(privateKey()) } }],
+	});
+}
+
+export interface MachineFacts {
+	nodeName: string;
+	nodeIp: string;
+	apiServerUrl: string;
+	controlPlane: boolean;
+	controlPlaneFacts?: ControlPlaneFacts;
+	/** Extra files (e.g. a KubeSchedulerConfiguration for --config). */
+	extra?: Record<string, string>;
+}
+
+/** Every file kubeadm leaves on a node, by absolute path. */
+export function nodeFiles(f: MachineFacts): Record<string, string> {
+	const files: Record<string, string> = {
+		'/etc/hostname': `${f.nodeName}\n`,
+		'/etc/kubernetes/pki/ca.crt': certificate('kubernetes'),
+		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, ['system:nodes'], `system:node:${f.nodeName}`),
+		'/var/lib/kubelet/config.yaml': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nstaticPodPath: /etc/kubernetes/manifests\nrotateCertificates: true\n',
+		'/var/lib/kubelet/kubeadm-flags.env': 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n',
+		...(f.extra ?? {}),
+	};
+	if (!f.controlPlane || !f.controlPlaneFacts) return files;
+	const admin = kubeconfig(f.apiServerUrl, 'kubernetes-admin', ['kubeadm:cluster-admins']);
+	Object.assign(files, {
+		'/etc/kubernetes/admin.conf': admin,
+		'/etc/kubernetes/super-admin.conf': kubeconfig(f.apiServerUrl, 'kubernetes-super-admin', ['system:masters']),
+		'/etc/kubernetes/controller-manager.conf': kubeconfig(f.apiServerUrl, 'system:kube-controller-manager', []),
+		'/etc/kubernetes/scheduler.conf': kubeconfig(f.apiServerUrl, 'system:kube-scheduler', []),
+		'/root/.kube/config': admin,
+		'/etc/kubernetes/pki/ca.key': privateKey(),
+		'/etc/kubernetes/pki/apiserver.crt': certificate('kube-apiserver'),
+		'/etc/kubernetes/pki/apiserver.key': privateKey(),
+		'/etc/kubernetes/pki/apiserver-kubelet-client.crt': certificate('kube-apiserver-kubelet-client', ['kubeadm:cluster-admins']),
+		'/etc/kubernetes/pki/apiserver-kubelet-client.key': privateKey(),
+		'/etc/kubernetes/pki/apiserver-etcd-client.crt': certificate('kube-apiserver-etcd-client'),
+		'/etc/kubernetes/pki/apiserver-etcd-client.key': privateKey(),
+		'/etc/kubernetes/pki/front-proxy-ca.crt': certificate('front-proxy-ca'),
+		'/etc/kubernetes/pki/front-proxy-ca.key': privateKey(),
+		'/etc/kubernetes/pki/front-proxy-client.crt': certificate('front-proxy-client'),
+		'/etc/kubernetes/pki/front-proxy-client.key': privateKey(),
+		'/etc/kubernetes/pki/sa.key': privateKey(),
+		'/etc/kubernetes/pki/sa.pub': '-----BEGIN PUBLIC KEY-----\n# simulated key (Cluster Anatomy)\n-----END PUBLIC KEY-----\n',
+		'/etc/kubernetes/pki/etcd/ca.crt': certificate('etcd-ca'),
+		'/etc/kubernetes/pki/etcd/ca.key': privateKey(),
+		'/etc/kubernetes/pki/etcd/server.crt': certificate(f.nodeName),
+		'/etc/kubernetes/pki/etcd/server.key': privateKey(),
+		'/etc/kubernetes/pki/etcd/peer.crt': certificate(f.nodeName),
+		'/etc/kubernetes/pki/etcd/peer.key': privateKey(),
+		'/etc/kubernetes/pki/etcd/healthcheck-client.crt': certificate('kube-etcd-healthcheck-client'),
+		'/etc/kubernetes/pki/etcd/healthcheck-client.key': privateKey(),
+	});
+	for (const [file, pod] of Object.entries(controlPlaneManifests(f.controlPlaneFacts))) files[`/etc/kubernetes/manifests/${file}`] = stringifyYaml(pod);
+	return files;
+}
+
+/** The reader's machine: a kubeconfig for the admin user, nothing else. */
+export function workstationFiles(apiServerUrl: string): Record<string, string> {
+	return { '/home/reader/.kube/config': kubeconfig(apiServerUrl, 'kubernetes-admin', ['kubeadm:cluster-admins']) };
+}

@@ -1,0 +1,97 @@
+/**
+ * `kubeadm init`, the part that talks to the API server: once the control
+ * plane's static pods answer, it uploads its configuration, publishes
+ * `cluster-info`, creates its RBAC rules and the kube-proxy and CoreDNS
+ * add-ons, and marks the control-plane node (label and NoSchedule taint)
+ * as soon as that node has registered. Then it exits, as the real command
+ * does. (The certificates and static pod manifests it writes before that
+ * are files, laid out by ./hosts.ts.)
+ *
+ * Mirrors kubeadm's init phases upload-config, bootstrap-token,
+ * mark-control-plane and addon (cmd/kubeadm/app/phases).
+ */
+import type { KubeObject, Node } from '../api/types.ts';
+import { resourceForKind } from '../api/resources.ts';
+import { ApiClient, R, refOf } from '../client/client.ts';
+import type { ApiTransport } from '../client/transport.ts';
+import type { QueuedEvent } from '../sim/event-queue.ts';
+import type { Kernel } from '../sim/kernel.ts';
+import { ProcessBase } from '../sim/process-base.ts';
+
+export interface KubeadmInitState {
+	/** Objects still to create, by index into `objects`. */
+	next: number;
+	controlPlaneMarked: boolean;
+	attempts: number;
+}
+
+/** kubeadm retries API calls every 500 ms (constants.KubernetesAPICallRetryInterval). */
+const RETRY_MS = 500;
+/** It gives up after 4 minutes (ControlPlaneComponentHealthCheckTimeout); so do we. */
+const MAX_ATTEMPTS = 480;
+
+export class KubeadmInit extends ProcessBase<KubeadmInitState> {
+	private readonly client: ApiClient;
+
+	constructor(
+		kernel: Kernel,
+		transport: ApiTransport,
+		private readonly controlPlaneNode: string,
+		private readonly objects: () => KubeObject[],
+	) {
+		super('kubeadm', kernel);
+		this.client = new ApiClient(transport, 'kubeadm');
+	}
+
+	freshState(): KubeadmInitState {
+		return { next: 0, controlPlaneMarked: false, attempts: 0 };
+	}
+
+	onStart(): void {
+		this.emit({ action: 'start', msg: 'kubeadm init: waiting for the control plane to answer' });
+		this.after(RETRY_MS, 'step');
+	}
+
+	handle(event: QueuedEvent): void {
+		if (event.kind !== 'step') return;
+		if (this.step()) {
+			this.emit({ action: 'done', msg: 'kubeadm init finished: configuration uploaded, add-ons installed, control-plane node marked' });
+			this.kernel.stop(this.id);
+			return;
+		}
+		if (++this.state.attempts >= MAX_ATTEMPTS) {
+			this.emit({ action: 'error', msg: 'kubeadm init gave up waiting for the control plane' });
+			this.kernel.stop(this.id);
+			return;
+		}
+		this.after(RETRY_MS, 'step');
+	}
+
+	/** One attempt at the remaining work; true when everything is done. */
+	private step(): boolean {
+		const objects = this.objects();
+		while (this.state.next < objects.length) {
+			const obj = objects[this.state.next];
+			const info = resourceForKind(obj.apiVersion, obj.kind);
+			if (!info) {
+				this.state.next++;
+				continue;
+			}
+			const created = this.client.create(refOf(info), info.namespaced ? obj.metadata.namespace : undefined, obj);
+			if (!created.ok && created.code !== 409) return false;
+			this.state.next++;
+		}
+		if (!this.state.controlPlaneMarked) {
+			const node = this.client.get<Node>(R.nodes, undefined, this.controlPlaneNode);
+			if (!node.ok) return false;
+			const taints = node.object.spec?.taints ?? [];
+			const marked = this.client.patch(R.nodes, undefined, this.controlPlaneNode, {
+				metadata: { labels: { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' } },
+				spec: { taints: [...taints.filter((t) => t.key !== 'node-role.kubernetes.io/control-plane'), { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] },
+			});
+			if (!marked.ok) return false;
+			this.state.controlPlaneMarked = true;
+		}
+		return true;
+	}
+}

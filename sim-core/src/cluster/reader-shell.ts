@@ -1,0 +1,198 @@
+/**
+ * The reader's terminal: a shell session that starts on the reader's
+ * workstation (kubectl and curl, with the admin kubeconfig) and reaches the
+ * cluster's machines with `ssh <node>` (where etcdctl, crictl, systemctl,
+ * journalctl and ip live). Commands that wait (`kubectl rollout status`,
+ * `kubectl get -w`, `sleep`) run the cluster's virtual clock.
+ *
+ * kubectl authenticates with the client certificate of the kubeconfig it
+ * finds ($KUBECONFIG, else ~/.kube/config) on the machine it runs on, as the
+ * real one does: on a worker with no kubeconfig it tries localhost:8080.
+ */
+import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
+import { ApiClient, type ResourceRef } from '../client/client.ts';
+import { runKubectl, type KubectlEnvironment } from '../kubectl/kubectl.ts';
+import { COMMANDS } from '../kubectl/cmd/index.ts';
+import type { QueuedEvent } from '../sim/event-queue.ts';
+import { ProcessBase } from '../sim/process-base.ts';
+import { MemoryFs, ShellSession, type CommandContext, type CommandResult, type Host, type SessionJSON, type FsJSON } from '../shell/index.ts';
+import { parseYaml } from '../yaml/index.ts';
+import { decodeBase64 } from '../api/base64.ts';
+import type { Cluster, ExecResult } from './cluster.ts';
+import { certificateSubject, workstationFiles } from './files.ts';
+import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
+
+export interface ShellState {
+	session: SessionJSON;
+	workstation: FsJSON;
+}
+
+/** Receives the watch events of `kubectl get -w` (a process, so they arrive in virtual time). */
+class KubectlWatchSink extends ProcessBase<{ watchId: number | null }> {
+	onEvent: (event: WatchEvent) => void = () => {};
+	freshState() {
+		return { watchId: null as number | null };
+	}
+	onStart(): void {}
+	handle(event: QueuedEvent): void {
+		if (event.kind !== 'watch') return;
+		const payload = event.payload as { watchId: number; event: WatchEvent };
+		if (payload.watchId === this.state.watchId) this.onEvent(payload.event);
+	}
+}
+
+/** How far `sleep` and waiting commands step the clock at a time. */
+const WAIT_STEP_MS = 100;
+
+export class ReaderShell {
+	readonly session: ShellSession;
+	readonly workstation: Host;
+	private readonly sink: KubectlWatchSink;
+
+	constructor(
+		private readonly cluster: Cluster,
+		private readonly apiServerUrl: string,
+		restore?: ShellState,
+	) {
+		const fs = restore ? MemoryFs.fromJSON(restore.workstation) : new MemoryFs();
+		if (!restore) {
+			for (const [path, text] of Object.entries(workstationFiles(apiServerUrl))) {
+				fs.mkdir(path.slice(0, path.lastIndexOf('/')), true);
+				fs.writeFile(path, text);
+			}
+			fs.mkdir('/home/reader', true);
+		}
+		fs.home = '/home/reader';
+		fs.cwd = '/home/reader';
+		this.workstation = { name: 'workstation', fs, commands: new Map(), user: 'reader', home: '/home/reader', kind: 'workstation' };
+		const hosts = [this.workstation, ...[...cluster.hosts.values()].map((h) => h.shellHost)];
+		this.session = restore ? ShellSession.fromJSON(restore.session, (name) => hosts.find((h) => h.name === name)) : new ShellSession(hosts);
+		this.session.clock = () => cluster.kernel.wallMs();
+		this.session.onSleep = (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms);
+
+		this.sink = new KubectlWatchSink('kubectl-watch', cluster.kernel);
+		cluster.kernel.register(this.sink);
+		cluster.kernel.start(this.sink.id);
+
+		this.session.register('kubectl', (ctx) => this.kubectl(ctx));
+	}
+
+	prompt(): string {
+		return this.session.prompt();
+	}
+
+	exec(line: string, stdin?: string): ExecResult {
+		const result = this.session.exec(line, stdin === undefined ? {} : { stdin });
+		return { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
+	}
+
+	writeFile(path: string, text: string, hostName?: string): void {
+		const host = hostName ? this.cluster.hosts.get(hostName)?.shellHost : this.workstation;
+		if (!host) throw new Error(`no host named ${hostName}`);
+		const absolute = host.fs.resolve(path);
+		host.fs.mkdir(absolute.slice(0, absolute.lastIndexOf('/')) || '/', true);
+		host.fs.writeFile(absolute, text);
+	}
+
+	snapshot(): ShellState {
+		return { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON() };
+	}
+
+	/** Runs kubectl against the API server's cache without a request (see Cluster.observe). */
+	observe(line: string): ExecResult {
+		const argv = line.trim().split(/\s+/);
+		if (argv[0] !== 'kubectl') return { stdout: '', stderr: 'only kubectl can observe\n', output: 'only kubectl can observe\n', exitCode: 1 };
+		const apiServer = this.cluster.apiServer;
+		const transport = { request: (_from: string, request: ApiRequest) => apiServer.observe(request), stopWatch: () => {} };
+		const env: KubectlEnvironment = {
+			client: () => new ApiClient(transport, 'observer'),
+			defaultNamespace: 'default',
+			serverUrl: this.apiServerUrl,
+			readFile: () => undefined,
+			nowMs: () => this.cluster.kernel.nowMs,
+			wallMs: () => this.cluster.kernel.wallMs(),
+			waitFor: (done) => done(),
+			watch: () => {},
+			clientVersion: KUBERNETES_VERSION,
+		};
+		const result = runKubectl(argv.slice(1), '', env, COMMANDS);
+		return { ...result, output: result.stdout + result.stderr };
+	}
+
+	/** Registers a command on every machine (kubectl, curl) or on some (etcdctl on the control plane). */
+	register(name: string, handler: (ctx: CommandContext) => CommandResult, hosts?: string[]): void {
+		if (!hosts) this.session.register(name, handler);
+		else for (const h of hosts) this.cluster.hosts.get(h)?.shellHost.commands.set(name, handler);
+	}
+
+	/** The identity in the kubeconfig kubectl would use on this machine, if any. */
+	private kubeconfigIdentity(ctx: CommandContext): { user: string; groups: string[]; path: string } | undefined {
+		const fs = ctx.host.fs;
+		const path = ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`;
+		if (!fs.exists(path)) return undefined;
+		try {
+			const config = parseYaml(fs.readFile(path)) as {
+				'current-context'?: string;
+				contexts?: Array<{ name: string; context: { user: string } }>;
+				users?: Array<{ name: string; user: { 'client-certificate-data'?: string } }>;
+			};
+			const context = config.contexts?.find((c) => c.name === config['current-context']);
+			const user = config.users?.find((u) => u.name === context?.context.user);
+			const pem = user?.user['client-certificate-data'] ? decodeBase64(user.user['client-certificate-data']) : undefined;
+			const subject = pem ? certificateSubject(pem) : undefined;
+			return subject ? { ...subject, path } : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
+	private kubectl(ctx: CommandContext): CommandResult {
+		const identity = this.kubeconfigIdentity(ctx);
+		if (!identity) {
+			// No kubeconfig: kubectl falls back to an insecure local port nothing listens on.
+			return { stdout: '', stderr: 'E1130 08:00:00.000000    2041 memcache.go:265] "Unhandled Error" err="couldn\'t get current server API group list: Get \\"http://localhost:8080/api?timeout=32s\\": dial tcp 127.0.0.1:8080: connect: connection refused"\nThe connection to the server localhost:8080 was refused - did you specify the right host or port?\n', exitCode: 1 };
+		}
+		const cluster = this.cluster;
+		const processId = 'kubectl';
+		cluster.transport.enroll(processId, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] }, ctx.host.kind === 'node' ? ctx.host.name : undefined);
+		const fsOf = ctx.host.fs;
+		const env: KubectlEnvironment = {
+			client: (impersonate) => new ApiClient(cluster.transport, processId, impersonate ? { user: impersonate.user, groups: impersonate.groups } : undefined),
+			defaultNamespace: 'default',
+			serverUrl: this.apiServerUrl,
+			readFile: (path) => {
+				const resolved = fsOf.resolve(path);
+				return fsOf.exists(resolved) && !fsOf.isDir(resolved) ? fsOf.readFile(resolved) : undefined;
+			},
+			listDir: (path) => {
+				const resolved = fsOf.resolve(path);
+				return fsOf.isDir(resolved) ? fsOf.list(resolved) : undefined;
+			},
+			nowMs: () => cluster.kernel.nowMs,
+			wallMs: () => cluster.kernel.wallMs(),
+			waitFor: (done, timeoutMs) => {
+				const end = cluster.kernel.nowMs + timeoutMs;
+				while (!done()) {
+					if (cluster.kernel.nowMs >= end) return false;
+					cluster.kernel.runUntil(Math.min(end, cluster.kernel.nowMs + WAIT_STEP_MS));
+				}
+				return true;
+			},
+			watch: (ref: ResourceRef, request, onEvent, stop, timeoutMs) => {
+				cluster.transport.enroll(this.sink.id, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] });
+				const client = new ApiClient(cluster.transport, this.sink.id);
+				const started = client.watch(ref, request.namespace, request.query);
+				if (!started.ok) return;
+				this.sink.state.watchId = started.object.watchId;
+				this.sink.onEvent = onEvent;
+				const end = cluster.kernel.nowMs + timeoutMs;
+				while (!stop() && cluster.kernel.nowMs < end) cluster.kernel.runUntil(Math.min(end, cluster.kernel.nowMs + WAIT_STEP_MS));
+				client.stopWatch(started.object.watchId);
+				this.sink.state.watchId = null;
+				this.sink.onEvent = () => {};
+			},
+			clientVersion: KUBERNETES_VERSION,
+		};
+		return runKubectl(ctx.argv.slice(1), ctx.stdin, env, COMMANDS);
+	}
+}

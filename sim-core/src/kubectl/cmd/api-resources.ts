@@ -1,0 +1,122 @@
+/**
+ * `kubectl api-resources` and `kubectl api-versions`: what the API server's
+ * discovery serves. Mirrors k8s.io/kubectl/pkg/cmd/apiresources
+ * (apiresources.go RunAPIResources, sortableResource, printContextHeaders;
+ * print_flags.go HumanReadablePrinter, NamePrinter; apiversions.go).
+ * Discovery is asked first, so an unreachable server fails the command.
+ *
+ * The list is what the simulated API server serves, a subset of a real
+ * v1.36 cluster's (no storage, networking, autoscaling, CRD groups...).
+ */
+import { RESOURCES, groupVersion, type ResourceInfo } from '../../api/resources.ts';
+import { R } from '../../client/client.ts';
+import { compareGoStrings } from '../../api/json.ts';
+import { stringifyYaml } from '../../yaml/index.ts';
+import type { CommandResult } from '../../shell/types.ts';
+import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
+import { formatTable } from '../printers/tabwriter.ts';
+import { apiErrorMessage, errorText } from '../resource-args.ts';
+import { noPrinterError } from './output.ts';
+
+/** Discovery's answer must come from the server: a cheap request tells whether it answers. */
+export function discoveryReachable(invocation: KubectlInvocation): string | undefined {
+	const probe = invocation.client.list(R.namespaces, undefined, { limit: 1 });
+	if (!probe.ok && (probe.transport || probe.reason === 'Unauthorized')) return apiErrorMessage(probe, invocation.env.serverUrl);
+	return undefined;
+}
+
+/** Resources with verbs, as ServerPreferredResources lists them. */
+function servedResources(): ResourceInfo[] {
+	return RESOURCES.filter((r) => r.verbs.length > 0);
+}
+
+/** metav1.APIResource as the JSON printer writes it: struct field order, empty optional fields left out. */
+function apiResourceJson(r: ResourceInfo): Record<string, unknown> {
+	const out: Record<string, unknown> = { name: r.resource, singularName: r.singular, namespaced: r.namespaced };
+	if (r.group) out.group = r.group;
+	out.version = r.version;
+	out.kind = r.kind;
+	out.verbs = [...r.verbs];
+	if (r.shortNames.length) out.shortNames = [...r.shortNames];
+	if (r.categories?.length) out.categories = [...r.categories];
+	return out;
+}
+
+/** Runs `kubectl api-resources`. */
+export function runApiResources(invocation: KubectlInvocation): CommandResult {
+	const { args } = invocation;
+	const flags = args.flags;
+	if (args.positionals.length) return { stdout: '', stderr: `error: unexpected arguments: [${args.positionals.join(' ')}]\nSee 'kubectl api-resources -h' for help and examples\n`, exitCode: 1 };
+	const output = typeof flags.output === 'string' ? flags.output : '';
+	// api-resources' PrintFlags.AllowedFormats: json, yaml (and kyaml), name, wide.
+	const allowed = ['json', 'yaml', 'kyaml', 'name', 'wide'];
+	if (output && !allowed.includes(output)) return { stdout: '', stderr: errorText([noPrinterError(output, allowed)]), exitCode: 1 };
+	if (output === 'kyaml') return { stdout: '', stderr: errorText(['-o kyaml is not supported by the simulated kubectl']), exitCode: 1 };
+	const sortBy = typeof flags['sort-by'] === 'string' ? flags['sort-by'] : '';
+	if (sortBy && sortBy !== 'name' && sortBy !== 'kind') return { stdout: '', stderr: errorText(['--sort-by accepts only name or kind']), exitCode: 1 };
+	const unreachable = discoveryReachable(invocation);
+	if (unreachable) return { stdout: '', stderr: errorText([unreachable]), exitCode: 1 };
+
+	const verbs = (flags.verbs as string[] | undefined) ?? [];
+	const categories = (flags.categories as string[] | undefined) ?? [];
+	const resources = servedResources().filter((r) => {
+		if (args.set.has('api-group') && r.group !== flags['api-group']) return false;
+		if (args.set.has('namespaced') && r.namespaced !== (flags.namespaced === true)) return false;
+		if (!verbs.every((v) => r.verbs.includes(v))) return false;
+		return categories.every((c) => r.categories?.includes(c));
+	});
+	// sort.Stable by group (or name, or kind), ties broken by name.
+	const key = (r: ResourceInfo) => (sortBy === 'name' ? r.resource : sortBy === 'kind' ? r.kind : r.group);
+	const sorted = resources.map((r, i) => ({ r, i })).sort((a, b) => compareGoStrings(key(a.r), key(b.r)) || compareGoStrings(a.r.resource, b.r.resource) || a.i - b.i);
+	const list = sorted.map((s) => s.r);
+
+	if (output === 'name') return { stdout: list.map((r) => `${r.resource}${r.group ? `.${r.group}` : ''}\n`).join(''), stderr: '', exitCode: 0 };
+	if (output === 'json' || output === 'yaml') {
+		const obj = { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: '', resources: list.map(apiResourceJson) };
+		return { stdout: output === 'json' ? `${JSON.stringify(obj, null, 4)}\n` : stringifyYaml(obj), stderr: '', exitCode: 0 };
+	}
+	const wide = output === 'wide';
+	const rows: string[][] = [];
+	if (flags['no-headers'] !== true) rows.push(wide ? ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', 'VERBS', 'CATEGORIES'] : ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);
+	for (const r of list) {
+		const row = [r.resource, r.shortNames.join(','), groupVersion(r), String(r.namespaced), r.kind];
+		if (wide) row.push(r.verbs.join(','), (r.categories ?? []).join(','));
+		rows.push(row);
+	}
+	return { stdout: formatTable(rows), stderr: '', exitCode: 0 };
+}
+
+/** Runs `kubectl api-versions`: every group/version served, sorted. */
+export function runApiVersions(invocation: KubectlInvocation): CommandResult {
+	if (invocation.args.positionals.length) return { stdout: '', stderr: `error: unexpected arguments: [${invocation.args.positionals.join(' ')}]\nSee 'kubectl api-versions -h' for help and examples\n`, exitCode: 1 };
+	const unreachable = discoveryReachable(invocation);
+	if (unreachable) return { stdout: '', stderr: errorText([`couldn't get available api versions from server: ${unreachable.replace(/^error: /, '')}`]), exitCode: 1 };
+	const versions = [...new Set(servedResources().map((r) => groupVersion(r)))].sort(compareGoStrings);
+	return { stdout: versions.map((v) => `${v}\n`).join(''), stderr: '', exitCode: 0 };
+}
+
+export const apiResourcesCommand: KubectlCommand = {
+	name: 'api-resources',
+	summary: 'Print the supported API resources on the server',
+	usage: 'kubectl api-resources [flags] [options]',
+	flags: [
+		{ name: 'output', short: 'o', kind: 'string' },
+		{ name: 'no-headers', kind: 'bool' },
+		{ name: 'api-group', kind: 'string' },
+		{ name: 'namespaced', kind: 'bool', default: true },
+		{ name: 'verbs', kind: 'stringArray' },
+		{ name: 'sort-by', kind: 'string' },
+		{ name: 'cached', kind: 'bool' },
+		{ name: 'categories', kind: 'stringArray' },
+		{ name: 'show-managed-fields', kind: 'bool' },
+	],
+	run: runApiResources,
+};
+
+export const apiVersionsCommand: KubectlCommand = {
+	name: 'api-versions',
+	summary: 'Print the supported API versions on the server, in the form of "group/version"',
+	usage: 'kubectl api-versions',
+	flags: [],
+	run: runApiVersions,
+};

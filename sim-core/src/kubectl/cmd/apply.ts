@@ -1,0 +1,310 @@
+/**
+ * `kubectl apply -f <file|dir|->`: client-side apply, kubectl's default.
+ * For each object of the manifests, in file order: if it does not exist,
+ * create it carrying the `kubectl.kubernetes.io/last-applied-configuration`
+ * annotation; if it does, compute the three-way strategic merge patch from
+ * that annotation, the manifest and the live object and PATCH it; print
+ * `created`, `configured` or `unchanged`. Requests carry
+ * `fieldValidation=Strict` (`--validate=strict`, the default), so a
+ * misspelt field fails as the server words it. Errors do not stop the
+ * other objects; they are printed at the end.
+ *
+ * Mirrors k8s.io/kubectl/pkg/cmd/apply/apply.go (applyOneObject),
+ * patcher.go and k8s.io/kubectl/pkg/util/apply.go.
+ */
+import type { KubeObject } from '../../api/types.ts';
+import { compactJson, isJsonObject, type JsonObject, type JsonValue } from '../../api/json.ts';
+import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../../api/schema/index.ts';
+import { resourceByName } from '../../api/resources.ts';
+import { matches, parseLabelSelector, SelectorError } from '../../api/labels.ts';
+import { applyPatch } from '../../apiserver/patch.ts';
+import { refOf } from '../../client/client.ts';
+import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
+import { readManifests } from '../resource-args.ts';
+import { addSourceToErr, callError, checkErr, plain, usageError, warningLines, type KubectlError } from './check-err.ts';
+import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, VALIDATE_FLAG, dryRunStrategy, printsObject, toPrinter, validationDirective, type DryRunStrategy } from './print-flags.ts';
+import { copyObject, infoString, isFatalCall, objectName, requestUrl, typed, type TargetInfo } from './resource-info.ts';
+import { createThreeWayMergePatch } from './three-way-merge.ts';
+
+/** corev1.LastAppliedConfigAnnotation. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** How many times apply re-reads and re-patches after a 409 Conflict (patcher.go maxPatchRetry). */
+const MAX_PATCH_RETRY = 5;
+
+/**
+ * The JSON kubectl writes into the annotation and sends as "modified"
+ * (util.GetModifiedConfiguration): the object without the annotation,
+ * encoded with json.Encoder (keys sorted, a trailing newline). Like
+ * upstream, an object without annotations gains an empty `annotations: {}`
+ * on the way, which shows in the JSON.
+ */
+export function modifiedConfiguration(obj: KubeObject, annotate: boolean): { json: string; object: KubeObject } {
+	const copy = copyObject(obj);
+	const annotations = { ...(copy.metadata.annotations ?? {}) };
+	delete annotations[LAST_APPLIED_ANNOTATION];
+	copy.metadata.annotations = annotations;
+	let json = `${compactJson(copy as unknown as JsonValue)}\n`;
+	if (annotate) {
+		copy.metadata.annotations = { ...annotations, [LAST_APPLIED_ANNOTATION]: json };
+		json = `${compactJson(copy as unknown as JsonValue)}\n`;
+	}
+	return { json, object: copy };
+}
+
+/** apply.go pruneNulls: nulls are dropped before a create, as an update would drop them. */
+function pruneNulls(value: JsonValue): void {
+	if (Array.isArray(value)) for (const item of value) pruneNulls(item);
+	else if (isJsonObject(value))
+		for (const key of Object.keys(value)) {
+			if (value[key] === null) delete value[key];
+			else pruneNulls(value[key]);
+		}
+}
+
+/** `Warning: resource ... is missing the ... annotation` (apply.go warningNoLastAppliedConfigAnnotation). */
+function missingAnnotationWarning(target: TargetInfo): string {
+	return `Warning: resource ${objectName(target)} is missing the ${LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`;
+}
+
+interface ApplyContext {
+	inv: KubectlInvocation;
+	dryRun: DryRunStrategy;
+	validation: 'Strict' | 'Warn' | 'Ignore';
+	fieldManager: string;
+	stdout: string;
+	stderr: string;
+	/** Objects to print at the end with -o yaml/json. */
+	printed: KubeObject[];
+	/** A failure that ends the command at once (no connection, 401). */
+	fatal?: KubectlError;
+}
+
+/** The query every write of apply carries. */
+function writeQuery(ctx: ApplyContext): NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> {
+	const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: ctx.fieldManager, fieldValidation: ctx.validation };
+	if (ctx.dryRun === 'server') query.dryRun = 'All';
+	return query;
+}
+
+/** Applies one object; returns its error, if any (applyOneObject). */
+function applyOne(ctx: ApplyContext, target: TargetInfo, print: (obj: KubeObject, operation: string) => void): KubectlError | undefined {
+	const { inv } = ctx;
+	const manifest = target.object as KubeObject;
+	const ref = refOf(target.info);
+	if (!target.name) {
+		if (manifest.metadata.generateName) return plain(`from ${manifest.metadata.generateName}: cannot use generate name with apply`);
+		return addSourceToErr(`retrieving current configuration of:\n${infoString(target)}\nfrom server for:`, target.source, plain('resource name may not be empty'));
+	}
+	const modified = modifiedConfiguration(manifest, true);
+	const current = inv.client.get(ref, target.namespace, target.name);
+	if (!current.ok) {
+		if (isFatalCall(current)) {
+			ctx.fatal = callError(current, inv.env.serverUrl);
+			return undefined;
+		}
+		if (current.code !== 404) {
+			return addSourceToErr(`retrieving current configuration of:\n${infoString(target)}\nfrom server for:`, target.source, callError(current, inv.env.serverUrl));
+		}
+		// Create, with the annotation holding the manifest (CreateApplyAnnotation), nulls pruned.
+		const toCreate = copyObject(manifest);
+		toCreate.metadata.annotations = { ...(toCreate.metadata.annotations ?? {}), [LAST_APPLIED_ANNOTATION]: modifiedConfiguration(manifest, false).json };
+		pruneNulls(toCreate as unknown as JsonValue);
+		let result = toCreate;
+		if (ctx.dryRun !== 'client') {
+			const query = writeQuery(ctx);
+			const created = inv.client.create(ref, target.namespace, toCreate, query);
+			if (!created.ok) {
+				if (isFatalCall(created)) {
+					ctx.fatal = callError(created, inv.env.serverUrl, { method: 'Post', url: requestUrl(inv.env.serverUrl, { ...ref, namespace: target.namespace, query }) });
+					return undefined;
+				}
+				ctx.stderr += warningLines(created.warnings);
+				return addSourceToErr('creating', target.source, callError(created, inv.env.serverUrl));
+			}
+			ctx.stderr += warningLines(created.warnings);
+			result = typed(target.info, created.object);
+		}
+		print(result, 'created');
+		return undefined;
+	}
+	let live = typed(target.info, current.object);
+	if (!(live.metadata.annotations ?? {})[LAST_APPLIED_ANNOTATION]) ctx.stderr += missingAnnotationWarning(target);
+	const modifiedObject = JSON.parse(modified.json) as JsonObject;
+	let patch: JsonObject = {};
+	let patched: KubeObject = live;
+	for (let attempt = 0; ; attempt++) {
+		const originalText = (live.metadata.annotations ?? {})[LAST_APPLIED_ANNOTATION];
+		let original: JsonObject | undefined;
+		if (originalText) {
+			try {
+				const parsed = JSON.parse(originalText) as JsonValue;
+				original = isJsonObject(parsed) ? parsed : undefined;
+			} catch {
+				return plain(`retrieving original configuration from:\n${infoString(target)}\nfor: unexpected end of JSON input`);
+			}
+		}
+		patch = createThreeWayMergePatch(original, modifiedObject, live as unknown as JsonObject, target.info.kind);
+		if (Object.keys(patch).length === 0) break;
+		if (ctx.dryRun === 'client') {
+			const local = applyPatch(live, patch, 'application/strategic-merge-patch+json', target.info.kind);
+			if ('error' in local) return plain(`applying patch locally: ${local.error}`);
+			patched = local.value as KubeObject;
+			break;
+		}
+		const query = writeQuery(ctx);
+		const result = inv.client.patch(ref, target.namespace, target.name, patch, 'application/strategic-merge-patch+json', undefined, query);
+		if (result.ok) {
+			ctx.stderr += warningLines(result.warnings);
+			patched = typed(target.info, result.object);
+			break;
+		}
+		if (isFatalCall(result)) {
+			ctx.fatal = callError(result, inv.env.serverUrl, { method: 'Patch', url: requestUrl(inv.env.serverUrl, { ...ref, namespace: target.namespace, name: target.name, query }) });
+			return undefined;
+		}
+		ctx.stderr += warningLines(result.warnings);
+		if (result.code === 409 && attempt < MAX_PATCH_RETRY) {
+			// Someone wrote in between: read the object again and recompute the patch.
+			const again = inv.client.get(ref, target.namespace, target.name);
+			if (!again.ok) return callError(again, inv.env.serverUrl);
+			live = typed(target.info, again.object);
+			continue;
+		}
+		const failed = addSourceToErr('patching', target.source, callError(result, inv.env.serverUrl));
+		return addSourceToErr(`applying patch:\n${compactJson(patch)}\nto:\n${infoString(target)}\nfor:`, target.source, failed);
+	}
+	if (patched.metadata.deletionTimestamp) ctx.stderr += `Warning: Detected changes to resource ${target.name} which is currently being deleted.\n`;
+	print(patched, Object.keys(patch).length === 0 ? 'unchanged' : 'configured');
+	return undefined;
+}
+
+/** Reads the manifests and maps each to its resource, continuing past per-object errors (the builder with ContinueOnError). */
+function collectTargets(inv: KubectlInvocation, validate: boolean): { targets: TargetInfo[]; errors: KubectlError[] } | { stderr: string } {
+	const read = readManifests(inv, { validate });
+	if (!read.ok) return { stderr: read.error };
+	const explicitNamespace = inv.args.set.has('namespace');
+	const selectorText = String(inv.args.flags.selector ?? '');
+	let selector: ReturnType<typeof parseLabelSelector> | undefined;
+	if (selectorText) {
+		try {
+			selector = parseLabelSelector(selectorText);
+		} catch (error) {
+			if (error instanceof SelectorError) return { stderr: `error: ${error.message}\n` };
+			throw error;
+		}
+	}
+	const targets: TargetInfo[] = [];
+	const errors: KubectlError[] = [];
+	for (const manifest of read.manifests) {
+		const obj = manifest.object;
+		if (validate) {
+			const meta = readTypeMeta(obj, { validate: true });
+			if (meta.error !== undefined) {
+				errors.push(plain(`error validating ${JSON.stringify(manifest.source)}: ${meta.error}`));
+				continue;
+			}
+		}
+		const meta = readTypeMeta(obj, { validate: false });
+		const apiVersion = meta.error === undefined ? meta.apiVersion : '';
+		const kind = meta.error === undefined ? meta.kind : '';
+		const mapped = resolveKind(apiVersion, kind);
+		const info = mapped.resource ? resourceByName(mapped.resource.group, mapped.resource.name) : undefined;
+		if (!info) {
+			errors.push(plain(mappingNotFoundMessage(mapped.error ?? `no matches for kind "${kind}" in version "${apiVersion}"`, obj.metadata?.name ?? '', obj.metadata?.namespace ?? '', manifest.source)));
+			continue;
+		}
+		let namespace: string | undefined;
+		if (info.namespaced) {
+			const own = obj.metadata.namespace;
+			if (own && explicitNamespace && own !== inv.namespace) {
+				errors.push(plain(`the namespace from the provided object "${own}" does not match the namespace "${inv.namespace}". You must pass '--namespace=${own}' to perform this operation.`));
+				continue;
+			}
+			namespace = own || inv.namespace;
+			obj.metadata.namespace = namespace;
+		}
+		if (selector && !matches(selector, obj.metadata.labels)) continue;
+		targets.push({ info, namespace, name: obj.metadata.name ?? '', source: manifest.source, object: obj });
+	}
+	return { targets, errors };
+}
+
+function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
+	const { args } = inv;
+	if (args.positionals.length) return checkErr(usageError('kubectl apply', `Unexpected args: [${args.positionals.join(' ')}]`));
+	const serverSide = args.flags['server-side'] === true;
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	const filenames = (args.flags.filename as string[]) ?? [];
+	const kustomize = String(args.flags.kustomize ?? '');
+	if (filenames.length === 0 && !kustomize) return checkErr(plain('must specify one of -f and -k'), '', dry.stderr);
+	if (filenames.length && kustomize) return checkErr(plain('only one of -f or -k can be specified'), '', dry.stderr);
+	const validation = validationDirective(args);
+	if ('error' in validation) return checkErr(validation.error, '', dry.stderr);
+	// ApplyOptions.Validate, in upstream's order.
+	if (args.flags['force-conflicts'] === true && !serverSide) return checkErr(plain('--force-conflicts only works with --server-side'), '', dry.stderr);
+	if (dry.strategy === 'client' && serverSide) return checkErr(plain("--dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)"), '', dry.stderr);
+	if (serverSide && args.flags.force === true) return checkErr(plain('--force cannot be used with --server-side'), '', dry.stderr);
+	if (dry.strategy === 'server' && args.flags.force === true) return checkErr(plain('--dry-run=server cannot be used with --force'), '', dry.stderr);
+	if (args.flags.all === true && args.flags.selector) return checkErr(plain('cannot set --all and --selector at the same time'), '', dry.stderr);
+	if (args.flags.subresource && !serverSide) return checkErr(plain('--subresource can only be specified for --server-side'), '', dry.stderr);
+	if (kustomize) return checkErr(plain('kustomize directories (-k) are not supported by this simulated kubectl; use -f'), '', dry.stderr);
+	if (args.flags.prune === true) return checkErr(plain('--prune is not supported by this simulated kubectl'), '', dry.stderr);
+	if (serverSide) return checkErr(plain('--server-side apply is not supported by this simulated cluster; use client-side apply (the default, without --server-side)'), '', dry.stderr);
+	const printer = toPrinter(args, dry.strategy);
+	if ('error' in printer) return checkErr(printer.error, '', dry.stderr);
+
+	const collected = collectTargets(inv, validation.directive !== 'Ignore');
+	if ('stderr' in collected) return { stdout: '', stderr: dry.stderr + collected.stderr, exitCode: 1 };
+	if (collected.targets.length === 0 && collected.errors.length === 0) return checkErr(plain('no objects passed to apply'), '', dry.stderr);
+	const ctx: ApplyContext = { inv, dryRun: dry.strategy, validation: validation.directive, fieldManager: String(args.flags['field-manager'] || 'kubectl-client-side-apply'), stdout: '', stderr: dry.stderr, printed: [] };
+	const showObjects = printsObject(args);
+	const print = (obj: KubeObject, operation: string) => {
+		if (showObjects) ctx.printed.push(obj);
+		else ctx.stdout += printer.printer(obj, operation);
+	};
+	const errors = [...collected.errors];
+	for (const target of collected.targets) {
+		const error = applyOne(ctx, target, print);
+		if (ctx.fatal) return checkErr(ctx.fatal, ctx.stdout, ctx.stderr);
+		if (error) errors.push(error);
+	}
+	if (errors.length) return checkErr(errors.length === 1 ? errors[0] : { kind: 'aggregate', errors }, ctx.stdout, ctx.stderr);
+	// -o yaml/json: everything applied, printed once at the end (one object bare, several as a v1 List).
+	if (showObjects && ctx.printed.length) {
+		const obj = ctx.printed.length === 1 ? ctx.printed[0] : ({ apiVersion: 'v1', kind: 'List', metadata: {}, items: ctx.printed } as unknown as KubeObject);
+		ctx.stdout += printer.printer(obj, '');
+	}
+	return { stdout: ctx.stdout, stderr: ctx.stderr, exitCode: 0 };
+}
+
+export const applyCommand: KubectlCommand = {
+	name: 'apply',
+	summary: 'Apply a configuration to a resource by file name or stdin',
+	usage: 'kubectl apply (-f FILENAME | -k DIRECTORY)',
+	flags: [
+		{ name: 'filename', short: 'f', kind: 'stringArray' },
+		{ name: 'recursive', short: 'R', kind: 'bool' },
+		{ name: 'kustomize', short: 'k', kind: 'string' },
+		...PRINT_FLAGS,
+		DRY_RUN_FLAG,
+		VALIDATE_FLAG,
+		{ name: 'server-side', kind: 'bool' },
+		{ name: 'force-conflicts', kind: 'bool' },
+		FIELD_MANAGER_FLAG('kubectl-client-side-apply'),
+		{ name: 'selector', short: 'l', kind: 'string' },
+		{ name: 'prune', kind: 'bool' },
+		{ name: 'all', kind: 'bool' },
+		{ name: 'prune-allowlist', kind: 'stringArray' },
+		{ name: 'overwrite', kind: 'bool', default: true },
+		{ name: 'openapi-patch', kind: 'bool', default: true },
+		{ name: 'force', kind: 'bool' },
+		{ name: 'grace-period', kind: 'int', default: -1 },
+		{ name: 'timeout', kind: 'duration', default: '0s' },
+		{ name: 'wait', kind: 'bool' },
+		{ name: 'cascade', kind: 'string', default: 'background', noOptDefault: 'background' },
+		{ name: 'subresource', kind: 'string' },
+	],
+	run,
+};

@@ -1,0 +1,91 @@
+/**
+ * `kubectl exec (POD | TYPE/NAME) [-c CONTAINER] [-i] [-t] -- COMMAND
+ * [args...]`: POST pods/<name>/exec, which the API server forwards to the
+ * kubelet of the pod's node; the kubelet runs the command in the container
+ * and answers with its output and exit code (an ExecResult). A non-zero
+ * exit prints `command terminated with exit code N` and exits N, as
+ * client-go's remotecommand reports it. `-i`/`-t` attach nothing here (the
+ * simulated terminal has no stream to hand over): the command just runs.
+ *
+ * Mirrors k8s.io/kubectl/pkg/cmd/exec/exec.go.
+ */
+import type { Pod } from '../../api/types.ts';
+import type { ExecResult } from '../../apiserver/request.ts';
+import { R, refOf } from '../../client/client.ts';
+import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
+import { resolveResourceType } from '../resource-args.ts';
+import { callError, checkErr, plain, usageError } from './check-err.ts';
+import { byActivity, defaultContainer, podForObject } from './pod-for-object.ts';
+import type { CommandResult } from '../../shell/types.ts';
+
+function run(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	const files = (args.flags.filename as string[]) ?? [];
+	// cobra's ArgsLenAtDash: how many positionals came before `--` (-1 without it).
+	const argsLenAtDash = args.dashDash ? args.positionals.length : -1;
+	const all = [...args.positionals, ...args.passthrough];
+	let resourceName = '';
+	if (all.length > 0 && argsLenAtDash !== 0) resourceName = all[0];
+	let command: string[] = [];
+	if (argsLenAtDash > -1) command = all.slice(argsLenAtDash);
+	else if (all.length > 1 || (all.length > 0 && files.length)) return checkErr(usageError('kubectl exec', 'exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead'));
+	// Validate.
+	if (!resourceName && !files.length) return checkErr(plain('pod, type/name or --filename must be specified'));
+	if (command.length === 0) return checkErr(plain('you must specify at least one command for the container'));
+	if (files.length) return checkErr(plain('exec -f is not supported by this simulated kubectl; name the pod'));
+
+	// ResourceNames("pods", name): POD, or TYPE/NAME.
+	const slash = resourceName.indexOf('/');
+	const type = resolveResourceType(slash < 0 ? 'pods' : resourceName.slice(0, slash));
+	if (!type.ok) return checkErr(plain(type.error));
+	const name = slash < 0 ? resourceName : resourceName.slice(slash + 1);
+	const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, name);
+	if (!got.ok) return checkErr(callError(got, inv.env.serverUrl));
+	const chosen = podForObject(inv, { ...got.object, kind: type.info.kind }, byActivity, 'attach');
+	if ('error' in chosen) return checkErr(chosen.error);
+	const pod = chosen.pod as Pod;
+	const phase = pod.status?.phase;
+	if (phase === 'Succeeded' || phase === 'Failed') return checkErr(plain(`cannot exec into a container in a completed pod; current phase is ${phase}`));
+	const quiet = args.flags.quiet === true;
+	const container = defaultContainer(pod, String(args.flags.container ?? ''), quiet);
+	if ('error' in container) return checkErr(container.error);
+	let stderr = container.stderr;
+	const result = inv.client.call<ExecResult>({
+		verb: 'create',
+		...refOf(R.pods),
+		namespace: pod.metadata.namespace,
+		name: pod.metadata.name,
+		subresource: 'exec',
+		query: { container: container.container, command, stdin: args.flags.stdin === true, tty: args.flags.tty === true && args.flags.stdin === true },
+		body: args.flags.stdin === true ? inv.stdin : undefined,
+	});
+	if (!result.ok) {
+		// What the kubelet's stream reports (remotecommand's error channel, or a refused upgrade) reaches kubectl
+		// as a plain error: `error: Internal error occurred: error executing command in container: ...`,
+		// `error: unable to upgrade connection: container not found ("web")`. The API server's own refusals
+		// (`Error from server: error dialing backend: ...`) stay Status errors.
+		if (!result.transport && (result.reason === 'InternalError' || result.message.startsWith('unable to upgrade connection'))) return checkErr(plain(result.message), '', stderr);
+		return checkErr(callError(result, inv.env.serverUrl), '', stderr);
+	}
+	const output = result.object;
+	stderr += output.stderr ?? '';
+	if (output.exitCode) {
+		return { stdout: output.stdout ?? '', stderr: `${stderr}command terminated with exit code ${output.exitCode}\n`, exitCode: output.exitCode };
+	}
+	return { stdout: output.stdout ?? '', stderr, exitCode: 0 };
+}
+
+export const execCommand: KubectlCommand = {
+	name: 'exec',
+	summary: 'Execute a command in a container',
+	usage: 'kubectl exec (POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...]',
+	flags: [
+		{ name: 'container', short: 'c', kind: 'string' },
+		{ name: 'stdin', short: 'i', kind: 'bool' },
+		{ name: 'tty', short: 't', kind: 'bool' },
+		{ name: 'quiet', short: 'q', kind: 'bool' },
+		{ name: 'filename', short: 'f', kind: 'stringArray' },
+		{ name: 'pod-running-timeout', kind: 'duration', default: '1m0s' },
+	],
+	run,
+};

@@ -1,0 +1,10 @@
+/**
+ * Every kubectl command the simulation knows. Reading commands (get,
+ * describe, ...) and changing commands (apply, delete, rollout, ...) are
+ * registered in their own lists.
+ */
+import type { KubectlCommand } from '../kubectl.ts';
+import { READ_COMMANDS } from './read-commands.ts';
+import { WRITE_COMMANDS } from './write-commands.ts';
+
+export const COMMANDS: readonly KubectlCommand[] = [...READ_COMMANDS, ...WRITE_COMMANDS];

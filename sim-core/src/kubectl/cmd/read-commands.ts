@@ -1,0 +1,12 @@
+/** kubectl commands that read the cluster: get, describe, api-resources, api-versions, version, cluster-info, events, config, explain. */
+import type { KubectlCommand } from '../kubectl.ts';
+import { getCommand } from './get.ts';
+import { describeCommand } from './describe.ts';
+import { apiResourcesCommand, apiVersionsCommand } from './api-resources.ts';
+import { versionCommand } from './version.ts';
+import { clusterInfoCommand } from './cluster-info.ts';
+import { eventsCommand } from './events.ts';
+import { configCommand } from './config.ts';
+import { explainCommand } from './explain.ts';
+
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand];

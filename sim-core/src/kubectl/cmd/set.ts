@@ -1,0 +1,309 @@
+/**
+ * `kubectl set image (TYPE NAME | TYPE/NAME) CONTAINER=IMAGE ... | *=IMAGE`
+ * and `kubectl set env (TYPE NAME) KEY=VAL ... KEY- [-c CONTAINER] [--list]`:
+ * change the pod template (or a pod's spec) and send the difference as a
+ * strategic merge patch, printing `deployment.apps/nginx image updated` /
+ * `env updated`; an unchanged object prints nothing.
+ *
+ * Mirrors k8s.io/kubectl/pkg/cmd/set (set_image.go, set_env.go, helper.go
+ * CalculatePatches, env/env_parse.go) and
+ * pkg/polymorphichelpers/updatepodspec.go.
+ */
+import type { Container, KubeObject, PodSpec } from '../../api/types.ts';
+import type { JsonObject } from '../../api/json.ts';
+import { refOf } from '../../client/client.ts';
+import type { FlagSpec } from '../flags.ts';
+import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
+import { callError, checkErr, plain, usageError, wrap, type KubectlError } from './check-err.ts';
+import { resourcesAndPairs } from './label.ts';
+import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
+import { copyObject, objectName, type TargetInfo } from './resource-info.ts';
+import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
+import { createThreeWayMergePatch } from './three-way-merge.ts';
+import { visit } from './visit.ts';
+import type { CommandResult } from '../../shell/types.ts';
+
+/** updatePodSpecForObject: where an object keeps its pod spec. */
+export function podSpecOf(obj: KubeObject): PodSpec | undefined {
+	const spec = obj.spec as { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } | undefined;
+	switch (obj.kind) {
+		case 'Pod':
+			return obj.spec as PodSpec;
+		case 'ReplicationController':
+		case 'Deployment':
+		case 'DaemonSet':
+		case 'ReplicaSet':
+		case 'StatefulSet':
+		case 'Job':
+			return spec?.template?.spec;
+		case 'CronJob':
+			return spec?.jobTemplate?.spec?.template?.spec;
+		default:
+			return undefined;
+	}
+}
+
+/** A mutation of one object's pod spec; errors collected by the caller. */
+type Mutate = (spec: PodSpec, obj: KubeObject, errors: KubectlError[], out: { stdout: string; stderr: string }) => KubectlError | undefined;
+
+/**
+ * CalculatePatches then the patch loop of set image / set env: mutate a
+ * copy, diff it against the original (the two-way strategic merge patch),
+ * skip unchanged objects, patch (or print, for --dry-run=client) the rest.
+ */
+function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mutate, operation: string, dry: DryRunStrategy, fieldManager: string, errors: KubectlError[], listOnly = false): { stdout: string; stderr: string; fatal?: KubectlError } {
+	const printer = toPrinter(inv.args, dry);
+	const out = { stdout: '', stderr: '' };
+	if ('error' in printer) return { ...out, fatal: printer.error };
+	for (const target of targets) {
+		const before = target.object as KubeObject;
+		const after = copyObject(before);
+		const spec = podSpecOf(after);
+		if (!spec) {
+			errors.push(plain(`error: ${objectName(target)} the object is not a pod or does not have a pod template: *v1.${before.kind}\n`));
+			continue;
+		}
+		const failed = mutate(spec, after, errors, out);
+		if (failed) {
+			errors.push(plain(`error: ${objectName(target)} ${failed.kind === 'plain' ? failed.message : ''}\n`));
+			continue;
+		}
+		if (listOnly) continue;
+		const patch = createThreeWayMergePatch(before as unknown as JsonObject, after as unknown as JsonObject, before as unknown as JsonObject, before.kind);
+		if (Object.keys(patch).length === 0) continue;
+		if (dry === 'client') {
+			out.stdout += printer.printer(after, operation);
+			continue;
+		}
+		const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager };
+		if (dry === 'server') query.dryRun = 'All';
+		const result = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, 'application/strategic-merge-patch+json', undefined, query);
+		if (!result.ok) {
+			if (result.transport) return { ...out, fatal: callError(result, inv.env.serverUrl) };
+			errors.push(wrap(operation === 'image updated' ? 'failed to patch image update to pod template: ' : 'failed to patch env update to pod template: ', callError(result, inv.env.serverUrl)));
+			continue;
+		}
+		out.stdout += printer.printer({ ...result.object, apiVersion: before.apiVersion, kind: before.kind }, operation);
+	}
+	return out;
+}
+
+const RESOURCE_FLAGS: FlagSpec[] = [
+	{ name: 'filename', short: 'f', kind: 'stringArray' },
+	{ name: 'recursive', short: 'R', kind: 'bool' },
+	{ name: 'kustomize', short: 'k', kind: 'string' },
+	{ name: 'selector', short: 'l', kind: 'string' },
+	{ name: 'all', kind: 'bool' },
+	{ name: 'local', kind: 'bool' },
+	...PRINT_FLAGS,
+	DRY_RUN_FLAG,
+];
+
+function imageRun(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	const split = resourcesAndPairs(args.positionals, 'image');
+	if ('error' in split) return checkErr(split.error);
+	const images = new Map<string, string>();
+	const invalid: string[] = [];
+	for (const pair of split.pairs) {
+		if (pair.includes('=') && pair[0] !== '=') images.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+		else invalid.push(pair);
+	}
+	if (invalid.length) return checkErr(plain(`invalid image format: ${invalid.join(', ')}`));
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	// Validate: every problem at once (an aggregate).
+	const problems: KubectlError[] = [];
+	if (args.flags.all === true && args.flags.selector) problems.push(plain('cannot set --all and --selector at the same time'));
+	if (split.resources.length < 1 && !((args.flags.filename as string[]) ?? []).length) problems.push(plain('one or more resources must be specified as <resource> <name> or <resource>/<name>'));
+	if (images.size < 1) problems.push(plain('at least one image update is required'));
+	else if (images.size > 1 && images.has('*')) problems.push(plain('all containers are already specified by *, but saw more than one container_name=container_image pairs'));
+	if (args.flags.local === true && dry.strategy === 'server') problems.push(plain('cannot specify --local and --dry-run=server - did you mean --dry-run=client?'));
+	if (problems.length) return checkErr(problems.length === 1 ? problems[0] : { kind: 'aggregate', errors: problems }, '', dry.stderr);
+	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
+	const visited = visit({ ...inv, args: { ...args, positionals: split.resources } }, { allowEmptySelector: args.flags.all === true, requireObject: true });
+	if (visited.usage) return { stdout: '', stderr: dry.stderr + visited.usage, exitCode: 1 };
+	if (visited.fatal) return checkErr(visited.fatal, '', dry.stderr);
+	if (visited.errors.length) return checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', dry.stderr);
+	const errors: KubectlError[] = [];
+	const result = patchPodSpecs(
+		inv,
+		visited.targets,
+		(spec, _obj, errs) => {
+			for (const [name, image] of images) {
+				let found = false;
+				for (const list of [spec.initContainers ?? [], spec.containers ?? []] as Container[][]) {
+					for (const c of list) {
+						if (c.name === name || name === '*') {
+							c.image = image;
+							found = true;
+						}
+					}
+				}
+				if (!found) errs.push(plain(`error: unable to find container named ${JSON.stringify(name)}`));
+			}
+			return undefined;
+		},
+		'image updated',
+		dry.strategy,
+		String(args.flags['field-manager'] || 'kubectl-set'),
+		errors,
+	);
+	if (result.fatal) return checkErr(result.fatal, result.stdout, dry.stderr + result.stderr);
+	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, dry.stderr + result.stderr);
+	return { stdout: result.stdout, stderr: dry.stderr + result.stderr, exitCode: 0 };
+}
+
+/** validation.IsEnvVarName. */
+const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+/** env_parse.go ParseEnv. */
+function parseEnv(specs: string[]): { env: Array<{ name: string; value: string }>; remove: string[] } | { error: KubectlError } {
+	const env: Array<{ name: string; value: string }> = [];
+	const remove: string[] = [];
+	for (const spec of specs) {
+		if (spec === '-') return { error: plain('reading environment variables from stdin (-) is not supported by this simulated kubectl') };
+		if (spec.includes('=')) {
+			const eq = spec.indexOf('=');
+			const name = spec.slice(0, eq);
+			if (!ENV_NAME.test(name)) return { error: plain(`${JSON.stringify(name)} is not a valid key name: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')`) };
+			env.push({ name, value: spec.slice(eq + 1) });
+		} else if (spec.endsWith('-')) remove.push(spec.slice(0, -1));
+		else return { error: plain(`unknown environment variable: ${spec}`) };
+	}
+	if (remove.some((r) => env.some((e) => e.name === r))) return { error: plain('can not both modify and remove the same environment variable in the same command') };
+	return { env, remove };
+}
+
+/** Shell-style wildcard match of container names (`-c 'app*'`), as selectContainers uses path.Match. */
+function matchesPattern(pattern: string, name: string): boolean {
+	const re = new RegExp(`^${pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+	return re.test(name);
+}
+
+function envRun(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	const flags = args.flags;
+	const split = resourcesAndPairs(args.positionals, 'environment');
+	if ('error' in split) return checkErr(plain(`all resources must be specified before environment changes: ${args.positionals.join(' ')}`));
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	if (flags.all === true && flags.selector) return checkErr(plain('cannot set --all and --selector at the same time'), '', dry.stderr);
+	if (split.resources.length < 1 && !((flags.filename as string[]) ?? []).length) return checkErr(plain('one or more resources must be specified as <resource> <name> or <resource>/<name>'), '', dry.stderr);
+	if (flags.list === true && flags.output) return checkErr(plain('--list and --output may not be specified together'), '', dry.stderr);
+	if (flags.from) return checkErr(plain('--from is not supported by this simulated kubectl'), '', dry.stderr);
+	if (flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
+	const parsed = parseEnv([...((flags.env as string[]) ?? []), ...split.pairs]);
+	if ('error' in parsed) return checkErr(parsed.error, '', dry.stderr);
+	const prefix = String(flags.prefix ?? '');
+	const env = parsed.env.map((e) => ({ ...e, name: prefix + e.name }));
+	const visited = visit({ ...inv, args: { ...args, positionals: split.resources } }, { allowEmptySelector: flags.all === true, requireObject: true });
+	if (visited.usage) return { stdout: '', stderr: dry.stderr + visited.usage, exitCode: 1 };
+	if (visited.fatal) return checkErr(visited.fatal, '', dry.stderr);
+	if (visited.errors.length) return checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', dry.stderr);
+	const selector = String(flags.containers ?? '*');
+	const overwrite = flags.overwrite !== false;
+	const errors: KubectlError[] = [];
+	const result = patchPodSpecs(
+		inv,
+		visited.targets,
+		(spec, obj, _errs, out) => {
+			const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].filter((c) => matchesPattern(selector, c.name));
+			if (containers.length === 0) {
+				out.stderr += `Warning: ${obj.kind}/${obj.metadata.name} does not have any containers matching ${JSON.stringify(selector)}\n`;
+				return undefined;
+			}
+			for (const c of containers) {
+				const existing = (c.env ?? []) as Array<{ name: string; value?: string; valueFrom?: unknown }>;
+				if (!overwrite) {
+					for (const e of env) {
+						const current = existing.find((x) => x.name === e.name);
+						if (current && current.value !== e.value) return plain(`'${e.name}' already has a value (${current.value ?? ''}), and --overwrite is false`);
+					}
+				}
+				// updateEnv: replace in place, drop removed ones, append new ones.
+				const covered = new Set(parsed.remove);
+				const next: Array<{ name: string; value?: string; valueFrom?: unknown }> = [];
+				for (const e of existing) {
+					if (covered.has(e.name)) continue;
+					const newer = env.find((x) => x.name === e.name);
+					if (newer) {
+						covered.add(e.name);
+						next.push({ ...newer });
+					} else next.push(e);
+				}
+				for (const e of env) {
+					if (covered.has(e.name)) continue;
+					covered.add(e.name);
+					next.push({ ...e });
+				}
+				if (next.length) c.env = next as Container['env'];
+				else delete c.env;
+				if (flags.list === true) {
+					out.stdout += `# ${obj.kind} ${obj.metadata.name}, container ${c.name}\n`;
+					for (const e of next) out.stdout += e.valueFrom === undefined ? `${e.name}=${e.value ?? ''}\n` : `# ${e.name} from ${describeValueFrom(e.valueFrom)}\n`;
+				}
+			}
+			return undefined;
+		},
+		'env updated',
+		dry.strategy,
+		String(flags['field-manager'] || 'kubectl-set'),
+		errors,
+		flags.list === true,
+	);
+	if (result.fatal) return checkErr(result.fatal, result.stdout, dry.stderr + result.stderr);
+	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, dry.stderr + result.stderr);
+	return { stdout: result.stdout, stderr: dry.stderr + result.stderr, exitCode: 0 };
+}
+
+/** envutil.GetEnvVarRefString: where a variable's value comes from. */
+function describeValueFrom(from: unknown): string {
+	const f = from as { configMapKeyRef?: { name: string; key: string }; secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string }; resourceFieldRef?: { containerName?: string; resource: string } };
+	if (f.configMapKeyRef) return `configmap ${f.configMapKeyRef.name}, key ${f.configMapKeyRef.key}`;
+	if (f.secretKeyRef) return `secret ${f.secretKeyRef.name}, key ${f.secretKeyRef.key}`;
+	if (f.fieldRef) return `field path ${f.fieldRef.fieldPath}`;
+	if (f.resourceFieldRef) return `resource ${f.resourceFieldRef.resource}, container ${f.resourceFieldRef.containerName ?? ''}`;
+	return 'invalid source';
+}
+
+const SUBCOMMANDS: Subcommand[] = [
+	{
+		name: 'image',
+		summary: 'Update the image of a pod template',
+		usage: 'kubectl set image (-f FILENAME | TYPE NAME) CONTAINER_NAME_1=CONTAINER_IMAGE_1 ... CONTAINER_NAME_N=CONTAINER_IMAGE_N',
+		flags: [...RESOURCE_FLAGS, FIELD_MANAGER_FLAG('kubectl-set')],
+		run: imageRun,
+	},
+	{
+		name: 'env',
+		summary: 'Update environment variables on a pod template',
+		usage: 'kubectl set env RESOURCE/NAME KEY_1=VAL_1 ... KEY_N=VAL_N',
+		flags: [
+			...RESOURCE_FLAGS,
+			FIELD_MANAGER_FLAG('kubectl-set'),
+			{ name: 'containers', short: 'c', kind: 'string', default: '*' },
+			{ name: 'from', kind: 'string' },
+			{ name: 'prefix', kind: 'string' },
+			{ name: 'env', short: 'e', kind: 'stringArray', noSplit: true },
+			{ name: 'keys', kind: 'stringArray' },
+			{ name: 'list', kind: 'bool' },
+			{ name: 'resolve', kind: 'bool' },
+			{ name: 'overwrite', kind: 'bool', default: true },
+		],
+		run: envRun,
+	},
+];
+
+export const setCommand: KubectlCommand = {
+	name: 'set',
+	summary: 'Set specific features on objects',
+	usage: 'kubectl set SUBCOMMAND',
+	flags: unionFlags(...SUBCOMMANDS.map((s) => s.flags)),
+	run(inv) {
+		const result = runSubcommand(inv, 'kubectl set', argsAfterCommand(inv, setCommand.flags), setCommand.flags, SUBCOMMANDS);
+		if (result) return result;
+		if (inv.args.positionals.length) return checkErr(usageError('kubectl set', `unknown command "${inv.args.positionals.join(' ')}"`));
+		return { stdout: `Configure application resources.\n\nAvailable Commands:\n${SUBCOMMANDS.map((s) => `  ${s.name.padEnd(10)}${s.summary}`).join('\n')}\n\nUsage:\n  kubectl set SUBCOMMAND [options]\n`, stderr: '', exitCode: 0 };
+	},
+};

@@ -1,0 +1,43 @@
+/** kubectl commands that change the cluster or reach into pods: apply, create, run, delete, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, auth, patch, wait. */
+import type { KubectlCommand } from '../kubectl.ts';
+import { annotateCommand } from './annotate.ts';
+import { applyCommand } from './apply.ts';
+import { authCommand } from './auth.ts';
+import { createCommand } from './create.ts';
+import { deleteCommand } from './delete.ts';
+import { cordonCommand, drainCommand, uncordonCommand } from './drain.ts';
+import { execCommand } from './exec.ts';
+import { exposeCommand } from './expose.ts';
+import { labelCommand } from './label.ts';
+import { logsCommand } from './logs.ts';
+import { patchCommand } from './patch.ts';
+import { replaceCommand } from './replace.ts';
+import { rolloutCommand } from './rollout.ts';
+import { runCommand } from './run.ts';
+import { scaleCommand } from './scale.ts';
+import { setCommand } from './set.ts';
+import { taintCommand } from './taint.ts';
+import { waitCommand } from './wait.ts';
+
+export const WRITE_COMMANDS: KubectlCommand[] = [
+	applyCommand,
+	createCommand,
+	runCommand,
+	deleteCommand,
+	replaceCommand,
+	patchCommand,
+	exposeCommand,
+	scaleCommand,
+	rolloutCommand,
+	setCommand,
+	labelCommand,
+	annotateCommand,
+	taintCommand,
+	cordonCommand,
+	uncordonCommand,
+	drainCommand,
+	logsCommand,
+	execCommand,
+	authCommand,
+	waitCommand,
+];

@@ -1,0 +1,162 @@
+/**
+ * `kubectl describe` for services, endpoints and endpointslices. A
+ * service's `Endpoints:` line comes from its EndpointSlices (the ready
+ * addresses of each port, at most three). Mirrors
+ * k8s.io/kubectl/pkg/describe/describe.go (describeService,
+ * buildIngressString, formatEndpointSlices, describeEndpoints,
+ * describeEndpointSliceV1).
+ */
+import type { EndpointSlice, Endpoints, KubeList, KubeObject, Service } from '../../api/types.ts';
+import { formatLabels } from '../../api/labels.ts';
+import { R } from '../../client/client.ts';
+import { joinHostPort } from '../printers/table-services.ts';
+import { LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, PrefixWriter } from './prefix-writer.ts';
+import { printAnnotationsMultiline, printLabelsMultiline, type DescribeContext, type DescribeResult } from './helpers.ts';
+import { describeEvents, eventsFor } from './events.ts';
+
+/** discoveryv1.LabelServiceName: the label tying an EndpointSlice to its Service. */
+const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
+
+/** formatEndpointSlices: ready endpoints of the named port (all ports when `ports` is undefined), `ip:port`, at most three. */
+export function formatEndpointSlices(slices: readonly EndpointSlice[], ports?: ReadonlySet<string>): string {
+	if (slices.length === 0) return '<none>';
+	const list: string[] = [];
+	// describe.go formatEndpointSlices: at most three addresses are listed.
+	const max = 3;
+	let more = false;
+	let count = 0;
+	// A nil ready condition means unknown, which consumers read as ready.
+	const isReady = (e: EndpointSlice['endpoints'][number]) => e.conditions?.ready === undefined || e.conditions.ready === true;
+	for (const slice of slices) {
+		if (!slice.ports?.length) {
+			// A headless service's slices may have no ports.
+			for (const endpoint of slice.endpoints ?? []) {
+				if (list.length === max) more = true;
+				if (!isReady(endpoint)) continue;
+				if (!more) list.push(endpoint.addresses[0]);
+				count++;
+			}
+			continue;
+		}
+		for (const port of slice.ports) {
+			if (ports && !ports.has(port.name ?? '')) continue;
+			for (const endpoint of slice.endpoints ?? []) {
+				if (list.length === max) more = true;
+				if (!isReady(endpoint)) continue;
+				if (!more) list.push(joinHostPort(endpoint.addresses[0], port.port ?? 0));
+				count++;
+			}
+		}
+	}
+	const text = list.join(',');
+	return more ? `${text} + ${count - max} more...` : text;
+}
+
+/** buildIngressString: each ingress IP (with its IP mode) or hostname, comma-separated. */
+function ingressString(ingress: Array<{ ip?: string; hostname?: string; ipMode?: string }>): string {
+	return ingress.map((i) => (i.ip ? (i.ipMode ? `${i.ip} (${i.ipMode})` : i.ip) : (i.hostname ?? ''))).join(', ');
+}
+
+/** describeService. */
+export function describeService(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const svc = obj as Service;
+	const spec = svc.spec ?? {};
+	const listed = ctx.client.list<EndpointSlice>(R.endpointslices, svc.metadata.namespace, { labelSelector: `${LABEL_SERVICE_NAME}=${svc.metadata.name ?? ''}` });
+	const slices = listed.ok ? ((listed.object as KubeList<EndpointSlice>).items ?? []) : [];
+	const events = eventsFor(svc, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${svc.metadata.name ?? ''}\n`);
+	w.write(LEVEL_0, `Namespace:\t${svc.metadata.namespace ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', svc.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', svc.metadata.annotations);
+	w.write(LEVEL_0, `Selector:\t${formatLabels(spec.selector)}\n`);
+	w.write(LEVEL_0, `Type:\t${spec.type ?? ''}\n`);
+	if (spec.ipFamilyPolicy) w.write(LEVEL_0, `IP Family Policy:\t${spec.ipFamilyPolicy}\n`);
+	w.write(LEVEL_0, `IP Families:\t${spec.ipFamilies?.length ? spec.ipFamilies.join(',') : '<none>'}\n`);
+	w.write(LEVEL_0, `IP:\t${spec.clusterIP ?? ''}\n`);
+	w.write(LEVEL_0, `IPs:\t${spec.clusterIPs?.length ? spec.clusterIPs.join(',') : '<none>'}\n`);
+	if (spec.externalIPs?.length) w.write(LEVEL_0, `External IPs:\t${spec.externalIPs.join(',')}\n`);
+	if (typeof spec.loadBalancerIP === 'string' && spec.loadBalancerIP) w.write(LEVEL_0, `Desired LoadBalancer IP:\t${spec.loadBalancerIP}\n`);
+	if (spec.externalName) w.write(LEVEL_0, `External Name:\t${spec.externalName}\n`);
+	const ingress = (svc.status?.loadBalancer?.ingress ?? []) as Array<{ ip?: string; hostname?: string; ipMode?: string }>;
+	if (ingress.length) w.write(LEVEL_0, `LoadBalancer Ingress:\t${ingressString(ingress)}\n`);
+	for (const sp of spec.ports ?? []) {
+		const name = sp.name || '<unset>';
+		const protocol = sp.protocol ?? '';
+		w.write(LEVEL_0, `Port:\t${name}\t${sp.port}/${protocol}\n`);
+		w.write(LEVEL_0, `TargetPort:\t${sp.targetPort ?? 0}/${protocol}\n`);
+		if (sp.appProtocol) w.write(LEVEL_0, `AppProtocol:\t${sp.appProtocol}\n`);
+		if (sp.nodePort) w.write(LEVEL_0, `NodePort:\t${name}\t${sp.nodePort}/${protocol}\n`);
+		w.write(LEVEL_0, `Endpoints:\t${formatEndpointSlices(slices, new Set([sp.name ?? '']))}\n`);
+	}
+	w.write(LEVEL_0, `Session Affinity:\t${spec.sessionAffinity ?? ''}\n`);
+	if (spec.externalTrafficPolicy) w.write(LEVEL_0, `External Traffic Policy:\t${spec.externalTrafficPolicy}\n`);
+	if (spec.internalTrafficPolicy) w.write(LEVEL_0, `Internal Traffic Policy:\t${spec.internalTrafficPolicy}\n`);
+	if (typeof spec.healthCheckNodePort === 'number' && spec.healthCheckNodePort) w.write(LEVEL_0, `HealthCheck NodePort:\t${spec.healthCheckNodePort}\n`);
+	const sourceRanges = spec.loadBalancerSourceRanges as string[] | undefined;
+	if (sourceRanges?.length) w.write(LEVEL_0, `LoadBalancer Source Ranges:\t${sourceRanges.join(',')}\n`);
+	if (typeof spec.trafficDistribution === 'string') w.write(LEVEL_0, `Traffic Distribution:\t${spec.trafficDistribution}\n`);
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+/** describeEndpoints: each subset's ready and not-ready addresses and its ports. */
+export function describeEndpoints(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const ep = obj as Endpoints;
+	const events = eventsFor(ep, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${ep.metadata.name ?? ''}\n`);
+	w.write(LEVEL_0, `Namespace:\t${ep.metadata.namespace ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', ep.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', ep.metadata.annotations);
+	w.write(LEVEL_0, 'Subsets:\n');
+	for (const subset of ep.subsets ?? []) {
+		w.write(LEVEL_1, `Addresses:\t${(subset.addresses ?? []).map((a) => a.ip).join(',') || '<none>'}\n`);
+		w.write(LEVEL_1, `NotReadyAddresses:\t${(subset.notReadyAddresses ?? []).map((a) => a.ip).join(',') || '<none>'}\n`);
+		if (subset.ports?.length) {
+			w.write(LEVEL_1, 'Ports:\n');
+			w.write(LEVEL_2, 'Name\tPort\tProtocol\n');
+			w.write(LEVEL_2, '----\t----\t--------\n');
+			for (const port of subset.ports) w.write(LEVEL_2, `${port.name || '<unset>'}\t${port.port}\t${port.protocol ?? ''}\n`);
+		}
+		w.write(LEVEL_0, '\n');
+	}
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+/** describeEndpointSliceV1. */
+export function describeEndpointSlice(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const slice = obj as EndpointSlice;
+	const events = eventsFor(slice, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${slice.metadata.name ?? ''}\n`);
+	w.write(LEVEL_0, `Namespace:\t${slice.metadata.namespace ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', slice.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', slice.metadata.annotations);
+	w.write(LEVEL_0, `AddressType:\t${slice.addressType ?? ''}\n`);
+	if (!slice.ports?.length) w.write(LEVEL_0, 'Ports: <unset>\n');
+	else {
+		w.write(LEVEL_0, 'Ports:\n');
+		w.write(LEVEL_1, 'Name\tPort\tProtocol\n');
+		w.write(LEVEL_1, '----\t----\t--------\n');
+		for (const port of slice.ports) w.write(LEVEL_1, `${port.name || '<unset>'}\t${port.port ?? '<unset>'}\t${port.protocol ?? ''}\n`);
+	}
+	if (!slice.endpoints?.length) w.write(LEVEL_0, 'Endpoints: <none>\n');
+	else {
+		w.write(LEVEL_0, 'Endpoints:\n');
+		for (const endpoint of slice.endpoints) {
+			w.write(LEVEL_1, `- Addresses:\t${endpoint.addresses.join(', ') || '<none>'}\n`);
+			w.write(LEVEL_2, 'Conditions:\n');
+			w.write(LEVEL_3, `Ready:\t${endpoint.conditions?.ready === undefined ? '<unset>' : String(endpoint.conditions.ready)}\n`);
+			const hostname = (endpoint as { hostname?: string }).hostname;
+			w.write(LEVEL_2, `Hostname:\t${hostname ?? '<unset>'}\n`);
+			const ref = endpoint.targetRef as { kind?: string; name?: string } | undefined;
+			if (ref) w.write(LEVEL_2, `TargetRef:\t${ref.kind ?? ''}/${ref.name ?? ''}\n`);
+			w.write(LEVEL_2, `NodeName:\t${endpoint.nodeName ?? '<unset>'}\n`);
+			w.write(LEVEL_2, `Zone:\t${endpoint.zone ?? '<unset>'}\n`);
+		}
+	}
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}

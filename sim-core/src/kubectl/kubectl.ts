@@ -1,0 +1,142 @@
+/**
+ * kubectl: finds the command, parses its flags, runs it against the API
+ * server as the kubeconfig's user, and turns every failure into kubectl's
+ * own message and exit code (k8s.io/kubectl/pkg/cmd, cmd/util/helpers.go).
+ * It never throws.
+ *
+ * Each command lives in ./cmd/<verb>.ts and is registered in ./cmd/index.ts.
+ */
+import type { CommandResult } from '../shell/types.ts';
+import type { ApiClient } from '../client/client.ts';
+import type { CallResult, ResourceRef } from '../client/client.ts';
+import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
+import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec, type ParsedArgs } from './flags.ts';
+
+/** What kubectl can reach, provided by the cluster wiring. */
+export interface KubectlEnvironment {
+	/** A client acting as the kubeconfig's user, or as `impersonate` (--as). */
+	client(impersonate?: { user: string; groups: string[] }): ApiClient;
+	/** The kubeconfig's current namespace ('default'). */
+	defaultNamespace: string;
+	/** `https://192.168.56.10:6443`. */
+	serverUrl: string;
+	/** Reads a file given to -f from the shell's current host; undefined if missing. */
+	readFile(path: string): string | undefined;
+	/** Lists a directory given to -f (file names, for `-f dir/`); undefined if not a directory. */
+	listDir?(path: string): string[] | undefined;
+	/** Virtual time now, ms since the cluster started; and the matching wall-clock ms. */
+	nowMs(): number;
+	wallMs(): number;
+	/**
+	 * Runs the cluster forward until `done()` is true or `timeoutMs` passes,
+	 * as a command that waits (rollout status, delete --wait, get -w) does.
+	 * Returns whether `done()` became true.
+	 */
+	waitFor(done: () => boolean, timeoutMs: number): boolean;
+	/**
+	 * Watches a resource while the cluster runs (for `get -w`), calling
+	 * `onEvent` for every event until `stop()` returns true or `timeoutMs`
+	 * passes.
+	 */
+	watch(ref: ResourceRef, request: Pick<ApiRequest, 'namespace' | 'query'>, onEvent: (event: WatchEvent) => void, stop: () => boolean, timeoutMs: number): void;
+	/** kubectl's and the server's versions. */
+	clientVersion: string;
+	/**
+	 * GET /version on the API server (for `kubectl version`): its gitVersion,
+	 * or why it did not answer. Optional: without it kubectl takes the
+	 * server to run `clientVersion` and checks that it answers at all.
+	 */
+	serverVersion?(): CallResult<{ gitVersion: string }>;
+}
+
+/** What each command receives. */
+export interface KubectlInvocation {
+	args: ParsedArgs;
+	env: KubectlEnvironment;
+	stdin: string;
+	/** The namespace to use: -n, else the kubeconfig default. */
+	namespace: string;
+	/** The API client for this invocation (honours --as). */
+	client: ApiClient;
+	/** The full argv, for messages. */
+	argv: string[];
+}
+
+export interface KubectlCommand {
+	/** Name as typed: 'get', 'rollout', 'auth'... */
+	name: string;
+	aliases?: string[];
+	/** One line for `kubectl --help`, in our words. */
+	summary: string;
+	/** The usage line for errors and `--help`. */
+	usage: string;
+	flags: FlagSpec[];
+	run(invocation: KubectlInvocation): CommandResult;
+}
+
+/** A result with output. */
+export function ok(stdout: string, stderr = ''): CommandResult {
+	return { stdout, stderr, exitCode: 0 };
+}
+
+/** `error: <message>` on stderr, exit 1, as cmdutil.CheckErr prints. */
+export function fail(message: string, exitCode = 1): CommandResult {
+	return { stdout: '', stderr: message.endsWith('\n') ? message : `${message}\n`, exitCode };
+}
+
+/** Levenshtein distance, for cobra's "Did you mean this?" (suggestions within distance 2). */
+function distance(a: string, b: string): number {
+	const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+	for (let j = 1; j <= b.length; j++) d[0][j] = j;
+	for (let i = 1; i <= a.length; i++)
+		for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+	return d[a.length][b.length];
+}
+
+/** Runs `kubectl <argv...>` (argv without the leading 'kubectl'). */
+export function runKubectl(argv: string[], stdin: string, env: KubectlEnvironment, commands: readonly KubectlCommand[]): CommandResult {
+	try {
+		return dispatch(argv, stdin, env, commands);
+	} catch (error) {
+		// A bug in the simulation must not look like kubectl's own output, nor crash the terminal.
+		return fail(`error: internal error in the simulated kubectl: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+function topLevelHelp(commands: readonly KubectlCommand[]): string {
+	const lines = ['kubectl controls the Kubernetes cluster manager.', '', 'Commands:'];
+	const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+	for (const c of [...commands].sort((a, b) => a.name.localeCompare(b.name))) lines.push(`  ${c.name.padEnd(width)}${c.summary}`);
+	lines.push('', 'Usage:', '  kubectl [flags] [options]', '', 'Use "kubectl <command> --help" for more information about a given command.');
+	return lines.join('\n') + '\n';
+}
+
+function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, commands: readonly KubectlCommand[]): CommandResult {
+	// The command is the first argument that is not a global flag (or its value).
+	let index = 0;
+	while (index < argv.length && argv[index].startsWith('-')) {
+		const flag = argv[index].replace(/^-+/, '').split('=')[0];
+		const spec = GLOBAL_FLAGS.find((f) => f.name === flag || f.short === flag);
+		index += spec && spec.kind !== 'bool' && !argv[index].includes('=') && argv[index].length <= 2 + flag.length ? 2 : 1;
+	}
+	const name = argv[index];
+	if (name === undefined || name === 'help') return ok(topLevelHelp(commands));
+	const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
+	if (!command) {
+		const suggestions = commands.filter((c) => distance(c.name, name) <= 2 || c.name.startsWith(name)).map((c) => c.name);
+		const hint = suggestions.length ? `\n\nDid you mean this?\n${suggestions.map((s) => `\t${s}`).join('\n')}` : '';
+		return fail(`error: unknown command "${name}" for "kubectl"${hint}\n\nRun 'kubectl --help' for usage.`);
+	}
+	const rest = [...argv.slice(0, index), ...argv.slice(index + 1)];
+	let args: ParsedArgs;
+	try {
+		args = parseFlags(rest, [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))]);
+	} catch (error) {
+		if (error instanceof FlagError) return fail(`error: ${error.message}\nSee 'kubectl ${command.name} --help' for usage.`);
+		throw error;
+	}
+	if (args.flags.help === true) return ok(`${command.summary}\n\nUsage:\n  ${command.usage}\n`);
+	const impersonate = args.set.has('as') ? { user: String(args.flags.as), groups: args.flags['as-group'] as string[] } : undefined;
+	const namespace = String(args.flags.namespace || env.defaultNamespace);
+	return command.run({ args, env, stdin, namespace, client: env.client(impersonate), argv });
+}

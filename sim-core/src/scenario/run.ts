@@ -1,0 +1,143 @@
+/**
+ * Plays a scenario on a cluster: builds the cluster it asks for, runs its
+ * setup steps as a reader would, arms its timed faults (kept in the
+ * simulation itself, so they replay and snapshot like everything else), and
+ * checks its declared state.
+ */
+import type { KubeObject } from '../api/types.ts';
+import { parseGoDurationMs } from '../api/duration.ts';
+import { matches, parseLabelSelector } from '../api/labels.ts';
+import { executeJsonPath } from '../kubectl/printers/jsonpath.ts';
+import { Cluster, type Component } from '../cluster/cluster.ts';
+import type { Scenario, ScenarioStep, StateCheck } from './types.ts';
+
+/** Performs one step. Returns an error message for a step that could not be done. */
+export function applyStep(cluster: Cluster, step: ScenarioStep): string | undefined {
+	if ('run' in step) {
+		const result = cluster.exec(step.run);
+		return result.exitCode === 0 ? undefined : `\`${step.run}\` failed (exit ${result.exitCode}): ${result.stderr.trim()}`;
+	}
+	if ('apply' in step) {
+		const result = cluster.exec('kubectl apply -f -', { stdin: step.apply });
+		return result.exitCode === 0 ? undefined : `applying a manifest failed: ${result.stderr.trim()}`;
+	}
+	if ('writeFile' in step) {
+		cluster.writeFile(step.writeFile.path, step.writeFile.content);
+		return undefined;
+	}
+	if ('advance' in step) {
+		cluster.advance(step.advance);
+		return undefined;
+	}
+	if ('settle' in step) {
+		cluster.settle({ maxMs: parseGoDurationMs(step.settle) });
+		return undefined;
+	}
+	if ('stop' in step) return cluster.stop(step.stop as Component, step.node);
+	if ('start' in step) return cluster.start(step.start as Component, step.node);
+	if ('partition' in step) return cluster.partition(step.partition);
+	if ('heal' in step) return cluster.heal(step.heal);
+	return 'unknown step';
+}
+
+export interface ScenarioRun {
+	cluster: Cluster;
+	/** Problems met while running the setup (a broken scenario). */
+	problems: string[];
+	/** Virtual time at which the reader takes over. */
+	startMs: number;
+}
+
+/** Builds the scenario's cluster and runs its setup; the reader takes over from there. */
+export function startScenario(scenario: Scenario, options: { seed?: number } = {}): ScenarioRun {
+	const cluster = new Cluster({
+		seed: options.seed ?? scenario.cluster?.seed,
+		nodes: scenario.cluster?.nodes,
+		scheduler: scenario.cluster?.scheduler,
+		kubeProxyMode: scenario.cluster?.kubeProxyMode,
+	});
+	const problems: string[] = [];
+	for (const step of scenario.setup ?? []) {
+		const problem = applyStep(cluster, step);
+		if (problem) problems.push(problem);
+	}
+	const startMs = cluster.now();
+	for (const fault of scenario.faults ?? []) {
+		const atMs = startMs + parseGoDurationMs(fault.at);
+		if ('stop' in fault) cluster.planFault({ atMs, verb: 'stop', component: fault.stop, node: fault.node });
+		else if ('start' in fault) cluster.planFault({ atMs, verb: 'start', component: fault.start, node: fault.node });
+		else if ('partition' in fault) cluster.planFault({ atMs, verb: 'partition', node: fault.partition });
+		else if ('heal' in fault) cluster.planFault({ atMs, verb: 'heal', node: fault.heal });
+	}
+	return { cluster, problems, startMs };
+}
+
+/** The outcome of one check, with what was found (for task feedback and test messages). */
+export interface CheckResult {
+	ok: boolean;
+	check: StateCheck;
+	/** What the cluster had, in words. */
+	found: string;
+}
+
+function selectorMatches(obj: KubeObject, selector: string | undefined): boolean {
+	if (!selector) return true;
+	return matches(parseLabelSelector(selector), obj.metadata.labels ?? {});
+}
+
+function valueAt(obj: KubeObject, path: string): string {
+	try {
+		return executeJsonPath(path, obj as unknown as Parameters<typeof executeJsonPath>[1], { allowMissingKeys: true });
+	} catch {
+		return '';
+	}
+}
+
+/** Evaluates one check against the cluster's state (no request, no trace). */
+export function evaluateCheck(cluster: Cluster, check: StateCheck): CheckResult {
+	const all = cluster.list(check.resource, check.namespace);
+	const objects = all.filter((o) => (check.name === undefined || o.metadata.name === check.name) && selectorMatches(o, check.selector));
+	const describe = (n: number) => `${n} ${check.resource}${check.name ? ` named ${check.name}` : ''}${check.selector ? ` matching ${check.selector}` : ''}`;
+	if (check.absent) return { ok: objects.length === 0, check, found: describe(objects.length) };
+	if (!check.path) {
+		if (check.count !== undefined) return { ok: objects.length === check.count, check, found: describe(objects.length) };
+		if (check.atLeast !== undefined) return { ok: objects.length >= check.atLeast, check, found: describe(objects.length) };
+		if (check.equals !== undefined) return { ok: String(objects.length) === String(check.equals), check, found: describe(objects.length) };
+		return { ok: objects.length > 0, check, found: describe(objects.length) };
+	}
+	const values = objects.map((o) => valueAt(o, check.path!));
+	const good = values.filter((v) => {
+		if (check.equals !== undefined && v !== String(check.equals)) return false;
+		if (check.notEquals !== undefined && v === check.notEquals) return false;
+		if (check.contains !== undefined && !v.includes(check.contains)) return false;
+		return true;
+	});
+	const found = objects.length ? `${check.path} = ${values.map((v) => JSON.stringify(v)).join(', ')}` : describe(0);
+	if (check.atLeast !== undefined) return { ok: good.length >= check.atLeast, check, found };
+	if (check.count !== undefined) return { ok: good.length === check.count, check, found };
+	return { ok: objects.length > 0 && good.length === objects.length, check, found };
+}
+
+/** Whether every check holds now. */
+export function checkAll(cluster: Cluster, checks: StateCheck[]): { ok: boolean; results: CheckResult[] } {
+	const results = checks.map((c) => evaluateCheck(cluster, c));
+	return { ok: results.every((r) => r.ok), results };
+}
+
+/**
+ * Runs the cluster until the scenario's `expect` checks hold, within its
+ * `within` time. Used by the content tests: a scenario that does not reach
+ * its declared state is broken.
+ */
+export function reachesExpectedState(run: ScenarioRun, scenario: Scenario): { ok: boolean; results: CheckResult[]; elapsedMs: number } {
+	if (!scenario.expect) return { ok: true, results: [], elapsedMs: 0 };
+	const { cluster } = run;
+	const start = cluster.now();
+	const deadline = start + parseGoDurationMs(scenario.expect.within);
+	for (;;) {
+		const outcome = checkAll(cluster, scenario.expect.checks);
+		if (outcome.ok || cluster.now() >= deadline) return { ...outcome, elapsedMs: cluster.now() - start };
+		cluster.kernel.runUntil(Math.min(deadline, cluster.now() + 1000));
+	}
+}
+
