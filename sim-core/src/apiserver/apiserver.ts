@@ -16,7 +16,7 @@
  * k8s.io/apiserver/pkg/registry/generic/registry (store.go).
  */
 import type { KubeObject, KubeList, ObjectMeta, Status } from '../api/types.ts';
-import { RESOURCES, etcdKey, groupVersion, qualifiedResource, resourceByName, type ResourceInfo } from '../api/resources.ts';
+import { RESOURCES, etcdKey, etcdPrefix, groupVersion, qualifiedResource, resourceByName, type ResourceInfo } from '../api/resources.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
@@ -548,7 +548,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		this.state.watches[String(watch.id)] = watch;
 		// Replay what happened since the requested revision.
 		if (fromRevision < this.cacher.revision) {
-			const prefix = etcdKey(info, info.namespaced ? request.namespace : undefined, '').replace(/\/+$/, '/');
+			const prefix = etcdPrefix(info, info.namespaced ? request.namespace : undefined);
 			for (const change of store.changesSince(fromRevision, prefix, true)) {
 				if (change.kv.modRevision > this.cacher.revision) break;
 				const object = change.type === 'PUT' ? JSON.parse(change.kv.value) : JSON.parse(change.prevKv!.value);

@@ -134,8 +134,10 @@ export class Cluster {
 			systemObjects: () => [...systemNamespaces(), ...systemPriorityClasses(), ...kubernetesService({ apiServerIp: apiIp, kubernetesServiceIp: NETWORK.kubernetesServiceIp }), ...bootstrapPolicyObjects()],
 			nodeProxy: (nodeName, request) => this.proxyToKubelet(nodeName, request),
 		});
-		this.scheduler = new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: controlPlane.name });
-		this.controllerManager = new KubeControllerManager(this.kernel, this.transport, {});
+		// Losing the leader lease ends the process (its container exits 1 and the kubelet restarts it).
+		const crash = (component: string) => () => this.hosts.get(controlPlane.name)?.componentCrashed(component);
+		this.scheduler = new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: controlPlane.name, onLeadershipLost: crash('kube-scheduler') });
+		this.controllerManager = new KubeControllerManager(this.kernel, this.transport, { onLeadershipLost: crash('kube-controller-manager') });
 		const kubeadm = new KubeadmInit(this.kernel, this.transport, controlPlane.name, () => [
 			...kubeadmConfigMaps(this.addonFacts(apiServerUrl)),
 			...kubeadmRbacObjects(),

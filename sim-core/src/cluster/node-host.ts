@@ -195,6 +195,13 @@ export class NodeHost {
 		}
 	}
 
+	/** A control-plane process ended on its own (e.g. it lost its leader lease): its container exits 1. */
+	componentCrashed(component: string): void {
+		if (!CONTROL_PLANE_PROCESSES.has(component)) return;
+		this.runtime.markComponentExited(component as SystemComponent, 1);
+		this.cluster.kernel.stop(component);
+	}
+
 	/** Rewrites a static pod's manifest with a new annotation, so the kubelet recreates the pod. */
 	private touchManifest(component: string): void {
 		const path = `${MANIFEST_DIR}/${component}.yaml`;

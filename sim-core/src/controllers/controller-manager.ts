@@ -92,6 +92,12 @@ export interface KubeControllerManagerOptions {
 	nodeCidrMaskSize: number;
 	/** The cluster CA certificate (PEM) the root CA publisher writes into every namespace (--root-ca-file). */
 	rootCaPem: string;
+	/**
+	 * Called when the manager loses its leader lease. The real binary exits
+	 * then and the kubelet restarts its container; the cluster wiring does
+	 * the same through this hook (without it, the manager campaigns again).
+	 */
+	onLeadershipLost?: () => void;
 }
 
 /** A PEM-shaped stand-in for kubeadm's cluster CA (/etc/kubernetes/pki/ca.crt); not a real certificate. */
@@ -328,6 +334,10 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 		} else if (transition === 'lost') {
 			this.emit({ action: 'leader-election', object: `leases/kube-system/${KUBE_CONTROLLER_MANAGER}`, msg: 'leaderelection lost; stopping every controller' });
 			this.stopLeading();
+			if (this.options.onLeadershipLost) {
+				this.options.onLeadershipLost();
+				return;
+			}
 		}
 		this.kernel.schedule(this.id, this.options.leaderElection.retryPeriodMs, 'leader-elect', undefined, { background: true, origin: `periodic:${this.id}:leader-elect` });
 	}

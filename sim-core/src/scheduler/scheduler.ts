@@ -65,6 +65,12 @@ export interface KubeSchedulerOptions {
 	explanationsMax: number;
 	/** How many node rows one explanation keeps. */
 	explainNodesMax: number;
+	/**
+	 * Called when the scheduler loses its leader lease. The real binary exits
+	 * then (klog.Fatalf "leaderelection lost") and the kubelet restarts its
+	 * container; the cluster wiring does the same through this hook.
+	 */
+	onLeadershipLost?: () => void;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: KubeSchedulerOptions = {
@@ -319,6 +325,10 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		} else if (transition === 'lost') {
 			this.emit({ action: 'leader-election', object: `leases/${lease}`, msg: 'leaderelection lost' });
 			this.stopLeading();
+			if (this.options.onLeadershipLost) {
+				this.options.onLeadershipLost();
+				return;
+			}
 		}
 		// Acquiring retries every retryPeriod with up to 1.2× jitter (wait.JitterUntil); a leader renews every retryPeriod.
 		const delay = this.state.leading ? le.retryPeriodMs : le.retryPeriodMs + Math.floor(this.rng.float() * LEADER_ELECTION_JITTER_FACTOR * le.retryPeriodMs);
