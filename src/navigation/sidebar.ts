@@ -15,4 +15,7 @@ const group = (label: string, zh: string, directory: string) => ({
 export const sidebar = [
 	group('Start here', '从这里开始', 'start'),
 	group('The control plane', '控制面', 'control-plane'),
+	group('The worker node', '工作节点', 'node'),
+	group('How the parts cooperate', '组件如何协作', 'journeys'),
+	group('Reference', '参考', 'reference'),
 ];

@@ -42,6 +42,7 @@ import { coreDnsObjects, kubeadmConfigMaps, kubeProxyObjects } from './bootstrap
 import { DEFAULT_KUBERNETES_VERSION, DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
+import { registerTools } from './tools.ts';
 
 /** Everything a snapshot holds: plain JSON. */
 export interface ClusterSnapshot {
@@ -166,6 +167,7 @@ export class Cluster {
 		});
 
 		this.shell = new ReaderShell(this, apiServerUrl, restore?.shell);
+		registerTools(this, this.shell);
 
 		if (restore) {
 			this.kernel.restoreProcesses(restore.kernel);

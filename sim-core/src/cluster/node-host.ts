@@ -50,6 +50,8 @@ export class NodeHost {
 	/** The shell's view of this machine (ssh target); tools add their commands to it. */
 	readonly shellHost: Host;
 	poweredOff = false;
+	/** Tools that run inside this node's system containers (etcdctl in etcd's), set by the tools wiring. */
+	execInSystemContainer?: (component: string, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
 
 	constructor(
 		private readonly cluster: Cluster,
@@ -95,6 +97,7 @@ export class NodeHost {
 				onSystemContainerStop: (_node, component) => this.systemContainerStopped(component),
 				isComponentFailing: (_node, component) => cluster.isFailing(component, this.name),
 				probe: (_node, component, _port, path) => this.probeComponent(component, path),
+				exec: (_node, component, argv) => this.execInSystemContainer?.(component, argv),
 			},
 		});
 		for (const image of options.images ?? []) for (const name of image.names) this.runtime.preload(name);

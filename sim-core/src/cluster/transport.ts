@@ -32,6 +32,11 @@ export class ClusterTransport implements ApiTransport {
 		if (node) this.placement.set(processId, node);
 	}
 
+	/** Removes a process's identity (its requests become anonymous). */
+	forget(processId: string): void {
+		this.identities.delete(processId);
+	}
+
 	identity(processId: string): UserInfo | undefined {
 		return this.identities.get(processId);
 	}

@@ -62,6 +62,12 @@ export interface SystemContainerHooks {
 	isComponentFailing(node: string, component: SystemComponent): boolean;
 	/** Answers an HTTP probe on the component's port: a status code, or undefined for connection refused. Default 200. */
 	probe?(node: string, component: SystemComponent, port: number, path: string): number | undefined;
+	/**
+	 * Runs a command inside a system container whose tools the cluster
+	 * simulates (etcdctl in the etcd container). Undefined: not handled
+	 * here, the image's own programs answer.
+	 */
+	exec?(node: string, component: SystemComponent, argv: string[]): { exitCode: number; stdout: string; stderr: string } | undefined;
 }
 
 export interface ContainerRuntimeDeps {
@@ -738,6 +744,8 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		if (c.state !== 'CONTAINER_RUNNING' || !c.program) return { ok: false, error: errors.containerNotRunning(id, c.state) };
 		const image = this.catalogImageOf(c);
 		if (!image) return { ok: false, error: errors.imageNotFound(c.image) };
+		const system = c.component && this.deps.hooks?.exec?.(this.node, c.component, argv);
+		if (system) return { ok: true, value: system };
 		const result = programExecSync(this.programHost(c, image), argv, this.nowMs);
 		if (!result.ok) return { ok: false, error: errors.execSyncNotFound(this.newId(), result.notFound) };
 		// The command may have changed files the process watches.

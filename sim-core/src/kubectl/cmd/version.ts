@@ -9,26 +9,15 @@ import { stringifyYaml } from '../../yaml/index.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { apiErrorMessage, errorText } from '../resource-args.ts';
 import { discoveryReachable } from './api-resources.ts';
+import { BUILD_INFO } from '../../api/version.ts';
 
 /** The kustomize module kubectl v1.36 is built with (k8s.io/kubectl v0.36.3 go.mod: sigs.k8s.io/kustomize/kustomize/v5 v5.8.1). */
 export const KUSTOMIZE_VERSION = 'v5.8.1';
 /** The largest supported minor difference between kubectl and the API server (skew_warning.go supportedMinorVersionSkew). */
 const SUPPORTED_MINOR_VERSION_SKEW = 1;
 
-/**
- * Build metadata of the simulated binaries. The real v1.36.3 build's commit
- * and date are not modelled: the commit stands in with the k8s.io/kubectl
- * v0.36.3 tag's commit and its date; the Go version is the go.mod's
- * `go 1.26.0` directive.
- */
-const BUILD = {
-	gitCommit: '73fdc7a337b55d4097e8723cb44d09ac7473e1d4',
-	gitTreeState: 'clean',
-	buildDate: '2026-07-23T05:16:13Z',
-	goVersion: 'go1.26.0',
-	compiler: 'gc',
-	platform: 'linux/amd64',
-};
+/** Build metadata of the simulated binaries (api/version.ts). */
+const BUILD = BUILD_INFO;
 
 /** `v1.36.3` → [1, 36], or undefined if it is not a semantic version. */
 function majorMinor(gitVersion: string): [number, number] | undefined {

@@ -1,0 +1,91 @@
+/**
+ * The tools a reader types besides kubectl, wired to the cluster: curl on
+ * every machine, etcdctl and etcdutl where etcd's certificates live (the
+ * control-plane node, and inside the etcd container through `kubectl exec`),
+ * ip on every node.
+ */
+import type { UserInfo } from '../apiserver/request.ts';
+import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
+import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember } from '../tools/index.ts';
+import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
+import type { Cluster } from './cluster.ts';
+import { certificateSubject } from './files.ts';
+import type { ReaderShell } from './reader-shell.ts';
+
+/** The reader's workstation sits on the nodes' network too. */
+const WORKSTATION_IP = '192.168.56.1';
+
+export function registerTools(cluster: Cluster, shell: ReaderShell): void {
+	const cp = cluster.hosts.get(cluster.controlPlaneNode)!;
+	const hostIp = (name: string) => (name === 'workstation' ? WORKSTATION_IP : cluster.hosts.get(name)?.ip);
+	const random = (name: string) => () => cluster.kernel.rng(`tools/${name}`).float();
+
+	// ---- etcdctl: talks to the etcd member on 127.0.0.1:2379 of the control-plane node ----
+	const etcdctl = createEtcdctl({
+		store: (hostName) => (hostName === cp.name ? cluster.etcd.store() : undefined),
+		member: () => kubeadmEtcdMember(cp.name, cp.ip, { raftTerm: 2, isLeader: true }),
+		notify: () => cluster.etcd.announce(),
+		wallMs: () => cluster.kernel.wallMs(),
+		random: random('etcdctl'),
+		elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
+		hostIp,
+	});
+	cp.shellHost.commands.set('etcdctl', etcdctl);
+	cp.shellHost.commands.set('etcdutl', createEtcdutl());
+	// Inside the etcd container (kubectl exec -n kube-system etcd-<node> -- etcdctl ...): the container shares the node's network and certificates.
+	cp.execInSystemContainer = (component, argv) => {
+		if (component !== 'etcd' || !/(^|\/)etcdctl$/.test(argv[0] ?? '')) return undefined;
+		return etcdctl(containerContext(cp.shellHost, shell, ['etcdctl', ...argv.slice(1)]));
+	};
+
+	// ---- curl: anywhere; reaches the API server over the simulated network ----
+	const server = kubeadmApiServer(cp.name, cp.ip, cluster.kernel.epochMs);
+	shell.register(
+		'curl',
+		createCurl({
+			apiServer: server,
+			reachable: (hostName) => {
+				if (hostName !== 'workstation' && (cluster.isPartitioned(hostName) || cluster.isPartitioned(cp.name))) return 'timeout';
+				return cluster.kernel.isRunning('kube-apiserver') ? 'ok' : 'refused';
+			},
+			request: (user: UserInfo | undefined, request) => {
+				if (user) cluster.transport.enroll('curl', user);
+				else cluster.transport.forget('curl');
+				return cluster.transport.request('curl', request);
+			},
+			etcdHealthy: () => cluster.etcd.store() !== undefined,
+			identityForCert: (hostName, path, content) => {
+				const subject = certificateSubject(content);
+				if (subject) return { username: subject.user, groups: [...subject.groups, 'system:authenticated'] };
+				return defaultCertIdentity(hostName, path, content);
+			},
+			version: { gitVersion: KUBERNETES_GIT_VERSION, gitCommit: BUILD_INFO.gitCommit, buildDate: BUILD_INFO.buildDate, goVersion: BUILD_INFO.goVersion, platform: BUILD_INFO.platform },
+			hostIp,
+			wallMs: () => cluster.kernel.wallMs(),
+			random: random('curl'),
+			elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
+		}),
+	);
+
+	// ---- ip: each node's interfaces and routes (flannel VXLAN) ----
+	for (const host of cluster.hosts.values()) {
+		host.shellHost.commands.set(
+			'ip',
+			createIp({
+				node: () => ({ name: host.name, ip: host.ip, index: host.index }),
+				podCidrs: () => [...cluster.hosts.values()].map((h) => ({ node: h.name, cidr: h.podCidr, nodeIp: h.ip })),
+				pods: () =>
+					Object.values(host.runtimeState.sandboxes)
+						.filter((s) => s.state === 'SANDBOX_READY')
+						.map((s) => ({ namespace: s.namespace, name: s.podName, uid: s.podUid, ip: s.ip, hostNetwork: s.hostNetwork })),
+			}),
+		);
+	}
+}
+
+/** A command context for a tool run inside a container (no shell features, the node's files). */
+function containerContext(host: Host, shell: ReaderShell, argv: string[]): CommandContext {
+	return { argv, stdin: '', env: {}, host, shell: shell.session };
+}
+
+export type { CommandResult };

@@ -1,0 +1,239 @@
+/**
+ * kube-apiserver as an HTTP server, for curl: the handler chain around the
+ * simulated API server (which serves resource requests as ApiRequest
+ * objects) and the endpoints it does not serve itself.
+ *
+ * Upstream order of the filters a request meets (apiserver/pkg/server
+ * config.go DefaultBuildHandlerChain): cache-control (`no-cache, private`),
+ * audit init (`Audit-Id`), authentication (401 `Unauthorized`, before any
+ * flow-control header), priority and fairness (`X-Kubernetes-PF-FlowSchema-UID`,
+ * `...-PriorityLevel-UID`), authorization (403 with `X-Content-Type-Options:
+ * nosniff`, responsewriters.Forbidden), then the handler. Responses go out
+ * over HTTP/2, header names lower-case and sorted by Go's HTTP/2 server,
+ * then `content-length` (when the whole body fits the 4 KiB write buffer)
+ * and `date`.
+ */
+import type { ApiRequest, ApiResponse, UserInfo } from '../../apiserver/request.ts';
+import { isTransportFailure } from '../../client/transport.ts';
+import { parseYaml } from '../../yaml/index.ts';
+import { httpDate } from '../common/calendar.ts';
+import { goMarshalIndent } from '../common/go-json.ts';
+import { utf8Length } from '../common/utf8.ts';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
+import { probe } from './health.ts';
+import { ANONYMOUS, defaultAuthorizeNonResource, flowSchemaFor, nameUuid } from './identity.ts';
+import { parseApiPath, patchTypeOf, type NonResourceRequest } from './paths.ts';
+import { goJsonSyntaxError } from './json-syntax.ts';
+import { encodeBody, inGoOrder, wantsPretty } from './serialize.ts';
+import type { CurlDeps, MetricFamily } from './types.ts';
+
+/** One HTTP request as it reaches the server. */
+export interface HttpRequest {
+	method: string;
+	/** Path and query: `/api/v1/namespaces/default/pods?limit=1`. */
+	target: string;
+	/** Request headers, names lower-case. */
+	headers: ReadonlyMap<string, string>;
+	body?: string;
+}
+
+/** What authentication concluded: a user, nobody (anonymous), or a failure (401). */
+export type Authentication = { user: UserInfo } | { anonymous: true } | { failed: true };
+
+export interface HttpResponse {
+	status: number;
+	/** Header names lower-case, in the order the server sends them. */
+	headers: Array<[string, string]>;
+	body: string;
+}
+
+/** Go's http2handlerChunkWriteSize: a body that fits in one buffer gets a content-length. */
+const CONTENT_LENGTH_LIMIT = 4096;
+
+/** The media types a create or update accepts (JSON, YAML, protobuf; CBOR is behind an alpha gate in v1.36). */
+const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const PATCH_TYPES_TEXT = 'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml';
+
+function statusBody(code: number, reason: string, message: string, details?: Record<string, unknown>) {
+	const body: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
+	if (details) body.details = details;
+	body.code = code;
+	return body;
+}
+
+/** A v4-looking UUID from the seeded stream (audit IDs). */
+function randomUuid(random: () => number): string {
+	const hex = (n: number) =>
+		Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+	return `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + Math.floor(random() * 4)).toString(16)}${hex(3)}-${hex(12)}`;
+}
+
+/** Prometheus text exposition format 0.0.4 (label names sorted, as client_golang writes them). */
+function metricsText(families: MetricFamily[]): string {
+	let out = '';
+	for (const family of families) {
+		out += `# HELP ${family.name} ${family.help}\n# TYPE ${family.name} ${family.type}\n`;
+		for (const sample of family.samples) {
+			const labels = Object.keys(sample.labels)
+				.sort()
+				.map((k) => `${k}=${JSON.stringify(sample.labels[k])}`)
+				.join(',');
+			out += `${family.name}${labels ? `{${labels}}` : ''} ${sample.value}\n`;
+		}
+	}
+	return out;
+}
+
+/** The invalid-JSON message the decoder gives (runtime/serializer/json meta.go Interpret over encoding/json). */
+function jsonDecodeError(body: string): string {
+	return `couldn't get version/kind; json parse error: ${goJsonSyntaxError(body) ?? 'unexpected end of JSON input'}`;
+}
+
+export class ApiServerHttp {
+	constructor(private readonly deps: CurlDeps) {}
+
+	/** Serves one request at the current virtual time. */
+	serve(req: HttpRequest, auth: Authentication): HttpResponse {
+		const headers: Array<[string, string]> = [
+			['audit-id', randomUuid(this.deps.random)],
+			['cache-control', 'no-cache, private'],
+		];
+		const userAgent = req.headers.get('user-agent') ?? '';
+		const parsed = parseApiPath(req.method, req.target);
+		const pretty = wantsPretty(parsed.pretty, userAgent);
+		const json = (status: number, body: unknown, extra: Array<[string, string]> = []): HttpResponse => this.finish(status, [...headers, ['content-type', 'application/json'], ...extra], encodeBody(body, pretty));
+
+		if ('failed' in auth) return json(401, statusBody(401, 'Unauthorized', 'Unauthorized'));
+		const user = 'user' in auth ? auth.user : ANONYMOUS;
+		const pf = flowSchemaFor(user, parsed.kind === 'nonresource' ? parsed.path : undefined);
+		const flowHeaders: Array<[string, string]> = [
+			['x-kubernetes-pf-flowschema-uid', nameUuid(`flowschema/${pf.flowSchema}`)],
+			['x-kubernetes-pf-prioritylevel-uid', nameUuid(`prioritylevelconfiguration/${pf.priorityLevel}`)],
+		];
+		const nosniff: [string, string] = ['x-content-type-options', 'nosniff'];
+
+		if (parsed.kind === 'nonresource') {
+			const allowed = req.method === 'GET' || req.method === 'HEAD' ? (this.deps.authorizeNonResource ?? defaultAuthorizeNonResource)(user, parsed.path) : false;
+			if (!allowed) {
+				const verb = req.method === 'GET' || req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
+				return json(403, statusBody(403, 'Forbidden', `forbidden: User "${user.username}" cannot ${verb} path "${parsed.path}"`, {}), [nosniff, ...flowHeaders]);
+			}
+			return this.nonResource(parsed, pretty, headers, flowHeaders, nosniff);
+		}
+
+		const request = parsed.request;
+		// Streaming subresources need an upgraded connection (SPDY or WebSocket): plain HTTP gets 400.
+		if (['exec', 'attach', 'portforward'].includes(request.subresource ?? '')) return json(400, statusBody(400, 'BadRequest', 'Upgrade request required'), flowHeaders);
+		if (['create', 'update', 'patch'].includes(request.verb)) {
+			const contentType = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+			if (request.verb === 'patch') {
+				const patchType = patchTypeOf(contentType);
+				if (!patchType) return json(415, statusBody(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES_TEXT}`), flowHeaders);
+				request.patchType = patchType;
+			} else if (!BODY_TYPES.includes(contentType)) {
+				return json(415, statusBody(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${BODY_TYPES.join(', ')}`), flowHeaders);
+			}
+			const text = req.body ?? '';
+			try {
+				request.body = contentType === 'application/yaml' || contentType === 'application/apply-patch+yaml' ? parseYaml(text) : JSON.parse(text);
+			} catch (error) {
+				const message = contentType.includes('yaml') ? `error converting YAML to JSON: ${error instanceof Error ? error.message : String(error)}` : jsonDecodeError(text);
+				return json(400, statusBody(400, 'BadRequest', message), flowHeaders);
+			}
+		} else if ((request.verb === 'delete' || request.verb === 'deletecollection') && req.body) {
+			try {
+				const options = JSON.parse(req.body) as NonNullable<ApiRequest['deleteOptions']>;
+				request.deleteOptions = { ...request.deleteOptions, ...options };
+			} catch {
+				return json(400, statusBody(400, 'BadRequest', jsonDecodeError(req.body)), flowHeaders);
+			}
+		}
+
+		const asUser = 'user' in auth ? auth.user : undefined;
+		if (request.verb === 'watch') return this.watch(request, asUser, headers, flowHeaders, pretty);
+		const result = this.deps.request(asUser, request);
+		if (isTransportFailure(result)) return { status: 0, headers: [], body: '' };
+		return this.apiResponse(result, headers, flowHeaders, pretty, nosniff);
+	}
+
+	/** An ApiResponse as JSON (or plain text for logs), with its warning headers. */
+	private apiResponse(response: ApiResponse, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, pretty: boolean, nosniff: [string, string]): HttpResponse {
+		const warnings: Array<[string, string]> = (response.warnings ?? []).map((w) => ['warning', `299 - ${JSON.stringify(w)}`]);
+		const extra: Array<[string, string]> = response.code === 403 ? [nosniff] : [];
+		if (typeof response.body === 'string') return this.finish(response.code, [...headers, ['content-type', 'text/plain'], ...warnings, ...extra, ...flowHeaders], response.body);
+		return this.finish(response.code, [...headers, ['content-type', 'application/json'], ...warnings, ...extra, ...flowHeaders], encodeBody(response.body, pretty));
+	}
+
+	/**
+	 * A watch: the stream opens with a synthetic ADDED event per existing
+	 * object (a watch without resourceVersion starts from the current state),
+	 * one compact JSON event per line. curl would then wait for more; the
+	 * simulation ends the stream there, as the reader's Ctrl-C would.
+	 */
+	private watch(request: ApiRequest, user: UserInfo | undefined, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, pretty: boolean): HttpResponse {
+		const result = this.deps.request(user, { ...request, verb: 'list' });
+		if (isTransportFailure(result)) return { status: 0, headers: [], body: '' };
+		if (result.code >= 300) return this.apiResponse(result, headers, flowHeaders, pretty, ['x-content-type-options', 'nosniff']);
+		const list = result.body as { apiVersion?: string; kind?: string; items?: Array<Record<string, unknown>> };
+		const kind = (list.kind ?? '').replace(/List$/, '');
+		const lines = (list.items ?? []).map((item) => encodeBody({ type: 'ADDED', object: inGoOrder({ kind, apiVersion: list.apiVersion, ...item }) }, false)).join('');
+		// A stream has no length: it is never given a content-length.
+		return { status: 200, headers: [...headers, ['content-type', 'application/json'], ...flowHeaders, ['date', httpDate(this.deps.wallMs())]], body: lines };
+	}
+
+	private nonResource(parsed: NonResourceRequest, pretty: boolean, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, nosniff: [string, string]): HttpResponse {
+		const path = parsed.path.length > 1 ? parsed.path.replace(/\/+$/, '') : parsed.path;
+		const json = (body: unknown) => this.finish(200, [...headers, ['content-type', 'application/json'], ...flowHeaders], encodeBody(body, pretty));
+		const notFound = () => this.finish(404, [...headers, ['content-type', 'application/json'], ...flowHeaders], encodeBody(statusBody(404, 'NotFound', 'the server could not find the requested resource', {}), pretty));
+		const probeMatch = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(path);
+		if (probeMatch) {
+			const result = probe(probeMatch[1] as 'healthz' | 'livez' | 'readyz', probeMatch[2], parsed.query, this.deps.etcdHealthy());
+			if (!result) return notFound();
+			return this.finish(result.status, [...headers, ['content-type', 'text/plain; charset=utf-8'], nosniff, ...flowHeaders], result.body);
+		}
+		if (path === '/version') {
+			const v = this.deps.version;
+			const [major, minor] = v.gitVersion.replace(/^v/, '').split('.');
+			// responsewriters.WriteRawJSON: always indented, whatever the client.
+			const info = {
+				major,
+				minor,
+				emulationMajor: major,
+				emulationMinor: minor,
+				minCompatibilityMajor: major,
+				minCompatibilityMinor: String(Math.max(0, Number(minor) - 1)),
+				gitVersion: v.gitVersion,
+				gitCommit: v.gitCommit,
+				gitTreeState: 'clean',
+				buildDate: v.buildDate,
+				goVersion: v.goVersion,
+				compiler: 'gc',
+				platform: v.platform,
+			};
+			return this.finish(200, [...headers, ['content-type', 'application/json'], ...flowHeaders], goMarshalIndent(info));
+		}
+		if (path === '/api') return json(apiVersions(`${this.deps.apiServer.ip}:${this.deps.apiServer.port}`));
+		if (path === '/apis') return json(apiGroupList());
+		const core = /^\/api\/([^/]+)$/.exec(path);
+		if (core) {
+			const list = apiResourceList('', core[1]);
+			return list ? json(list) : notFound();
+		}
+		const group = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+		if (group) {
+			const doc = group[2] ? apiResourceList(group[1], group[2]) : apiGroup(group[1]);
+			return doc ? json(doc) : notFound();
+		}
+		if (path === '/metrics') return this.finish(200, [...headers, ['content-type', 'text/plain; version=0.0.4; charset=utf-8'], ...flowHeaders], metricsText(this.deps.metrics?.() ?? []));
+		return notFound();
+	}
+
+	/** Adds content-length (when the body fits one write buffer) and date, after the sorted handler headers. */
+	private finish(status: number, headers: Array<[string, string]>, body: string): HttpResponse {
+		const sorted = [...headers].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+		const length = utf8Length(body);
+		if (length <= CONTENT_LENGTH_LIMIT) sorted.push(['content-length', String(length)]);
+		sorted.push(['date', httpDate(this.deps.wallMs())]);
+		return { status, headers: sorted, body };
+	}
+}

@@ -1,0 +1,110 @@
+/**
+ * The legacy (unaggregated) discovery documents kube-apiserver serves to a
+ * client that asks for plain JSON, as curl does (`Accept: *\/*`):
+ * `/api` (APIVersions, with serverAddressByClientCIDRs), `/api/v1` and
+ * `/apis/<group>/<version>` (APIResourceList: resources sorted by name, each
+ * subresource as `<resource>/<sub>` after it), `/apis` (APIGroupList, in the
+ * aggregator's group priority order) and `/apis/<group>` (APIGroup).
+ * Mirrors apiserver endpoints/discovery (legacy.go, group.go, version.go)
+ * and kube-aggregator's apiservice priorities
+ * (pkg/controlplane/apiserver/aggregator.go).
+ *
+ * Only the groups and resources the simulation serves are listed; a real
+ * server lists more (autoscaling, networking.k8s.io, storage.k8s.io...),
+ * and adds each resource's storageVersionHash, left out here.
+ */
+import { RESOURCES, type ResourceInfo } from '../../api/resources.ts';
+import { apiResources } from '../../api/schema/index.ts';
+import type { GoJsonValue } from '../common/go-json.ts';
+
+/** GroupPriorityMinimum of the built-in groups the simulation serves (kube-aggregator); higher comes first. */
+const GROUP_PRIORITY: Record<string, number> = {
+	apps: 17800,
+	'events.k8s.io': 17750,
+	'authentication.k8s.io': 17700,
+	'authorization.k8s.io': 17600,
+	autoscaling: 17500,
+	batch: 17400,
+	'certificates.k8s.io': 17300,
+	'networking.k8s.io': 17200,
+	policy: 17100,
+	'rbac.authorization.k8s.io': 17000,
+	'storage.k8s.io': 16800,
+	'admissionregistration.k8s.io': 16700,
+	'scheduling.k8s.io': 16600,
+	'coordination.k8s.io': 16500,
+	'node.k8s.io': 16300,
+	'discovery.k8s.io': 16200,
+	'flowcontrol.apiserver.k8s.io': 16100,
+};
+
+/** The served groups other than core, in /apis order. */
+export function servedGroups(): Array<{ name: string; version: string }> {
+	const seen = new Map<string, string>();
+	for (const r of RESOURCES) if (r.group && !seen.has(r.group)) seen.set(r.group, r.version);
+	return [...seen.entries()]
+		.map(([name, version]) => ({ name, version }))
+		.sort((a, b) => (GROUP_PRIORITY[b.name] ?? 0) - (GROUP_PRIORITY[a.name] ?? 0) || (a.name < b.name ? -1 : 1));
+}
+
+/** `/api`: the core group's versions and where to reach the server. */
+export function apiVersions(serverAddress: string): GoJsonValue {
+	return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+const groupVersionEntry = (g: { name: string; version: string }) => ({ groupVersion: `${g.name}/${g.version}`, version: g.version });
+
+/** `/apis`. */
+export function apiGroupList(): GoJsonValue {
+	return { kind: 'APIGroupList', apiVersion: 'v1', groups: servedGroups().map((g) => ({ name: g.name, versions: [groupVersionEntry(g)], preferredVersion: groupVersionEntry(g) })) };
+}
+
+/** `/apis/<group>`, if served. */
+export function apiGroup(name: string): GoJsonValue | undefined {
+	const g = servedGroups().find((x) => x.name === name);
+	return g ? { kind: 'APIGroup', apiVersion: 'v1', name: g.name, versions: [groupVersionEntry(g)], preferredVersion: groupVersionEntry(g) } : undefined;
+}
+
+/** One APIResource entry (metav1.APIResource field order). */
+function entry(info: Pick<ResourceInfo, 'resource' | 'singular' | 'namespaced' | 'kind' | 'verbs' | 'shortNames' | 'categories'>): GoJsonValue {
+	return {
+		name: info.resource,
+		singularName: info.singular,
+		namespaced: info.namespaced,
+		kind: info.kind,
+		verbs: [...info.verbs],
+		shortNames: info.shortNames.length ? [...info.shortNames] : undefined,
+		categories: info.categories?.length ? [...info.categories] : undefined,
+	};
+}
+
+/** `/api/v1` or `/apis/<group>/<version>`, if served. The core list carries no apiVersion (legacy handler). */
+export function apiResourceList(group: string, version: string): GoJsonValue | undefined {
+	const infos = RESOURCES.filter((r) => r.group === group && r.version === version);
+	if (!infos.length) return undefined;
+	const schema = apiResources();
+	const entries: Array<{ name: string; value: GoJsonValue }> = [];
+	for (const info of infos) {
+		entries.push({ name: info.resource, value: entry(info) });
+		const described = schema.find((r) => r.group === group && r.name === info.resource);
+		for (const sub of described?.subresources ?? []) {
+			const [subGroup, subVersion] = sub.apiVersion.includes('/') ? sub.apiVersion.split('/') : ['', sub.apiVersion];
+			const differs = sub.apiVersion !== (group ? `${group}/${version}` : version);
+			entries.push({
+				name: sub.name,
+				value: {
+					name: sub.name,
+					singularName: '',
+					namespaced: info.namespaced,
+					group: differs ? subGroup : undefined,
+					version: differs ? subVersion : undefined,
+					kind: sub.kind,
+					verbs: [...sub.verbs],
+				},
+			});
+		}
+	}
+	entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const resources = entries.map((e) => e.value);
+	return group ? { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/${version}`, resources } : { kind: 'APIResourceList', groupVersion: version, resources };
+}

@@ -1,0 +1,53 @@
+/**
+ * The numbers `etcdctl endpoint status` reports, derived from the simulated
+ * store: the backend file size and the part in use, and the Raft index.
+ * Mirrors what server/etcdserver/api/v3rpc/maintenance.go Status fills in
+ * (DbSize = backend size, DbSizeInUse = size minus free pages, RaftIndex,
+ * RaftAppliedIndex).
+ *
+ * The store counts bytes per revision (key + value + an estimated page and
+ * index overhead); a real bbolt file grows in 4 KiB pages and a fresh etcd
+ * data file is already 20 kB, so both are added here.
+ */
+import type { MvccStore } from '../../store/mvcc.ts';
+import type { EtcdMemberFacts } from './types.ts';
+
+/** bbolt's page size on Linux amd64: the file grows in whole pages. */
+export const BOLT_PAGE_BYTES = 4096;
+/** A fresh etcd v3 data file: 5 pages = 20480 bytes, printed `20 kB` (meta pages, freelist and etcd's buckets). */
+export const EMPTY_BACKEND_BYTES = 5 * BOLT_PAGE_BYTES;
+/** Raft entries a fresh single member writes before any key: membership, the leader's empty entry, its attributes, the cluster version. */
+export const DEFAULT_RAFT_BOOT_ENTRIES = 4;
+
+const pages = (bytes: number) => Math.ceil(Math.max(0, bytes) / BOLT_PAGE_BYTES) * BOLT_PAGE_BYTES;
+
+/** Everything Status answers about one member. */
+export interface MemberStatus {
+	revision: number;
+	dbSizeBytes: number;
+	dbSizeInUseBytes: number;
+	dbSizeQuotaBytes: number;
+	raftTerm: number;
+	raftIndex: number;
+	raftAppliedIndex: number;
+	/** `memberID:<id> alarm:NOSPACE ` style strings, as the member reports alarms in `errors`. */
+	errors: string[];
+}
+
+/** Status of the member whose data is `store`. */
+export function memberStatus(store: MvccStore, facts: EtcdMemberFacts): MemberStatus {
+	const dbSizeBytes = EMPTY_BACKEND_BYTES + pages(store.state.sizeBytes);
+	const dbSizeInUseBytes = Math.min(dbSizeBytes, EMPTY_BACKEND_BYTES + pages(store.state.sizeInUseBytes));
+	// One Raft entry per write (a revision) and per lease grant, after the boot entries.
+	const raftIndex = (facts.raftBootEntries ?? DEFAULT_RAFT_BOOT_ENTRIES) + (store.revision - 1) + (store.state.nextLeaseId - 1);
+	return {
+		revision: store.revision,
+		dbSizeBytes,
+		dbSizeInUseBytes,
+		dbSizeQuotaBytes: store.state.quotaBytes,
+		raftTerm: facts.raftTerm,
+		raftIndex,
+		raftAppliedIndex: raftIndex,
+		errors: store.state.alarms.map((alarm) => `memberID:${BigInt('0x' + facts.memberId).toString(10)} alarm:${alarm} `),
+	};
+}

@@ -1,0 +1,279 @@
+/**
+ * The network devices, addresses and routes of a kubeadm node running
+ * flannel in its default VXLAN mode (the kubeadm tutorial's CNI; kube-flannel
+ * net-conf.json `"Backend": {"Type": "vxlan"}`), as `ip` would find them in
+ * the kernel:
+ * - `lo`; the node's NIC (`eth0`) with its /24;
+ * - `flannel.1`, the VXLAN device (MTU 1450 = 1500 − 50 bytes of VXLAN
+ *   encapsulation), holding the node's pod network address as a /32;
+ * - `cni0`, the bridge the CNI bridge plugin creates with the first pod
+ *   sandbox (gateway .1 of the node's pod CIDR, MTU from flannel's subnet.env);
+ *   it stays after the last pod goes, then with no carrier;
+ * - one `veth<8 hex>@if2` per pod sandbox, enslaved to cni0, its peer (the
+ *   pod's eth0, ifindex 2 in the pod's namespace) in a netns named
+ *   `cni-<uuid>` by containerd;
+ * - routes: the default route, the node subnet, the local pod CIDR on cni0,
+ *   and `<cidr> via <network address> dev flannel.1 onlink` for every other
+ *   node (flannel's vxlan backend, pkg/backend/vxlan).
+ * MAC addresses, veth names and netns names are random on a real node; here
+ * they derive from the node and pod names so they stay the same between
+ * commands. Host-network pods (the control plane's static pods) get no veth.
+ */
+import { sha1 } from '../common/sha1.ts';
+import { utf8Bytes } from '../common/utf8.ts';
+
+/** What `ip` is wired to. */
+export interface IpDeps {
+	/** This node: its name, IP on the node network, and index among the nodes. */
+	node(): { name: string; ip: string; index: number };
+	/** The NIC's name (default `eth0`; a VirtualBox Ubuntu box would say `enp0s8`). */
+	interfaceName?: string;
+	/** The node network's prefix length (default 24) and default gateway (default: the subnet's .1). */
+	prefixLength?: number;
+	gateway?: string;
+	/** Every node's pod CIDR and node IP (from the Node objects' spec.podCIDR). */
+	podCidrs(): Array<{ node: string; cidr: string; nodeIp: string }>;
+	/** Pod sandboxes on this node with their IPs. */
+	pods(): Array<{ namespace: string; name: string; uid: string; ip: string; hostNetwork?: boolean }>;
+	/** Whether cni0 exists (the first pod sandbox created it). Default: a pod sandbox exists now. */
+	cniBridgeCreated?(): boolean;
+	/** Whether flannel runs on this node (default true): without it there is no flannel.1 and no routes to other nodes. */
+	flannelRunning?(): boolean;
+}
+
+/** One IPv4 or IPv6 address on a device. */
+export interface Address {
+	family: 'inet' | 'inet6';
+	local: string;
+	prefix: number;
+	broadcast?: string;
+	scope: 'host' | 'global' | 'link';
+}
+
+/** One network device, as `ip link` and `ip addr` report it. */
+export interface Device {
+	index: number;
+	name: string;
+	/** `@if2` for a veth whose peer is in another namespace. */
+	link?: string;
+	flags: string[];
+	mtu: number;
+	qdisc: string;
+	master?: string;
+	state: 'UP' | 'DOWN' | 'UNKNOWN';
+	qlen: number;
+	linkType: 'loopback' | 'ether';
+	mac: string;
+	broadcastMac: string;
+	linkNetns?: string;
+	addresses: Address[];
+}
+
+/** One route in the main table. */
+export interface Route {
+	/** `default` or `a.b.c.d/n`. */
+	dst: string;
+	via?: string;
+	dev: string;
+	proto?: 'kernel' | 'static';
+	scope?: 'link';
+	src?: string;
+	onlink?: boolean;
+	linkdown?: boolean;
+}
+
+/** flannel's VXLAN MTU on a 1500-byte network: 50 bytes go to the outer Ethernet, IP, UDP and VXLAN headers. */
+const FLANNEL_MTU = 1450;
+/** The kernel's DEFAULT_TX_QUEUE_LEN, which loopback, Ethernet, bridge, veth and VXLAN devices keep on Linux 6.x. */
+const TX_QUEUE_LEN = 1000;
+/** The loopback MTU since Linux 3.x (drivers/net/loopback.c: 64 KiB). */
+const LOOPBACK_MTU = 65536;
+
+function digest(text: string): number[] {
+	return sha1(utf8Bytes(text));
+}
+
+const hex2 = (b: number) => b.toString(16).padStart(2, '0');
+
+/** A locally administered unicast MAC (as the kernel gives veths and bridges), stable for `seed`. */
+function randomMac(seed: string): string {
+	const d = digest(seed);
+	return [(d[0] & 0xfe) | 0x02, d[1], d[2], d[3], d[4], d[5]].map(hex2).join(':');
+}
+
+/** The IPv6 link-local address the kernel derives from a MAC (EUI-64), in iproute2's compressed form. */
+export function linkLocal(mac: string): string {
+	const b = mac.split(':').map((x) => parseInt(x, 16));
+	const groups = [0xfe80, 0, 0, 0, ((b[0] ^ 2) << 8) | b[1], (b[2] << 8) | 0xff, (0xfe << 8) | b[3], (b[4] << 8) | b[5]];
+	return compressIpv6(groups);
+}
+
+/** inet_ntop's IPv6 form: the longest run of two or more zero groups becomes `::`. */
+function compressIpv6(groups: number[]): string {
+	let bestStart = -1;
+	let bestLength = 0;
+	for (let i = 0; i < 8; ) {
+		if (groups[i] !== 0) {
+			i++;
+			continue;
+		}
+		let j = i;
+		while (j < 8 && groups[j] === 0) j++;
+		if (j - i > bestLength && j - i >= 2) [bestStart, bestLength] = [i, j - i];
+		i = j;
+	}
+	const text = groups.map((g) => g.toString(16));
+	if (bestStart < 0) return text.join(':');
+	return `${text.slice(0, bestStart).join(':')}::${text.slice(bestStart + bestLength).join(':')}`;
+}
+
+/** a.b.c.d to a 32-bit number. */
+export function ipToNumber(ip: string): number {
+	return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+
+function numberToIp(n: number): string {
+	return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+}
+
+/** The network, broadcast and first host of `ip/prefix`. */
+function subnet(ip: string, prefix: number): { network: string; broadcast: string; first: string } {
+	const size = 2 ** (32 - prefix);
+	const base = Math.floor(ipToNumber(ip) / size) * size;
+	return { network: numberToIp(base), broadcast: numberToIp(base + size - 1), first: numberToIp(base + 1) };
+}
+
+/** The node's devices, in ifindex order. */
+export function devices(deps: IpDeps): Device[] {
+	const node = deps.node();
+	const prefix = deps.prefixLength ?? 24;
+	const nic = deps.interfaceName ?? 'eth0';
+	const up = ['BROADCAST', 'MULTICAST', 'UP', 'LOWER_UP'];
+	const out: Device[] = [
+		{
+			index: 1,
+			name: 'lo',
+			flags: ['LOOPBACK', 'UP', 'LOWER_UP'],
+			mtu: LOOPBACK_MTU,
+			qdisc: 'noqueue',
+			state: 'UNKNOWN',
+			qlen: TX_QUEUE_LEN,
+			linkType: 'loopback',
+			mac: '00:00:00:00:00:00',
+			broadcastMac: '00:00:00:00:00:00',
+			addresses: [
+				{ family: 'inet', local: '127.0.0.1', prefix: 8, scope: 'host' },
+				{ family: 'inet6', local: '::1', prefix: 128, scope: 'host' },
+			],
+		},
+	];
+	// VirtualBox's OUI, as on the 192.168.56.0/24 host-only network kubeadm labs use.
+	const d = digest(`nic/${node.name}`);
+	const nicMac = ['08', '00', '27', hex2(d[0]), hex2(d[1]), hex2(d[2])].join(':');
+	out.push({
+		index: 2,
+		name: nic,
+		flags: up,
+		// Ethernet's MTU, and Ubuntu's default queueing discipline (net.core.default_qdisc = fq_codel).
+		mtu: 1500,
+		qdisc: 'fq_codel',
+		state: 'UP',
+		qlen: TX_QUEUE_LEN,
+		linkType: 'ether',
+		mac: nicMac,
+		broadcastMac: 'ff:ff:ff:ff:ff:ff',
+		addresses: [
+			{ family: 'inet', local: node.ip, prefix, broadcast: subnet(node.ip, prefix).broadcast, scope: 'global' },
+			{ family: 'inet6', local: linkLocal(nicMac), prefix: 64, scope: 'link' },
+		],
+	});
+	const own = deps.podCidrs().find((c) => c.node === node.name);
+	if ((deps.flannelRunning?.() ?? true) && own) {
+		const mac = randomMac(`flannel.1/${node.name}`);
+		out.push({
+			index: out.length + 1,
+			name: 'flannel.1',
+			flags: up,
+			mtu: FLANNEL_MTU,
+			qdisc: 'noqueue',
+			state: 'UNKNOWN',
+			qlen: TX_QUEUE_LEN,
+			linkType: 'ether',
+			mac,
+			broadcastMac: 'ff:ff:ff:ff:ff:ff',
+			addresses: [
+				{ family: 'inet', local: own.cidr.split('/')[0], prefix: 32, scope: 'global' },
+				{ family: 'inet6', local: linkLocal(mac), prefix: 64, scope: 'link' },
+			],
+		});
+	}
+	const pods = deps.pods().filter((p) => !p.hostNetwork);
+	const bridge = own && (deps.cniBridgeCreated?.() ?? pods.length > 0);
+	if (bridge) {
+		const mac = randomMac(`cni0/${node.name}`);
+		const gw = subnet(own.cidr.split('/')[0], Number(own.cidr.split('/')[1])).first;
+		const carrier = pods.length > 0;
+		out.push({
+			index: out.length + 1,
+			name: 'cni0',
+			flags: carrier ? up : ['NO-CARRIER', 'BROADCAST', 'MULTICAST', 'UP'],
+			mtu: FLANNEL_MTU,
+			qdisc: 'noqueue',
+			state: carrier ? 'UP' : 'DOWN',
+			qlen: TX_QUEUE_LEN,
+			linkType: 'ether',
+			mac,
+			broadcastMac: 'ff:ff:ff:ff:ff:ff',
+			addresses: [
+				{ family: 'inet', local: gw, prefix: Number(own.cidr.split('/')[1]), broadcast: subnet(gw, Number(own.cidr.split('/')[1])).broadcast, scope: 'global' },
+				{ family: 'inet6', local: linkLocal(mac), prefix: 64, scope: 'link' },
+			],
+		});
+		for (const pod of pods) {
+			const h = digest(`veth/${pod.uid || `${pod.namespace}/${pod.name}`}`);
+			const vethMac = randomMac(`veth-mac/${pod.uid || `${pod.namespace}/${pod.name}`}`);
+			const ns = h.slice(4, 20).map(hex2).join('');
+			out.push({
+				index: out.length + 1,
+				name: `veth${h.slice(0, 4).map(hex2).join('')}`,
+				link: 'if2',
+				flags: up,
+				mtu: FLANNEL_MTU,
+				qdisc: 'noqueue',
+				master: 'cni0',
+				state: 'UP',
+				qlen: TX_QUEUE_LEN,
+				linkType: 'ether',
+				mac: vethMac,
+				broadcastMac: 'ff:ff:ff:ff:ff:ff',
+				linkNetns: `cni-${ns.slice(0, 8)}-${ns.slice(8, 12)}-${ns.slice(12, 16)}-${ns.slice(16, 20)}-${ns.slice(20, 32)}`,
+				addresses: [{ family: 'inet6', local: linkLocal(vethMac), prefix: 64, scope: 'link' }],
+			});
+		}
+	}
+	return out;
+}
+
+/** The main routing table, in the kernel's order (by destination address, then prefix length). */
+export function routes(deps: IpDeps): Route[] {
+	const node = deps.node();
+	const prefix = deps.prefixLength ?? 24;
+	const nic = deps.interfaceName ?? 'eth0';
+	const net = subnet(node.ip, prefix);
+	const list: Route[] = [
+		{ dst: 'default', via: deps.gateway ?? net.first, dev: nic, proto: 'static' },
+		{ dst: `${net.network}/${prefix}`, dev: nic, proto: 'kernel', scope: 'link', src: node.ip },
+	];
+	const devs = devices(deps);
+	const cni0 = devs.find((d) => d.name === 'cni0');
+	const own = deps.podCidrs().find((c) => c.node === node.name);
+	if (cni0 && own) list.push({ dst: own.cidr, dev: 'cni0', proto: 'kernel', scope: 'link', src: cni0.addresses[0].local, linkdown: cni0.state === 'DOWN' });
+	if (devs.some((d) => d.name === 'flannel.1')) {
+		for (const other of deps.podCidrs()) {
+			if (other.node === node.name) continue;
+			list.push({ dst: other.cidr, via: other.cidr.split('/')[0], dev: 'flannel.1', onlink: true });
+		}
+	}
+	const key = (r: Route) => (r.dst === 'default' ? [0, 0] : [ipToNumber(r.dst.split('/')[0]), Number(r.dst.split('/')[1])]);
+	return list.sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
+}
