@@ -27,3 +27,6 @@ export function restoreCluster(snapshot: ClusterSnapshot): Cluster {
 
 export { startScenario, applyStep, evaluateCheck, checkAll, reachesExpectedState, type ScenarioRun, type CheckResult } from './scenario/run.ts';
 export type { PlannedFault } from './cluster/timed-faults.ts';
+
+/** The YAML reader kubectl uses here, for editors that check a manifest as it is typed (a YamlError names its line and column). */
+export { parseYamlDocuments, YamlError } from './yaml/parse.ts';

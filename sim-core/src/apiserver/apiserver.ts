@@ -32,6 +32,10 @@ import { strategyKey, type Strategy, type StrategyContext, type StrategyRegistry
 import { applyPatch } from './patch.ts';
 import { canIgnorePDB, checkEvictionBody, decideEviction, type PodDisruptionBudget } from './eviction.ts';
 import { isReviewResource, serveReview } from './reviews.ts';
+import { authenticateRequest } from './auth/authentication.ts';
+import { authenticateServiceAccountToken, type TokenAuthentication } from './auth/token-authenticator.ts';
+import { createTokenRequest, decodeTokenRequest, describeIssuedToken, resolveTokenIssuerConfig, type TokenIssuerConfig } from './registry/serviceaccount-token.ts';
+import { parseRfc3339 } from '../sim/clock.ts';
 import { objectMatches, type ParsedSelectors, parseSelectors } from './selectors.ts';
 import type { ApiRequest, ApiResponse, UserInfo, WatchEvent } from './request.ts';
 
@@ -40,6 +44,12 @@ export interface Caller {
 	/** Process id, e.g. 'kube-scheduler', 'kubelet/node-1', 'kubectl'. */
 	process: string;
 	user: UserInfo;
+	/**
+	 * The `Authorization: Bearer` token the request carried, if any. The
+	 * server authenticates it when no client certificate did (`user` is
+	 * then the anonymous user); see ./auth/authentication.ts.
+	 */
+	bearerToken?: string;
 }
 
 /** A registered watch. Plain JSON: part of the server's state. */
@@ -112,6 +122,13 @@ export interface ApiServerDeps {
 	systemObjects?: () => KubeObject[];
 	/** Forwards pods/log (and later exec) to the kubelet of a node; undefined if unreachable. */
 	nodeProxy?(nodeName: string, request: ApiRequest): ApiResponse | undefined;
+	/**
+	 * Service account tokens: the signing key (kubeadm's sa.key; by default
+	 * derived from the cluster seed), `--service-account-issuer`,
+	 * `--api-audiences` (default: the issuer), `--service-account-extend-token-expiration`
+	 * (default true) and `--service-account-max-token-expiration` (default none).
+	 */
+	serviceAccountTokens?: Partial<TokenIssuerConfig>;
 	options?: Partial<ApiServerOptions>;
 }
 
@@ -358,7 +375,9 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		this.emit({ action: 'request', component: caller.process, peer: this.id, object: request.name ? `${request.resource}/${request.namespace ? request.namespace + '/' : ''}${request.name}` : request.resource, msg: path });
 		let response: ApiResponse;
 		try {
-			const impersonated = request.impersonate ? this.impersonate(request.impersonate, caller) : caller;
+			// Authentication: the client certificate (known to the transport), else the bearer token, else anonymous.
+			const authenticated = this.authenticate(caller);
+			const impersonated = 'code' in authenticated ? authenticated : request.impersonate ? this.impersonate(request.impersonate, authenticated) : authenticated;
 			if ('code' in impersonated) response = impersonated;
 			else response = info ? this.serveResource(request, info, impersonated) : errors.pathNotFound();
 		} catch (error) {
@@ -392,6 +411,82 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		if (!groups.includes('system:authenticated')) groups.push('system:authenticated');
 		this.emit({ action: 'authenticate', msg: `${caller.user.username} impersonates ${target.user}` });
 		return { process: caller.process, user: { username: target.user, groups } };
+	}
+
+	/** The token issuer's settings (a pure function of the wiring and the seed, so kept outside the snapshotted state). */
+	private get tokenConfig(): TokenIssuerConfig {
+		return (this.tokenIssuer ??= resolveTokenIssuerConfig(this.deps.serviceAccountTokens, this.kernel.seed));
+	}
+
+	private tokenIssuer?: TokenIssuerConfig;
+
+	/** A core object from the cache, for the token authenticator and the TokenRequest registry. */
+	private readonly readCore = (resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', namespace: string | undefined, name: string): KubeObject | undefined => {
+		const info = resourceByName('', resource);
+		return info ? this.cacher.get(info, etcdKey(info, info.namespaced ? namespace : undefined, name)) : undefined;
+	};
+
+	/** The service account token authenticator (./auth/token-authenticator.ts). */
+	private checkToken(token: string): TokenAuthentication {
+		const config = this.tokenConfig;
+		return authenticateServiceAccountToken(token, { key: config.key, issuers: [config.issuer], apiAudiences: config.apiAudiences }, { get: this.readCore }, this.kernel.wallMs(), parseRfc3339);
+	}
+
+	/** The authenticator union: certificate, then bearer token, then anonymous; a bad token is a 401. */
+	private authenticate(caller: Caller): Caller | ApiResponse {
+		if (caller.bearerToken === undefined) return caller;
+		const result = authenticateRequest(caller.user, caller.bearerToken, (token) => this.checkToken(token));
+		if (!result.ok) {
+			// Upstream logs "Unable to authenticate the request" with the reason; the client only learns 401.
+			this.emit({ action: 'authenticate', msg: `unable to authenticate the request: ${result.reason}` });
+			return errors.unauthorized();
+		}
+		if (result.by === 'token') this.emit({ action: 'authenticate', msg: `bearer token is service account ${result.user.username}` });
+		return { process: caller.process, user: result.user };
+	}
+
+	/**
+	 * Authenticates a bearer token the way a request's would be, for a
+	 * client that speaks HTTP itself (curl): the user, or undefined for a
+	 * token the server rejects (401). Traced like a request's authentication.
+	 */
+	authenticateToken(token: string): UserInfo | undefined {
+		if (!this.kernel.isRunning(this.id)) return undefined;
+		const result = this.checkToken(token);
+		this.emit({ action: 'authenticate', msg: result.ok ? `bearer token is service account ${result.user.username}` : `unable to authenticate the request: ${result.reason}` });
+		return result.ok ? result.user : undefined;
+	}
+
+	/**
+	 * POST serviceaccounts/<name>/token: decoding, mutating admission, then
+	 * the TokenRequest registry (./registry/serviceaccount-token.ts), which
+	 * runs validating admission after its own validation. Nothing is stored.
+	 */
+	private createServiceAccountToken(request: ApiRequest, info: ResourceInfo, caller: Caller): ApiResponse {
+		const decoded = decodeTokenRequest(request.body, request.query?.fieldValidation);
+		if ('error' in decoded) return decoded.error;
+		const name = request.name ?? '';
+		const namespace = request.namespace ?? '';
+		const ctx = this.context(caller.user);
+		const attributes: AdmissionAttributes = { operation: 'CREATE', info, subresource: 'token', namespace, name, object: decoded.request, user: caller.user, dryRun: request.query?.dryRun === 'All' };
+		const rejected = this.runAdmission(attributes, ctx);
+		if (rejected) return rejected;
+		const outcome = createTokenRequest(
+			{
+				namespace,
+				name,
+				nowWallMs: this.kernel.wallMs(),
+				get: this.readCore,
+				config: this.tokenConfig,
+				// Its own stream, so issuing tokens never shifts the names and UIDs the server generates.
+				newJti: () => this.kernel.rng(`${this.id}/token-jti`).uuid(),
+				validatingAdmission: (tokenRequest) => this.runValidation({ ...attributes, object: tokenRequest }, ctx, [], info),
+			},
+			decoded.request,
+		);
+		if (outcome.claims) this.emit({ action: 'issue-token', object: `serviceaccounts/${namespace}/${name}`, msg: describeIssuedToken(outcome.claims) });
+		if (decoded.warnings.length) outcome.response.warnings = [...(outcome.response.warnings ?? []), ...decoded.warnings];
+		return outcome.response;
 	}
 
 	private storageError(error: MvccError): ApiResponse {
@@ -472,6 +567,10 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		}
 		if (verb === 'create' && request.subresource === 'eviction') return this.evict(request, info, caller, store);
 		if (verb === 'create' && request.subresource === 'exec') return this.podExec(request, info);
+		if (request.subresource === 'token' && info.group === '' && info.resource === 'serviceaccounts') {
+			// TokenRequest is create-only (a NamedCreater): other verbs get 405.
+			return verb === 'create' ? this.createServiceAccountToken(request, info, caller) : errors.methodNotAllowed();
+		}
 		switch (verb) {
 			case 'get':
 				return request.subresource === 'log' ? this.podLog(request, info) : this.get(request, info);

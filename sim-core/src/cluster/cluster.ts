@@ -412,6 +412,22 @@ export class Cluster {
 		target.host.applyFault(fault.component as Component, fault.verb);
 	}
 
+	/**
+	 * A node service stopped or started from the node itself (`systemctl stop
+	 * kubelet` in the reader's terminal): the same fault as stop()/start(),
+	 * but not a new input, because the shell command that asked for it is
+	 * the input and replays it.
+	 */
+	serviceFault(verb: 'stop' | 'start', component: 'kubelet' | 'container-runtime', node: string): void {
+		const target = this.faultTarget(component, node);
+		if (typeof target === 'string') return;
+		const key = `${component}@${target.node}`;
+		if (verb === 'stop') this.faults.add(key);
+		else this.faults.delete(key);
+		this.kernel.emit({ component: 'reader', action: verb, msg: `${verb} ${component} on ${node} (systemctl)` });
+		target.host.applyFault(component, verb);
+	}
+
 	// ---- public API: observing (no side effects, no trace) ----------------------------
 
 	/** Objects of a resource as etcd holds them now (the observer's view: no request, no trace). */

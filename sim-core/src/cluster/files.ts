@@ -9,6 +9,8 @@
 import { encodeBase64 as base64 } from '../api/base64.ts';
 import { stringifyYaml } from '../yaml/index.ts';
 import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
+import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';
+import { systemdNodeFiles } from '../tools/systemd/index.ts';
 
 /** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins`. */
 export function certificate(commonName: string, organizations: string[] = []): string {
@@ -61,6 +63,9 @@ export function nodeFiles(f: MachineFacts): Record<string, string> {
 		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, ['system:nodes'], `system:node:${f.nodeName}`),
 		'/var/lib/kubelet/config.yaml': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nstaticPodPath: /etc/kubernetes/manifests\nrotateCertificates: true\n',
 		'/var/lib/kubelet/kubeadm-flags.env': 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n',
+		// The kubelet and containerd units (systemctl cat, the command line in systemctl status) and crictl's endpoint.
+		...systemdNodeFiles(),
+		[CRICTL_CONFIG_PATH]: DEFAULT_CRICTL_YAML,
 		...(f.extra ?? {}),
 	};
 	if (!f.controlPlane || !f.controlPlaneFacts) return files;

@@ -20,6 +20,7 @@ import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-st
 import type { SystemComponent } from '../runtime/images.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { emptyKubeletHostState, type KubeletHostState } from '../kubelet/journal.ts';
+import { nodeDiskFromFs } from '../kubelet/volumes/node-disk.ts';
 import { ApiClient } from '../client/client.ts';
 import { parseYaml, stringifyYaml } from '../yaml/index.ts';
 import type { Cluster, Component } from './cluster.ts';
@@ -90,8 +91,11 @@ export class NodeHost {
 		this.fs.cwd = '/root';
 		this.fs.home = '/root';
 
+		// One disk for both daemons: the kubelet writes volumes there, containerd bind-mounts them.
+		const disk = nodeDiskFromFs(this.fs);
 		this.runtime = new ContainerRuntime(kernel, this.name, {
 			host: this.runtimeState,
+			hostFiles: disk,
 			hooks: {
 				onSystemContainerStart: (_node, component) => this.systemContainerStarted(component),
 				onSystemContainerStop: (_node, component) => this.systemContainerStopped(component),
@@ -120,6 +124,7 @@ export class NodeHost {
 			host: this.kubeletState,
 			staticPodManifests: () => this.manifests(),
 			kubernetesServiceHost: NETWORK.kubernetesServiceIp,
+			disk,
 		});
 		kernel.register(this.runtime);
 		kernel.register(this.kubelet);

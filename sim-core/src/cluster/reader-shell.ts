@@ -25,7 +25,12 @@ import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
 export interface ShellState {
 	session: SessionJSON;
 	workstation: FsJSON;
+	/** How many kubectl processes the reader started (their pids follow the shell's). */
+	kubectlRuns?: number;
 }
+
+/** The reader's shell is pid 4242 (`$$`); each kubectl run gets the next pid, as a new process would. */
+const SHELL_PID = 4242;
 
 /** Receives the watch events of `kubectl get -w` (a process, so they arrive in virtual time). */
 class KubectlWatchSink extends ProcessBase<{ watchId: number | null }> {
@@ -48,6 +53,7 @@ export class ReaderShell {
 	readonly session: ShellSession;
 	readonly workstation: Host;
 	private readonly sink: KubectlWatchSink;
+	private kubectlRuns: number;
 
 	constructor(
 		private readonly cluster: Cluster,
@@ -62,6 +68,7 @@ export class ReaderShell {
 			}
 			fs.mkdir('/home/reader', true);
 		}
+		this.kubectlRuns = restore?.kubectlRuns ?? 0;
 		fs.home = '/home/reader';
 		fs.cwd = '/home/reader';
 		this.workstation = { name: 'workstation', fs, commands: new Map(), user: 'reader', home: '/home/reader', kind: 'workstation' };
@@ -95,7 +102,7 @@ export class ReaderShell {
 	}
 
 	snapshot(): ShellState {
-		return { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON() };
+		return { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON(), kubectlRuns: this.kubectlRuns };
 	}
 
 	/** Runs kubectl against the API server's cache without a request (see Cluster.observe). */
@@ -125,8 +132,12 @@ export class ReaderShell {
 		else for (const h of hosts) this.cluster.hosts.get(h)?.shellHost.commands.set(name, handler);
 	}
 
-	/** The identity in the kubeconfig kubectl would use on this machine, if any. */
-	private kubeconfigIdentity(ctx: CommandContext): { user: string; groups: string[]; path: string } | undefined {
+	/**
+	 * The credentials in the kubeconfig kubectl would use on this machine,
+	 * if any: a client certificate's identity, or a bearer token (`token:`,
+	 * or `tokenFile:` read from this machine).
+	 */
+	private kubeconfigIdentity(ctx: CommandContext): { user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string } | undefined {
 		const fs = ctx.host.fs;
 		const path = ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`;
 		if (!fs.exists(path)) return undefined;
@@ -134,13 +145,17 @@ export class ReaderShell {
 			const config = parseYaml(fs.readFile(path)) as {
 				'current-context'?: string;
 				contexts?: Array<{ name: string; context: { user: string } }>;
-				users?: Array<{ name: string; user: { 'client-certificate-data'?: string } }>;
+				users?: Array<{ name: string; user: { 'client-certificate-data'?: string; token?: string; tokenFile?: string } }>;
 			};
 			const context = config.contexts?.find((c) => c.name === config['current-context']);
 			const user = config.users?.find((u) => u.name === context?.context.user);
 			const pem = user?.user['client-certificate-data'] ? decodeBase64(user.user['client-certificate-data']) : undefined;
 			const subject = pem ? certificateSubject(pem) : undefined;
-			return subject ? { ...subject, path } : undefined;
+			if (subject) return { ...subject, path };
+			// A user with a token (client-go: `token` wins over `tokenFile`).
+			const tokenFile = user?.user.tokenFile ? fs.resolve(String(user.user.tokenFile)) : undefined;
+			const token = user?.user.token ? String(user.user.token) : tokenFile && fs.exists(tokenFile) && !fs.isDir(tokenFile) ? fs.readFile(tokenFile).trim() : undefined;
+			return token ? { token, path } : undefined;
 		} catch {
 			return undefined;
 		}
@@ -154,7 +169,19 @@ export class ReaderShell {
 		}
 		const cluster = this.cluster;
 		const processId = 'kubectl';
-		cluster.transport.enroll(processId, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] }, ctx.host.kind === 'node' ? ctx.host.name : undefined);
+		const node = ctx.host.kind === 'node' ? ctx.host.name : undefined;
+		// A certificate authenticates through the transport; a token is sent along and the API server checks it.
+		const enroll = (id: string, on?: string) => {
+			if (identity.token === undefined) {
+				cluster.transport.setBearerToken(id, undefined);
+				cluster.transport.enroll(id, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] }, on);
+			} else {
+				cluster.transport.forget(id);
+				cluster.transport.setBearerToken(id, identity.token, on);
+			}
+		};
+		enroll(processId, node);
+		this.kubectlRuns++;
 		const fsOf = ctx.host.fs;
 		const env: KubectlEnvironment = {
 			client: (impersonate) => new ApiClient(cluster.transport, processId, impersonate ? { user: impersonate.user, groups: impersonate.groups } : undefined),
@@ -179,7 +206,7 @@ export class ReaderShell {
 				return true;
 			},
 			watch: (ref: ResourceRef, request, onEvent, stop, timeoutMs) => {
-				cluster.transport.enroll(this.sink.id, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] });
+				enroll(this.sink.id);
 				const client = new ApiClient(cluster.transport, this.sink.id);
 				const started = client.watch(ref, request.namespace, request.query);
 				if (!started.ok) return;
@@ -192,6 +219,10 @@ export class ReaderShell {
 				this.sink.onEvent = () => {};
 			},
 			clientVersion: KUBERNETES_VERSION,
+			tty: ctx.tty === true,
+			kubeconfigPath: identity.path,
+			bearerToken: identity.token !== undefined,
+			pid: SHELL_PID + this.kubectlRuns,
 		};
 		return runKubectl(ctx.argv.slice(1), ctx.stdin, env, COMMANDS);
 	}

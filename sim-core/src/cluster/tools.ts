@@ -2,11 +2,13 @@
  * The tools a reader types besides kubectl, wired to the cluster: curl on
  * every machine, etcdctl and etcdutl where etcd's certificates live (the
  * control-plane node, and inside the etcd container through `kubectl exec`),
- * ip on every node.
+ * ip on every node, and crictl, systemctl and journalctl on every node.
  */
 import type { UserInfo } from '../apiserver/request.ts';
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
 import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember } from '../tools/index.ts';
+import { crictlCommand, CrictlPullSink } from '../tools/crictl/index.ts';
+import { journalctlCommand, systemctlCommand, type SystemdDeps } from '../tools/systemd/index.ts';
 import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
 import type { Cluster } from './cluster.ts';
 import { certificateSubject } from './files.ts';
@@ -54,6 +56,8 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 				return cluster.transport.request('curl', request);
 			},
 			etcdHealthy: () => cluster.etcd.store() !== undefined,
+			// `Authorization: Bearer`: the API server's own token authenticator decides (a service account token it signed, still valid).
+			identityForToken: (token) => cluster.apiServer.authenticateToken(token),
 			identityForCert: (hostName, path, content) => {
 				const subject = certificateSubject(content);
 				if (subject) return { username: subject.user, groups: [...subject.groups, 'system:authenticated'] };
@@ -80,6 +84,23 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 						.map((s) => ({ namespace: s.namespace, name: s.podName, uid: s.podUid, ip: s.ip, hostNetwork: s.hostNetwork })),
 			}),
 		);
+	}
+
+	// ---- crictl, systemctl, journalctl: each node's containerd and its two systemd units ----
+	for (const host of cluster.hosts.values()) {
+		// Receives containerd's answer to `crictl pull` (a snapshot restores its state over this fresh start).
+		const pulls = new CrictlPullSink(cluster.kernel, host.name);
+		cluster.kernel.register(pulls);
+		cluster.kernel.start(pulls.id);
+		host.shellHost.commands.set('crictl', crictlCommand({ runtime: host.runtime, pulls }));
+		const units: SystemdDeps = {
+			kubelet: host.kubeletState,
+			containerd: host.runtimeState,
+			stopService: (service) => cluster.serviceFault('stop', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
+			startService: (service) => cluster.serviceFault('start', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
+		};
+		host.shellHost.commands.set('systemctl', systemctlCommand(units));
+		host.shellHost.commands.set('journalctl', journalctlCommand(units));
 	}
 }
 

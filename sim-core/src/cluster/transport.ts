@@ -16,6 +16,8 @@ export class ClusterTransport implements ApiTransport {
 	private readonly identities = new Map<string, UserInfo>();
 	/** process id -> node it runs on (for partitions). */
 	private readonly placement = new Map<string, string>();
+	/** process id -> the bearer token its kubeconfig holds (`token:`), sent as `Authorization: Bearer`. */
+	private readonly tokens = new Map<string, string>();
 
 	constructor(
 		private readonly kernel: Kernel,
@@ -35,6 +37,18 @@ export class ClusterTransport implements ApiTransport {
 	/** Removes a process's identity (its requests become anonymous). */
 	forget(processId: string): void {
 		this.identities.delete(processId);
+		this.tokens.delete(processId);
+	}
+
+	/**
+	 * Gives a process a bearer token (or takes it away). The API server
+	 * authenticates it on every request, unless a client certificate (an
+	 * enrolled identity) already did.
+	 */
+	setBearerToken(processId: string, token: string | undefined, node?: string): void {
+		if (token === undefined) this.tokens.delete(processId);
+		else this.tokens.set(processId, token);
+		if (node) this.placement.set(processId, node);
 	}
 
 	identity(processId: string): UserInfo | undefined {
@@ -56,6 +70,8 @@ export class ClusterTransport implements ApiTransport {
 		}
 		const user = this.identities.get(from) ?? { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 		const caller: Caller = { process: from, user };
+		const token = this.tokens.get(from);
+		if (token !== undefined) caller.bearerToken = token;
 		return server.serve(request, caller);
 	}
 

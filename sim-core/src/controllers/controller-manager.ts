@@ -22,8 +22,6 @@
  * - statefulset-controller: pkg/controller/statefulset
  * - job-controller: pkg/controller/job
  * - cronjob-controller: pkg/controller/cronjob
- * - endpointslice-controller: pkg/controller/endpointslice
- * - endpoints-controller: pkg/controller/endpoint
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
  * - disruption-controller (PodDisruptionBudgets): pkg/controller/disruption
  * - ttl-after-finished-controller: pkg/controller/ttlafterfinished
@@ -46,6 +44,8 @@ import { ProcessBase } from '../sim/process-base.ts';
 import { WATCHABLE_RESOURCES, type ControllerBase, type ControllerHost } from './controller-context.ts';
 import { DaemonSetController } from './daemonset.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
+import { EndpointsController } from './endpoints.ts';
+import { DEFAULT_MAX_ENDPOINTS_PER_SLICE, EndpointSliceController } from './endpointslice.ts';
 import { GarbageCollector } from './garbage-collector.ts';
 import { NamespaceController } from './namespace.ts';
 import { NodeIpamController } from './node-ipam.ts';
@@ -92,6 +92,12 @@ export interface KubeControllerManagerOptions {
 	nodeCidrMaskSize: number;
 	/** The cluster CA certificate (PEM) the root CA publisher writes into every namespace (--root-ca-file). */
 	rootCaPem: string;
+	/** --max-endpoints-per-slice (default 100). */
+	maxEndpointsPerSlice: number;
+	/** --endpointslice-updates-batch-period (default 0: Pod changes are synced at once). */
+	endpointSliceUpdatesBatchPeriodMs: number;
+	/** --endpoint-updates-batch-period (default 0). */
+	endpointUpdatesBatchPeriodMs: number;
 	/**
 	 * Called when the manager loses its leader lease. The real binary exits
 	 * then and the kubelet restarts its container; the cluster wiring does
@@ -128,6 +134,10 @@ export const DEFAULT_KCM_OPTIONS: KubeControllerManagerOptions = {
 	clusterCidr: '10.244.0.0/16',
 	nodeCidrMaskSize: 24,
 	rootCaPem: PLACEHOLDER_ROOT_CA_PEM,
+	maxEndpointsPerSlice: DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+	// EndpointSliceControllerConfiguration / EndpointControllerConfiguration: EndpointUpdatesBatchPeriod is left at 0.
+	endpointSliceUpdatesBatchPeriodMs: 0,
+	endpointUpdatesBatchPeriodMs: 0,
 };
 
 type ControllerFactory = (host: ControllerHost, options: KubeControllerManagerOptions) => ControllerBase<unknown>;
@@ -144,6 +154,8 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new NodeLifecycleController(host, o),
 	(host) => new TaintEvictionController(host),
 	(host, o) => new NodeIpamController(host, o),
+	(host, o) => new EndpointSliceController(host, o),
+	(host, o) => new EndpointsController(host, o),
 ];
 
 /**

@@ -11,6 +11,8 @@ import type { ApiClient } from '../client/client.ts';
 import type { CallResult, ResourceRef } from '../client/client.ts';
 import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
 import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec, type ParsedArgs } from './flags.ts';
+import { JSON_ACCEPT, RequestLogger, type HttpProfile } from './round-trippers.ts';
+import { BUILD_INFO } from '../api/version.ts';
 
 /** What kubectl can reach, provided by the cluster wiring. */
 export interface KubectlEnvironment {
@@ -47,7 +49,18 @@ export interface KubectlEnvironment {
 	 * server to run `clientVersion` and checks that it answers at all.
 	 */
 	serverVersion?(): CallResult<{ gitVersion: string }>;
+	/** Whether stdout is the reader's terminal (isatty): `kubectl create token` then ends the token with a newline. */
+	tty?: boolean;
+	/** The kubeconfig file kubectl read ($KUBECONFIG or ~/.kube/config), for `-v=6`'s loader line. */
+	kubeconfigPath?: string;
+	/** Whether the kubeconfig's user authenticates with a bearer token (`token:`), for `-v=7`'s Authorization header. */
+	bearerToken?: boolean;
+	/** This kubectl process's id, which klog prints in every `-v` line. */
+	pid?: number;
 }
+
+/** The pid a kubectl reports when the wiring gives none (the reader's shell is 4242, `$$`). */
+export const DEFAULT_KUBECTL_PID = 4243;
 
 /** What each command receives. */
 export interface KubectlInvocation {
@@ -60,6 +73,12 @@ export interface KubectlInvocation {
 	client: ApiClient;
 	/** The full argv, for messages. */
 	argv: string[];
+	/**
+	 * What the invocation's requests accept and send (the Accept header of
+	 * get's server-side tables, protobuf for typed clients): commands set it
+	 * before they call the API; `-v=7` logs it.
+	 */
+	http?: HttpProfile;
 }
 
 export interface KubectlCommand {
@@ -71,6 +90,8 @@ export interface KubectlCommand {
 	/** The usage line for errors and `--help`. */
 	usage: string;
 	flags: FlagSpec[];
+	/** Whether the command prints its own `--help` (e.g. to list its subcommands) rather than the summary and usage. */
+	handlesHelp?: boolean;
 	run(invocation: KubectlInvocation): CommandResult;
 }
 
@@ -135,8 +156,52 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 		if (error instanceof FlagError) return fail(`error: ${error.message}\nSee 'kubectl ${command.name} --help' for usage.`);
 		throw error;
 	}
-	if (args.flags.help === true) return ok(`${command.summary}\n\nUsage:\n  ${command.usage}\n`);
+	if (args.flags.help === true && !command.handlesHelp) return ok(`${command.summary}\n\nUsage:\n  ${command.usage}\n`);
 	const impersonate = args.set.has('as') ? { user: String(args.flags.as), groups: args.flags['as-group'] as string[] } : undefined;
 	const namespace = String(args.flags.namespace || env.defaultNamespace);
-	return command.run({ args, env, stdin, namespace, client: env.client(impersonate), argv });
+	const verbosity = Number(args.flags.v) || 0;
+	if (verbosity <= 0) return inWriteOrder(command.run({ args, env, stdin, namespace, client: env.client(impersonate), argv, http: { accept: JSON_ACCEPT, contentType: 'application/json' } }));
+	// -v: client-go's debugging round tripper logs every request on stderr (./round-trippers.ts).
+	const logger = new RequestLogger({
+		verbosity,
+		serverUrl: env.serverUrl,
+		kubeconfigPath: env.kubeconfigPath,
+		pid: env.pid ?? DEFAULT_KUBECTL_PID,
+		wallMs: () => env.wallMs(),
+		nowMs: () => env.nowMs(),
+		// rest.DefaultKubernetesUserAgent: command/version (os/arch) kubernetes/<first 7 of the commit>.
+		userAgent: `kubectl/${env.clientVersion} (${BUILD_INFO.platform}) kubernetes/${BUILD_INFO.gitCommit.slice(0, 7)}`,
+		impersonate,
+		bearerToken: env.bearerToken,
+	});
+	const watch: KubectlEnvironment['watch'] = (ref, request, onEvent, stop, timeoutMs) => {
+		// The watch's request line: its answer is a stream, so only the status is logged.
+		logger.roundTrip({ verb: 'watch', ...ref, namespace: request.namespace, query: request.query }, () => ({ code: 200, body: {} }));
+		env.watch(ref, request, onEvent, stop, timeoutMs);
+	};
+	const result = command.run({ args, env: { ...env, watch }, stdin, namespace, client: logger.wrap(env.client(impersonate)), argv, http: logger.profile });
+	return inWriteOrder(result, logger.text());
+}
+
+/**
+ * Orders kubectl's output as a terminal shows it: request logs (`-v`) and
+ * `Warning:` lines are written while the requests happen, so before what
+ * the command prints at the end; errors come last.
+ */
+function inWriteOrder(result: CommandResult, requestLog = ''): CommandResult {
+	const lines = result.stderr.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+	const warnings = lines.filter((l) => l.startsWith('Warning: ')).join('');
+	const rest = lines.filter((l) => !l.startsWith('Warning: ')).join('');
+	if (!requestLog && !warnings) return result;
+	return {
+		...result,
+		stderr: requestLog + warnings + rest,
+		chunks: (
+			[
+				{ fd: 2, text: requestLog + warnings },
+				{ fd: 1, text: result.stdout },
+				{ fd: 2, text: rest },
+			] as const
+		).filter((c) => c.text !== ''),
+	};
 }

@@ -556,7 +556,7 @@ export function withTypeMeta(info: ResourceInfo, obj: KubeObject): KubeObject {
  * filtered by `-l` if given. `ignoreNotFound` drops NotFound errors
  * (`--ignore-not-found`).
  */
-export function fetchTargets(invocation: Pick<KubectlInvocation, 'client' | 'env'>, targets: readonly ResourceTarget[], options: { ignoreNotFound?: boolean } = {}): FetchResult {
+export function fetchTargets(invocation: Pick<KubectlInvocation, 'client' | 'env'>, targets: readonly ResourceTarget[], options: { ignoreNotFound?: boolean; chunkSize?: number } = {}): FetchResult {
 	const out: FetchResult = { fetched: [], errors: [], warnings: [] };
 	const warn = (warnings: string[] | undefined) => {
 		for (const w of warnings ?? []) if (!out.warnings.includes(w)) out.warnings.push(w);
@@ -588,9 +588,11 @@ export function fetchTargets(invocation: Pick<KubectlInvocation, 'client' | 'env
 			out.fetched.push({ target, objects: [obj] });
 			continue;
 		}
-		const query: { labelSelector?: string; fieldSelector?: string } = {};
+		const query: { labelSelector?: string; fieldSelector?: string; limit?: number } = {};
 		if (target.labelSelector) query.labelSelector = target.labelSelector;
 		if (target.fieldSelector) query.fieldSelector = target.fieldSelector;
+		// Builder.RequestChunksOf: lists ask for pages of --chunk-size (kubectl's DefaultChunkSize is 500; 0 turns paging off).
+		if (options.chunkSize && options.chunkSize > 0) query.limit = options.chunkSize;
 		const listed = invocation.client.list(ref, target.namespace, query);
 		if (!listed.ok) {
 			if (isFatal(listed)) return { ...out, fatal: apiErrorMessage(listed, invocation.env.serverUrl) };

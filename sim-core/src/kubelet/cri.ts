@@ -62,6 +62,8 @@ export interface ContainerConfig {
 	workingDir?: string;
 	env: Array<{ name: string; value: string }>;
 	memoryLimitBytes?: number;
+	/** CRI Mount: the volumes, bind-mounted (volumes/container-mounts.ts). */
+	mounts?: Array<{ containerPath: string; hostPath: string; readonly: boolean }>;
 	labels: Record<string, string>;
 	annotations: Record<string, string>;
 }

@@ -4,7 +4,9 @@
  * node, admits them, and drives each one through the container runtime:
  * sandbox, image pulls, init containers in order, containers, restarts
  * with back-off, probes, graceful termination; it reports every pod's
- * status and records upstream-worded Events. It also runs the static pods
+ * status and records upstream-worded Events. Before a pod's sandbox it
+ * sets up the pod's volumes on the node and waits for them (./volumes), and
+ * hands them to the runtime as bind mounts. It also runs the static pods
  * of /etc/kubernetes/manifests, with no API server, which is how the
  * control plane boots, and publishes their mirror pods once it can.
  *
@@ -16,9 +18,10 @@
  * updateNodeStatus), kuberuntime/kuberuntime_manager.go (computePodActions,
  * SyncPod), kuberuntime/kuberuntime_container.go (startContainer,
  * killContainer), images/image_manager.go, prober/, status/status_manager.go,
+ * volumemanager/ (through ./volumes),
  * pod_workers.go, and component-helpers/apimachinery/lease (the node lease).
  */
-import type { Container, KubeObject, Node, NodeStatus, Pod, PodStatus, Taint } from '../api/types.ts';
+import type { ConfigMap, Container, KubeObject, Node, NodeStatus, Pod, PodStatus, Secret, Taint } from '../api/types.ts';
 import { formatGoDurationMs } from '../api/duration.ts';
 import { R, type ApiClient, type CallResult } from '../client/client.ts';
 import { EventRecorder, emptyRecorder, type RecorderState } from '../client/events.ts';
@@ -39,6 +42,11 @@ import { attemptsOf, generatePodStatus, isRestartableInit, rejectedPodStatus, sh
 import { initialResult, probeOf, probeSetting, probeTypeName, recordProbeResult, resetProbeWorker, runProbe, type ProbeType, type ProbeWorker } from './prober.ts';
 import { badRequest, logContainerId, notFound, type ServeResult } from './server.ts';
 import { CONFIG_MIRROR_ANNOTATION, FILE_CHECK_FREQUENCY_MS, hash128, isMirrorPod, mirrorPodFor, staticPodFromManifest, type ManifestFile } from './static-pods.ts';
+import { makeMounts } from './volumes/container-mounts.ts';
+import { cacheSyncError, notFoundError, type LookupResult, type ObjectLookup } from './volumes/lookup.ts';
+import type { NodeDisk } from './volumes/node-disk.ts';
+import { KUBELET_ROOT_DIR, podDir } from './volumes/paths.ts';
+import { hasRemountableVolumes, markRemount, newPodVolumes, nextRetryAtMs, pollNoticesAtMs, POD_ATTACH_AND_MOUNT_TIMEOUT_MS, reconcilePod, SYNC_FREQUENCY_MS, unmountedVolumes, waitTimeoutError, type PodVolumes } from './volumes/volume-manager.ts';
 
 /** Timing knobs, with the KubeletConfiguration defaults (FACTS.md A). */
 export interface KubeletConfig {
@@ -68,6 +76,8 @@ export interface KubeletConfig {
 	statusRetryMs: number;
 	/** The PLEG relists every second: a failed pull shows as ImagePullBackOff on the next sync. */
 	plegRelistPeriodMs: number;
+	/** syncFrequency: a running pod is resynced every minute, which remounts its ConfigMap, Secret, downward API and projected volumes. */
+	syncFrequencyMs: number;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -85,6 +95,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	leaseRetryMaxMs: 7_000,
 	statusRetryMs: 10_000,
 	plegRelistPeriodMs: 1_000,
+	syncFrequencyMs: SYNC_FREQUENCY_MS,
 };
 
 /** nodeLeaseRenewIntervalFraction (pkg/kubelet/kubelet.go). */
@@ -96,6 +107,8 @@ const POD_WORKER_BACKOFF_MS = 10_000;
 /** Bounds: node events held before registration, manifests read per scan. */
 const MAX_PENDING_NODE_EVENTS = 20;
 const MAX_STATIC_MANIFESTS = 100;
+/** Bound on the orphaned pod directories one housekeeping pass looks at. */
+const MAX_ORPHAN_DIRS_PER_PASS = 200;
 /** The kubelet's version (FACTS.md: v1.36.3). */
 export const KUBELET_VERSION = 'v1.36.3';
 
@@ -124,6 +137,13 @@ export interface KubeletDeps {
 	kernelVersion?: string;
 	/** The `kubernetes` Service's ClusterIP (service env vars). */
 	kubernetesServiceHost?: string;
+	/**
+	 * The node's disk (shared with containerd): volume directories under
+	 * /var/lib/kubelet/pods and hostPath sources. Without one, volumes are
+	 * still resolved and fail as upstream's do, but no files are written and
+	 * a hostPath volume shows as an empty directory.
+	 */
+	disk?: NodeDisk;
 	config?: Partial<KubeletConfig>;
 }
 
@@ -154,6 +174,8 @@ export interface PodWorker {
 	restartNow: Record<string, boolean>;
 	probes: Record<string, ProbeWorker>;
 	termination?: { startedMs: number; gracePeriodS: number };
+	/** The volume manager's state for this pod (set at its first sync). */
+	volumes?: PodVolumes;
 	terminated?: boolean;
 	removedFromSource?: boolean;
 	finalDeleteSent?: boolean;
@@ -332,6 +354,22 @@ export class Kubelet extends ProcessBase<KubeletState> {
 					if (!w || w.syncAtMs !== atMs) break;
 					w.syncAtMs = undefined;
 					this.syncPod(w);
+					break;
+				}
+				case 'volume-reconcile': {
+					const { uid, atMs } = event.payload as { uid: string; atMs: number };
+					const w = this.state.pods[uid];
+					if (!w?.volumes || w.volumes.retryAtMs !== atMs) break;
+					w.volumes.retryAtMs = undefined;
+					this.onVolumeRetry(w);
+					break;
+				}
+				case 'volume-resync': {
+					const { uid, atMs } = event.payload as { uid: string; atMs: number };
+					const w = this.state.pods[uid];
+					if (!w?.volumes || w.volumes.resyncAtMs !== atMs) break;
+					w.volumes.resyncAtMs = undefined;
+					this.resyncVolumes(w);
 					break;
 				}
 				case 'probe-tick': {
@@ -540,8 +578,11 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		const deleting = pod.metadata.deletionTimestamp && !oldPod.metadata.deletionTimestamp;
 		if (deleting) this.log('I', 'kubelet.go:2531', 'Pod marked for deletion', { source: 'api', pod: keyOf(pod), gracePeriod: pod.metadata.deletionGracePeriodSeconds });
 		const specChanged = JSON.stringify(oldPod.spec) !== JSON.stringify(pod.spec) || JSON.stringify(oldPod.metadata.deletionTimestamp) !== JSON.stringify(pod.metadata.deletionTimestamp);
+		const metadataChanged = JSON.stringify(oldPod.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {}) || JSON.stringify(oldPod.metadata.annotations ?? {}) !== JSON.stringify(pod.metadata.annotations ?? {});
 		w.pod = copy(pod);
 		if (specChanged || deleting) this.requestSync(w, 0, false);
+		// Any pod update syncs the pod, and a sync remounts its volumes: downward API files follow labels and annotations.
+		else if (metadataChanged && w.volumes && unmountedVolumes(w.volumes).length === 0) this.scheduleVolumeResync(w, 0);
 	}
 
 	private onPodDelete(pod: Pod): void {
@@ -692,6 +733,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			}
 		}
 		this.syncMirrorPods();
+		this.cleanupOrphanedPodDirs();
 	}
 
 	/** Publishes a mirror pod for each static pod, and removes mirror pods without one. */
@@ -786,6 +828,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		const ready = sandboxes.filter((s) => s.state === 'SANDBOX_READY').sort((a, b) => b.attempt - a.attempt)[0];
 		if (!ready) {
 			if (this.podIsDone(w, containers)) return this.finishCompletedPod(w, sandboxes, containers);
+			if (!this.volumesReady(w)) return;
 			const attempt = sandboxes.length ? Math.max(...sandboxes.map((s) => s.attempt)) + 1 : 0;
 			if (sandboxes.length) this.podEvent(w, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
 			const hostNetwork = pod.spec.hostNetwork === true;
@@ -812,6 +855,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		w.sandboxId = ready.id;
 		w.podIp = ready.ip;
 		if (this.podIsDone(w, containers)) return this.finishCompletedPod(w, sandboxes, containers);
+		if (!this.volumesReady(w)) return;
 		const policy = this.restartPolicy(w);
 		// Init containers, one at a time, in order.
 		for (const c of pod.spec.initContainers ?? []) {
@@ -888,6 +932,14 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			this.requestSync(w, POD_WORKER_BACKOFF_MS, true);
 			return 'failed';
 		}
+		// The volumes, as bind mounts (makeMounts in GenerateRunContainerOptions); a subPath is prepared now.
+		const mounts = makeMounts(pod, c, { disk: this.deps.disk, env: env.env });
+		if (!mounts.ok) {
+			w.waiting[c.name] = { reason: 'CreateContainerConfigError', message: mounts.error };
+			this.podEvent(w, 'Warning', 'Failed', `Error: ${mounts.error}`, c.name, isInit);
+			this.requestSync(w, POD_WORKER_BACKOFF_MS, true);
+			return 'failed';
+		}
 		let memoryLimitBytes: number | undefined;
 		const limit = c.resources?.limits?.memory;
 		if (limit !== undefined) {
@@ -904,6 +956,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			workingDir: c.workingDir,
 			env: env.env,
 			memoryLimitBytes,
+			mounts: mounts.mounts,
 			labels: { 'io.kubernetes.container.name': c.name, 'io.kubernetes.pod.name': pod.metadata.name ?? '', 'io.kubernetes.pod.namespace': pod.metadata.namespace ?? '', 'io.kubernetes.pod.uid': w.uid },
 			annotations: { 'io.kubernetes.container.restartCount': String(attempt), 'io.kubernetes.container.terminationMessagePath': c.terminationMessagePath ?? '/dev/termination-log', 'io.kubernetes.pod.terminationGracePeriod': String(pod.spec.terminationGracePeriodSeconds ?? 30) },
 		});
@@ -1056,9 +1109,134 @@ export class Kubelet extends ProcessBase<KubeletState> {
 				if (mirror && isMirrorPod(mirror)) this.client.delete(R.pods, mirror.metadata.namespace, mirror.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: mirror.metadata.uid } });
 			}
 			delete this.state.pods[w.uid];
+			// Volumes are torn down and the pod's directory removed (cleanupOrphanedPodDirs).
+			this.deps.disk?.remove(podDir(w.uid));
 			for (const table of [this.state.crashBackoff, this.state.imageBackoff, this.state.lastPullError]) for (const key of Object.keys(table)) if (key.includes(w.uid)) delete table[key];
 			this.log('I', 'kubelet.go:2178', 'Pod removed from the node', { pod: keyOf(w.pod), podUID: w.uid });
 		}
+	}
+
+	// ---- volumes (volumemanager, through ./volumes) ------------------------------------------------
+
+	/** The configmap and secret managers: reads as the node, with the managers' error texts. */
+	private volumeLookup(): ObjectLookup {
+		const read = <T>(resource: 'configmap' | 'secret', namespace: string, name: string): LookupResult<T> => {
+			if (!name) return notFoundError(resource, name);
+			const got = this.client.get<T>(resource === 'configmap' ? R.configmaps : R.secrets, namespace, name);
+			if (got.ok) return { ok: true, object: got.object };
+			return got.code === 404 ? notFoundError(resource, name) : cacheSyncError(resource);
+		};
+		return { configMap: (namespace, name) => read<ConfigMap>('configmap', namespace, name), secret: (namespace, name) => read<Secret>('secret', namespace, name) };
+	}
+
+	/**
+	 * WaitForAttachAndMount: true once every volume the pod's containers
+	 * mount is set up. Otherwise the sync stops before the sandbox; the wait
+	 * times out after 2 min 3 s and the pod worker tries again 10 s later.
+	 */
+	private volumesReady(w: PodWorker): boolean {
+		const v = (w.volumes ??= newPodVolumes(w.pod, this.deps.disk));
+		this.reconcileVolumes(w);
+		if (unmountedVolumes(v).length === 0) {
+			v.waitSinceMs = undefined;
+			if (v.resyncAtMs === undefined) this.scheduleVolumeResync(w, this.config.syncFrequencyMs);
+			return true;
+		}
+		v.waitSinceMs ??= this.nowMs;
+		if (this.nowMs - v.waitSinceMs >= POD_ATTACH_AND_MOUNT_TIMEOUT_MS) {
+			// The wait ran out (an interruption since v1.28: no event, only the pod worker's error).
+			this.log('E', 'pod_workers.go:1301', 'Pod sync failed; retrying', { err: waitTimeoutError(v), pod: keyOf(w.pod), podUID: w.uid });
+			v.waitSinceMs = undefined;
+			this.requestSync(w, POD_WORKER_BACKOFF_MS, true);
+			return false;
+		}
+		this.requestSync(w, v.waitSinceMs + POD_ATTACH_AND_MOUNT_TIMEOUT_MS - this.nowMs, true);
+		return false;
+	}
+
+	/** One reconciler pass over the pod's volumes: events and journal lines for what it did, the next retry scheduled. */
+	private reconcileVolumes(w: PodWorker): void {
+		const v = w.volumes;
+		if (!v) return;
+		const outcomes = reconcilePod(v, w.pod, {
+			lookup: this.volumeLookup(),
+			disk: this.deps.disk,
+			nodeAllocatable: this.nodeForAdmission().status?.allocatable ?? {},
+			nowMs: this.nowMs,
+			nowWallMs: this.kernel.wallMs(),
+			tokenSubject: {
+				namespace: w.pod.metadata.namespace ?? 'default',
+				serviceAccountName: w.pod.spec.serviceAccountName ?? 'default',
+				podName: w.pod.metadata.name ?? '',
+				podUid: w.uid,
+				nodeName: this.nodeName,
+				nodeUid: this.state.nodeUid ?? '',
+			},
+		});
+		const mounted: string[] = [];
+		for (const o of outcomes) {
+			// GetUniqueVolumeNameFromSpecWithPod: <plugin>/<pod uid>-<volume>.
+			const unique = `${o.spec.plugin}/${w.uid}-${o.volume}`;
+			if (o.ok) {
+				if (!o.remount) mounted.push(o.volume);
+				else if (o.changed) this.emit({ action: 'remount', object: `pods/${keyOf(w.pod)}`, msg: `volume "${o.volume}" updated on ${this.nodeName}` });
+				if (!o.remount && o.spec.plugin === 'unsupported') this.log('W', 'volume_manager.go:398', 'Volume kind not modelled; mounted as an empty directory', { pod: keyOf(w.pod), volume: o.volume, kind: o.spec.kind });
+				if (!o.remount && o.spec.plugin === 'kubernetes.io/host-path' && !this.deps.disk) this.log('W', 'host_path.go:220', 'No node disk: hostPath volume mounted as an empty directory', { pod: keyOf(w.pod), volume: o.volume, path: o.spec.hostPath.path });
+				continue;
+			}
+			this.podEvent(w, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${o.volume}" : ${o.error}`);
+			this.emit({ action: 'mount-failed', object: `pods/${keyOf(w.pod)}`, msg: `MountVolume.SetUp failed for volume "${o.volume}" : ${o.error}` });
+			// Go's time.Time.String(): `2026-11-30 08:00:33.505 +0000 UTC` (trailing zeros of the fraction dropped).
+			const untilMs = this.kernel.wallMs() + (o.durationBeforeRetryMs ?? 0);
+			const fraction = untilMs % 1000 ? `.${String(untilMs % 1000).padStart(3, '0').replace(/0+$/, '')}` : '';
+			const until = `${formatRfc3339(untilMs).replace('T', ' ').replace('Z', '')}${fraction} +0000 UTC`;
+			this.log('E', 'nestedpendingoperations.go:348', `Operation for "{volumeName:${unique} podName:${w.uid} nodeName:}" failed. No retries permitted until ${until} (durationBeforeRetry ${formatGoDurationMs(o.durationBeforeRetryMs ?? 0)}). Error: MountVolume.SetUp failed for volume "${o.volume}" (UniqueName: "${unique}") pod "${w.pod.metadata.name}" (UID: "${w.uid}") : ${o.error}`, {});
+		}
+		if (mounted.length) this.emit({ action: 'mount', object: `pods/${keyOf(w.pod)}`, msg: `mounted volume${mounted.length > 1 ? 's' : ''} ${mounted.map((n) => `"${n}"`).join(', ')} on ${this.nodeName}` });
+		this.scheduleVolumeRetry(w);
+	}
+
+	/** The reconciler comes back for the pod's failed volumes when their back-off expires. */
+	private scheduleVolumeRetry(w: PodWorker): void {
+		const v = w.volumes;
+		const at = v ? nextRetryAtMs(v) : undefined;
+		if (!v || at === undefined) return;
+		if (v.retryAtMs !== undefined && v.retryAtMs <= at && v.retryAtMs >= this.nowMs) return;
+		v.retryAtMs = Math.max(at, this.nowMs);
+		this.after(v.retryAtMs - this.nowMs, 'volume-reconcile', { uid: w.uid, atMs: v.retryAtMs }, { background: true, origin: `periodic:${this.id}:volume-reconciler` });
+	}
+
+	/** A retry of the reconciler: once the last volume is set up, a waiting pod worker notices at its next 300 ms poll. */
+	private onVolumeRetry(w: PodWorker): void {
+		const v = w.volumes;
+		if (!v || w.removedFromSource || w.terminated || w.termination || w.pod.metadata.deletionTimestamp) return;
+		const waiting = unmountedVolumes(v).length > 0;
+		this.reconcileVolumes(w);
+		if (waiting && unmountedVolumes(v).length === 0 && v.waitSinceMs !== undefined) this.requestSync(w, pollNoticesAtMs(v.waitSinceMs, this.nowMs) - this.nowMs, false);
+	}
+
+	/** The pod worker's resync (every syncFrequency) for pods with volumes that follow API objects. */
+	private scheduleVolumeResync(w: PodWorker, delayMs: number): void {
+		const v = w.volumes;
+		if (!v || !hasRemountableVolumes(w.pod)) return;
+		v.resyncAtMs = this.nowMs + delayMs;
+		this.after(delayMs, 'volume-resync', { uid: w.uid, atMs: v.resyncAtMs }, { background: true, origin: `periodic:${this.id}:pod-resync` });
+	}
+
+	/** A resync: remountable volumes are set up again (ReprocessPod), so changed ConfigMaps and Secrets reach the files. */
+	private resyncVolumes(w: PodWorker): void {
+		const v = w.volumes;
+		if (!v || w.removedFromSource || w.terminated || w.termination || w.pod.metadata.deletionTimestamp) return;
+		markRemount(v, w.pod);
+		this.reconcileVolumes(w);
+		this.scheduleVolumeResync(w, this.config.syncFrequencyMs);
+	}
+
+	/** cleanupOrphanedPodDirs: pod directories of pods this kubelet no longer runs. */
+	private cleanupOrphanedPodDirs(): void {
+		const disk = this.deps.disk;
+		if (!disk || !this.podInformer.synced) return;
+		for (const uid of (disk.readDir(`${KUBELET_ROOT_DIR}/pods`) ?? []).slice(0, MAX_ORPHAN_DIRS_PER_PASS)) if (!this.state.pods[uid]) disk.remove(podDir(uid));
 	}
 
 	// ---- status --------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@
 import { civilFromDays } from '../sim/clock.ts';
 import type { CatalogImage, ImageFamily, SystemComponent } from './images.ts';
 import { systemComponentOf } from './images.ts';
+import type { Mount } from './mounts.ts';
 
 /** Static facts about one container, fixed at creation. Plain JSON. */
 export interface ContainerContext {
@@ -37,6 +38,8 @@ export interface ContainerContext {
 	workingDir?: string;
 	/** The argv the container was started with (after ENTRYPOINT/CMD resolution). */
 	argv: string[];
+	/** Bind mounts from the kubelet (CRI ContainerConfig.mounts): volumes, in volumeMounts order (./mounts.ts). */
+	mounts?: Mount[];
 }
 
 /** One line of container output. */
@@ -260,8 +263,6 @@ export function baselineFile(image: CatalogImage, ctx: ContainerContext, path: s
 			return `search ${ctx.namespace}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`;
 		case '/etc/os-release':
 			return OS_RELEASE[image.family] || undefined;
-		case '/var/run/secrets/kubernetes.io/serviceaccount/namespace':
-			return ctx.namespace;
 	}
 	if (image.program === 'nginx') {
 		if (path === '/usr/share/nginx/html/index.html') return NGINX_INDEX;
@@ -273,9 +274,14 @@ export function baselineFile(image: CatalogImage, ctx: ContainerContext, path: s
 	return undefined;
 }
 
-/** Every baseline file path of the image (for `ls`). */
-function baselinePaths(image: CatalogImage): string[] {
-	const paths = ['/etc/hostname', '/etc/hosts', '/etc/resolv.conf', '/var/run/secrets/kubernetes.io/serviceaccount/namespace'];
+/**
+ * Every baseline file path of the image (for `ls`, and for the files a
+ * mount hides). The service account files under
+ * /var/run/secrets/kubernetes.io/serviceaccount come from the pod's
+ * kube-api-access volume, mounted by the kubelet, not from the image.
+ */
+export function baselinePaths(image: CatalogImage): string[] {
+	const paths = ['/etc/hostname', '/etc/hosts', '/etc/resolv.conf'];
 	if (OS_RELEASE[image.family]) paths.push('/etc/os-release');
 	if (image.program === 'nginx') paths.push('/usr/share/nginx/html/index.html', '/usr/share/nginx/html/50x.html', '/etc/nginx/nginx.conf', '/etc/nginx/conf.d/default.conf', '/docker-entrypoint.sh');
 	if (image.program === 'httpd') paths.push('/usr/local/apache2/htdocs/index.html');
@@ -314,6 +320,8 @@ export function listDirectory(image: CatalogImage, ctx: ContainerContext, files:
 	for (const p of baselinePaths(image)) if (!(Object.hasOwn(files, p) && files[p] === null)) consider(p);
 	for (const [p, v] of Object.entries(files)) if (v !== null) consider(p);
 	if (d === '/') for (const top of TOP_DIRS) names.add(top);
+	// `dir/` marks a directory (mkdir, an empty mount): it names no entry.
+	names.delete('');
 	if (!isDir) return undefined;
 	return [...names].sort();
 }
@@ -857,7 +865,7 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
  * from their document root (404 for a missing file, 403 for a directory
  * without index.html); other servers answer 200 on every other path.
  */
-export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, server: ServerSpec, path: string, runningForMs: number): { status: number; bytes: number } {
+export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, server: ServerSpec, path: string, runningForMs: number): { status: number; bytes: number; body?: string } {
 	const clean = path.split('?')[0] || '/';
 	if (clean.startsWith('/fail')) return { status: 500, bytes: 0 };
 	if (server.healthyForMs !== undefined && clean === '/healthz') return runningForMs < server.healthyForMs ? { status: 200, bytes: 2 } : { status: 500, bytes: 0 };
@@ -866,11 +874,11 @@ export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: Fi
 		const asDir = listDirectory(image, ctx, files, target);
 		if (asDir) {
 			const index = readFile(image, ctx, files, `${target}/index.html`);
-			if (index !== undefined) return { status: 200, bytes: index.length };
+			if (index !== undefined) return { status: 200, bytes: index.length, body: index };
 			return server.accessLog === 'python' ? { status: 200, bytes: 512 } : { status: 403, bytes: 153 };
 		}
 		const content = readFile(image, ctx, files, target);
-		return content === undefined ? { status: 404, bytes: 153 } : { status: 200, bytes: content.length };
+		return content === undefined ? { status: 404, bytes: 153 } : { status: 200, bytes: content.length, body: content };
 	}
 	return { status: 200, bytes: 2 };
 }

@@ -20,8 +20,9 @@ import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { formatRfc3339Micro } from '../sim/clock.ts';
 import { normalizeImageRef, PAUSE_IMAGE, parseImageRef, resolveImage, syntheticHex64, systemComponentOf, type CatalogImage, type SystemComponent } from './images.ts';
-import { accessLogLine, httpAnswer, PROBE_USER_AGENT, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
-import { advanceProgram, createProgram, execSync as programExecSync, killNow, predictExit, requestStop, type ProgramHost } from './program.ts';
+import { accessLogLine, baselinePaths, httpAnswer, PROBE_USER_AGENT, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
+import { prepareMountSources, syncMounts, type HostFiles } from './mounts.ts';
+import { advanceProgram, createProgram, execSync as programExecSync, killNow, predictExit, programMayRun, requestStop, type ProgramHost } from './program.ts';
 import { allocateIp, gatewayIp, releaseIp } from './ipam.ts';
 import * as errors from './errors.ts';
 import { CONTAINER_LOG_MAX, RUNTIME_JOURNAL_MAX, type ContainerRecord, type ImageRecord, type RuntimeHostState, type SandboxRecord } from './host-state.ts';
@@ -84,6 +85,8 @@ export interface ContainerRuntimeDeps {
 	sandboxImage?: string;
 	/** Whether a CNI network is configured (default: yes). */
 	networkReady?: () => boolean;
+	/** The node's files, where bind mounts (volumes) come from; without them a mount shows an empty directory. */
+	hostFiles?: HostFiles;
 }
 
 interface PullJob {
@@ -261,8 +264,19 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		if (c.state !== 'CONTAINER_RUNNING' || !c.program) return;
 		const image = this.catalogImageOf(c);
 		if (!image) return;
+		// A process that runs commands sees the node's files as they are now, and what it writes under a volume reaches the node.
+		const runs = programMayRun(c.program, this.nowMs);
+		if (runs) this.syncContainerMounts(c, image);
 		advanceProgram(c.program, this.programHost(c, image), this.nowMs);
+		if (runs) this.syncContainerMounts(c, image);
 		if (c.program.exited) this.recordExit(c);
+	}
+
+	/** Keeps a container's bind mounts in step with the node (./mounts.ts). */
+	private syncContainerMounts(c: ContainerRecord, image: CatalogImage): void {
+		const mounts = c.ctx.mounts;
+		if (!mounts?.length) return;
+		c.mounted = syncMounts(c.files, c.mounted, mounts, this.deps.hostFiles, baselinePaths(image));
 	}
 
 	private recordExit(c: ContainerRecord): void {
@@ -620,6 +634,10 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 			workingDir: config.workingDir,
 			argv,
 		};
+		if (config.mounts?.length) {
+			ctx.mounts = config.mounts.map((m) => ({ containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readonly }));
+			prepareMountSources(this.deps.hostFiles, ctx.mounts);
+		}
 		const record: ContainerRecord = {
 			id,
 			sandboxId,
@@ -641,6 +659,7 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 			annotations: { ...config.annotations },
 		};
 		this.host.containers[id] = record;
+		this.syncContainerMounts(record, image);
 		this.journal('info', `CreateContainer within sandbox "${sandboxId}" for container ${config.name} attempt ${config.attempt} returns container id "${id}"`);
 		return { ok: true, value: { containerId: id } };
 	}
@@ -746,7 +765,10 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		if (!image) return { ok: false, error: errors.imageNotFound(c.image) };
 		const system = c.component && this.deps.hooks?.exec?.(this.node, c.component, argv);
 		if (system) return { ok: true, value: system };
+		// The command sees the volumes as they are now; what it writes under one reaches the node.
+		this.syncContainerMounts(c, image);
 		const result = programExecSync(this.programHost(c, image), argv, this.nowMs);
+		this.syncContainerMounts(c, image);
 		if (!result.ok) return { ok: false, error: errors.execSyncNotFound(this.newId(), result.notFound) };
 		// The command may have changed files the process watches.
 		this.scheduleCheck(c, false);
@@ -796,6 +818,8 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		}
 		const image = this.catalogImageOf(c);
 		if (!image) return { ok: true, value: { kind: 'refused' } };
+		// A static-file server reads its document root, which may be a volume.
+		if (listener.server.docRoot) this.syncContainerMounts(c, image);
 		const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, this.nowMs - (c.program?.serving?.sinceMs ?? this.nowMs));
 		const sandbox = this.host.sandboxes[sandboxId];
 		const client = sandbox?.hostNetwork ? '127.0.0.1' : (gatewayIp(this.host.podCidr) ?? this.host.nodeIp);

@@ -53,6 +53,8 @@ export interface ContainerConfig {
 	env: Array<{ name: string; value: string }>;
 	/** linux.resources.memory_limit_in_bytes. */
 	memoryLimitBytes?: number;
+	/** Bind mounts (volumes), in volumeMounts order. */
+	mounts?: Array<{ containerPath: string; hostPath: string; readonly: boolean }>;
 	labels: Record<string, string>;
 	annotations: Record<string, string>;
 }

@@ -80,6 +80,8 @@ export interface ContainerRecord {
 	ctx: ContainerContext;
 	program?: ProgramState;
 	files: FileOverrides;
+	/** What the bind mounts showed at the last look (./mounts.ts), to tell the container's own writes apart. */
+	mounted?: FileOverrides;
 	logs: LogLine[];
 	labels: Record<string, string>;
 	annotations: Record<string, string>;

@@ -19,6 +19,7 @@
 import type { CatalogImage } from './images.ts';
 import { compileScript, evalArithmetic, ShellSyntaxError, type Instr, type Redirect, type Word } from './sh.ts';
 import { binaryExists, isShell, normalizePath, readFile, runCommand, unwrapEntrypoint, type ContainerContext, type FileOverrides, type OutputLine, type ServerSpec } from './behaviour.ts';
+import { isReadOnlyPath } from './mounts.ts';
 
 /** Why the process ended, as the runtime reports it. */
 export type ExitReason = 'Completed' | 'Error' | 'OOMKilled';
@@ -127,6 +128,16 @@ export function requestStop(program: ProgramState, atMs: number, timeoutMs: numb
 		return;
 	}
 	program.stop = { signalAtMs: atMs, killAtMs };
+}
+
+/**
+ * Whether advancing the program to `untilMs` may run commands (and so read
+ * or write files): a server, or a sleep that lasts past `untilMs`, runs none.
+ */
+export function programMayRun(program: ProgramState, untilMs: number): boolean {
+	if (program.exited || program.serving) return false;
+	if (program.stop || program.sleepUntilMs === undefined) return true;
+	return program.sleepUntilMs !== null && program.sleepUntilMs <= untilMs;
 }
 
 /** Ends the process now with SIGKILL (StopPodSandbox, or an OOM). */
@@ -512,7 +523,7 @@ function filterPipe(argv: string[], input: string): OutputLine[] {
 }
 
 /** Where one output stream goes after redirections. */
-type Destination = { kind: 'stream'; stream: 'stdout' | 'stderr' } | { kind: 'file'; path: string | null; append: boolean };
+type Destination = { kind: 'stream'; stream: 'stdout' | 'stderr' } | { kind: 'file'; path: string | null; append: boolean; shown?: string };
 
 /** Writes command output through its redirections, applied left to right as POSIX says (`>f 2>&1` sends both to f). */
 function emit(program: ProgramState, host: ProgramHost, out: OutputLine[], redirects: Redirect[], at: number): void {
@@ -528,14 +539,14 @@ function emit(program: ProgramState, host: ProgramHost, out: OutputLine[], redir
 			continue;
 		}
 		const target = r.target ? expandWord(r.target, program.vars, host, at, program.status, 0).fields.join(' ') : '';
-		const dest: Destination = { kind: 'file', path: target === '/dev/null' ? null : normalizePath(target, host.ctx), append: r.op === '>>' };
+		const dest: Destination = { kind: 'file', path: target === '/dev/null' ? null : normalizePath(target, host.ctx), append: r.op === '>>', shown: target };
 		if (r.fd === 1) stdoutTo = dest;
 		else stderrTo = dest;
 	}
-	const writes = new Map<string, { append: boolean; lines: string[] }>();
+	const writes = new Map<string, { append: boolean; lines: string[]; shown: string }>();
 	for (const d of [stdoutTo, stderrTo]) {
 		// A truncating redirection creates the file even when nothing is written.
-		if (d.kind === 'file' && d.path !== null && !writes.has(d.path)) writes.set(d.path, { append: d.append, lines: [] });
+		if (d.kind === 'file' && d.path !== null && !writes.has(d.path)) writes.set(d.path, { append: d.append, lines: [], shown: d.shown ?? d.path });
 	}
 	for (const line of out) {
 		const dest = line.stream === 'stdout' ? stdoutTo : stderrTo;
@@ -543,6 +554,13 @@ function emit(program: ProgramState, host: ProgramHost, out: OutputLine[], redir
 		else if (dest.path !== null) writes.get(dest.path)?.lines.push(line.text);
 	}
 	for (const [path, w] of writes) {
+		if (isReadOnlyPath(host.ctx.mounts, path)) {
+			// A volume mounted read-only (every ConfigMap and Secret volume): open(2) fails with EROFS.
+			const busybox = host.image.family === 'busybox' || host.image.family === 'alpine';
+			host.write(at, { stream: 'stderr', text: busybox ? `sh: can't create ${w.shown}: Read-only file system` : `sh: 1: cannot create ${w.shown}: Read-only file system` });
+			program.status = busybox ? 1 : 2;
+			continue;
+		}
 		const before = w.append ? (readFile(host.image, host.ctx, host.files, path) ?? '') : '';
 		host.files[path] = before + w.lines.map((l) => `${l}\n`).join('');
 	}
@@ -620,21 +638,43 @@ function builtin(program: ProgramState, host: ProgramHost, argv: string[], out: 
 					return 'exited';
 			}
 		}
-		case 'touch':
+		case 'touch': {
+			let status = 0;
 			for (const p of args.filter((a) => !a.startsWith('-'))) {
 				const path = normalizePath(p, host.ctx);
+				if (isReadOnlyPath(host.ctx.mounts, path)) {
+					out.push({ stream: 'stderr', text: busybox ? `touch: ${p}: Read-only file system` : `touch: cannot touch '${p}': Read-only file system` });
+					status = 1;
+					continue;
+				}
 				if (readFile(host.image, host.ctx, host.files, path) === undefined) host.files[path] = '';
 			}
-			return 0;
-		case 'mkdir':
-			for (const p of args.filter((a) => !a.startsWith('-'))) host.files[`${normalizePath(p, host.ctx)}/`] = '';
-			return 0;
+			return status;
+		}
+		case 'mkdir': {
+			let status = 0;
+			for (const p of args.filter((a) => !a.startsWith('-'))) {
+				const path = normalizePath(p, host.ctx);
+				if (isReadOnlyPath(host.ctx.mounts, path)) {
+					out.push({ stream: 'stderr', text: busybox ? `mkdir: can't create directory '${p}': Read-only file system` : `mkdir: cannot create directory '${p}': Read-only file system` });
+					status = 1;
+					continue;
+				}
+				host.files[`${path}/`] = '';
+			}
+			return status;
+		}
 		case 'rm': {
 			const force = args.some((a) => a.startsWith('-') && a.includes('f'));
 			let status = 0;
 			for (const p of args.filter((a) => !a.startsWith('-'))) {
 				const path = normalizePath(p, host.ctx);
 				const exists = readFile(host.image, host.ctx, host.files, path) !== undefined;
+				if (isReadOnlyPath(host.ctx.mounts, path) && (exists || Object.keys(host.files).some((k) => k.startsWith(`${path}/`) && host.files[k] !== null))) {
+					out.push({ stream: 'stderr', text: busybox ? `rm: can't remove '${p}': Read-only file system` : `rm: cannot remove '${p}': Read-only file system` });
+					status = 1;
+					continue;
+				}
 				for (const key of Object.keys(host.files)) if (key.startsWith(`${path}/`)) host.files[key] = null;
 				if (!exists && !force) {
 					out.push({ stream: 'stderr', text: busybox ? `rm: can't remove '${p}': No such file or directory` : `rm: cannot remove '${p}': No such file or directory` });
@@ -645,9 +685,19 @@ function builtin(program: ProgramState, host: ProgramHost, argv: string[], out: 
 			}
 			return status;
 		}
-		case 'tee':
-			for (const p of args.filter((a) => !a.startsWith('-'))) host.files[normalizePath(p, host.ctx)] = '';
-			return 0;
+		case 'tee': {
+			let status = 0;
+			for (const p of args.filter((a) => !a.startsWith('-'))) {
+				const path = normalizePath(p, host.ctx);
+				if (isReadOnlyPath(host.ctx.mounts, path)) {
+					out.push({ stream: 'stderr', text: `tee: ${p}: Read-only file system` });
+					status = 1;
+					continue;
+				}
+				host.files[path] = '';
+			}
+			return status;
+		}
 		case 'test':
 		case '[':
 			return evalTest(name === '[' ? args.slice(0, args[args.length - 1] === ']' ? -1 : undefined) : args, host) ? 0 : 1;

@@ -5,7 +5,7 @@
  * reach (checked by the tests), and the tasks offered to the reader.
  *
  * Authors write it; `validateScenario` checks it with clear errors at build
- * time; `runScenario` plays it on a cluster.
+ * time; `startScenario` plays it on a cluster.
  */
 import type { NodeOptions, KubeSchedulerConfiguration } from '../cluster/options.ts';
 
@@ -66,8 +66,14 @@ export interface ScenarioTask {
 	goal: LocalizedText;
 	/** Hints, revealed one by one. */
 	hints?: LocalizedText[];
-	/** The answer: explanation and the commands that do it. */
-	reveal?: { text: LocalizedText; commands?: string[] };
+	/**
+	 * The answer: the explanation, the terminal commands shown to the reader,
+	 * and, when the answer needs more than the terminal (a component started
+	 * in the Faults panel, the clock moved), the whole solution as steps.
+	 * The content tests play `steps` when present, else `commands`, and
+	 * require the task's checks to hold afterwards.
+	 */
+	reveal?: { text: LocalizedText; commands?: string[]; steps?: ScenarioStep[] };
 	/** Done when every check holds. */
 	checks: StateCheck[];
 }

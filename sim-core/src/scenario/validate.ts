@@ -193,9 +193,10 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 			if (task.goal !== undefined) c.localized(task.goal, `tasks[${i}].goal`);
 			if (task.hints !== undefined) c.array(task.hints, `tasks[${i}].hints`).forEach((h, j) => c.localized(h, `tasks[${i}].hints[${j}]`));
 			if (task.reveal !== undefined) {
-				const reveal = c.object(task.reveal, `tasks[${i}].reveal`, ['text', 'commands'], ['text']);
+				const reveal = c.object(task.reveal, `tasks[${i}].reveal`, ['text', 'commands', 'steps'], ['text']);
 				if (reveal?.text !== undefined) c.localized(reveal.text, `tasks[${i}].reveal.text`);
 				if (reveal?.commands !== undefined) c.array(reveal.commands, `tasks[${i}].reveal.commands`).forEach((cmd, j) => c.string(cmd, `tasks[${i}].reveal.commands[${j}]`));
+				if (reveal?.steps !== undefined) c.array(reveal.steps, `tasks[${i}].reveal.steps`).forEach((s, j) => checkStep(c, s, `tasks[${i}].reveal.steps[${j}]`, nodes));
 			}
 			if (task.checks !== undefined) {
 				const checks = c.array(task.checks, `tasks[${i}].checks`);

@@ -564,8 +564,11 @@ export class ShellSession {
 					this.#term.w(`bash: ${s.p}: write error: ${e.message}\n`, true);
 				}
 		};
-		send(fd[1], r.stdout);
-		send(fd[2], r.stderr);
+		if (r.chunks) for (const c of r.chunks) send(fd[c.fd], c.text);
+		else {
+			send(fd[1], r.stdout);
+			send(fd[2], r.stderr);
+		}
 		return out;
 	}
 
@@ -608,8 +611,16 @@ export class ShellSession {
 		if (stdout.length > LIMITS.output) {
 			stdout = stdout.slice(0, LIMITS.output);
 			stderr += `\n${INTERNAL} ${name}: output cut at ${LIMITS.output} characters\n`;
+			return { stdout, stderr, exitCode: code };
 		}
-		return { stdout, stderr, exitCode: code };
+		// Keep the write order only when it accounts for exactly what the command printed.
+		const chunks = ok && Array.isArray(r.chunks) ? r.chunks : undefined;
+		const consistent =
+			chunks !== undefined &&
+			chunks.every((c) => (c.fd === 1 || c.fd === 2) && typeof c.text === 'string') &&
+			chunks.filter((c) => c.fd === 1).map((c) => c.text).join('') === stdout &&
+			chunks.filter((c) => c.fd === 2).map((c) => c.text).join('') === stderr;
+		return consistent ? { stdout, stderr, exitCode: code, chunks } : { stdout, stderr, exitCode: code };
 	}
 
 	// ---- expansion ----

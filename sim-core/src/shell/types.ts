@@ -11,6 +11,13 @@ export interface CommandResult {
 	stdout: string;
 	stderr: string;
 	exitCode: number;
+	/**
+	 * The order in which the process wrote its two streams, when it matters
+	 * on a terminal (kubectl prints server warnings and `-v` request logs
+	 * before its table). The chunks' texts must add up to `stdout` and
+	 * `stderr`. Without it, stdout is shown before stderr.
+	 */
+	chunks?: ReadonlyArray<{ fd: 1 | 2; text: string }>;
 }
 
 /** What a command sees when it runs, as a Unix process sees argv, stdin, environ and its machine. */

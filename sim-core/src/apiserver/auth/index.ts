@@ -27,3 +27,7 @@ export { privilegedGroups } from './privileged-groups.ts';
 export { bootstrapPolicyObjects, kubeadmRbacObjects, nodeRules } from './bootstrap-policy.ts';
 export { identityOf, controllerIdentity, controllerServiceAccount, serviceAccountIdentity, nodeIdentityOf, KUBERNETES_ADMIN } from './identities.ts';
 export { authorizationName } from './request-info.ts';
+export { authenticateRequest, ANONYMOUS_USER, type RequestAuthentication } from './authentication.ts';
+export { authenticateServiceAccountToken, INVALID_BEARER_TOKEN, JWT_LEEWAY_SECONDS, type TokenAuthentication, type TokenAuthenticatorConfig, type TokenObjectReader } from './token-authenticator.ts';
+export { serviceAccountKeyFromSeed, signJws, verifyJws, type ServiceAccountKey } from './service-account-key.ts';
+export { generateToken, serviceAccountClaims, KUBEADM_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenClaims } from './service-account-token.ts';

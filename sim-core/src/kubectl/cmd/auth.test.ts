@@ -29,7 +29,10 @@ const authorizers: Authorizer[] = [
 function cluster() {
 	const harness = createApiHarness({ deps: { strategies: defaultStrategies(), authorizers } });
 	const env = createKubectlTestEnv(harness);
-	return (line: string) => runKubectl(splitArgs(line), '', env, COMMANDS);
+	return (line: string) => {
+		const { stdout, stderr, exitCode } = runKubectl(splitArgs(line), '', env, COMMANDS);
+		return { stdout, stderr, exitCode };
+	};
 }
 
 describe('kubectl auth can-i', () => {

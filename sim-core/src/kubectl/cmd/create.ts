@@ -3,7 +3,7 @@
  * namespace | configmap | secret generic|tls | service clusterip|nodeport|
  * loadbalancer|externalname | serviceaccount | job | cronjob | role |
  * clusterrole | rolebinding | clusterrolebinding | priorityclass |
- * poddisruptionbudget`. Each
+ * poddisruptionbudget` (and `kubectl create token`, ./create-token.ts). Each
  * generator builds the object kubectl would (./create-generators.ts), then
  * POSTs it unless `--dry-run=client`, and prints it: `deployment.apps/web
  * created`, or with `-o yaml` the object itself, which with
@@ -27,6 +27,7 @@ import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './
 import { LAST_APPLIED_ANNOTATION } from './apply.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import { deriveRngState, Rng } from '../../sim/rng.ts';
+import { tokenSub } from './create-token.ts';
 
 /** The flags every generator has (PrintFlags, --save-config, --validate, --dry-run, --field-manager). */
 const GENERATOR_FLAGS: FlagSpec[] = [...PRINT_FLAGS, { name: 'save-config', kind: 'bool' }, VALIDATE_FLAG, DRY_RUN_FLAG, FIELD_MANAGER_FLAG('kubectl-create')];
@@ -551,7 +552,43 @@ const GENERATORS: Subcommand[] = [
 	priorityClassSub,
 	jobSub,
 	cronJobSub,
+	tokenSub,
 ];
+
+/**
+ * `kubectl create --help`: the long description, an example and the
+ * subcommands as kubectl's help template lists them (cobra's sorted
+ * commands, names padded to the longest, then three spaces and the short
+ * description; pkg/util/templates templater.go cmdGroupsString). Only the
+ * subcommands this simulation implements are listed (upstream also has
+ * ingress and quota).
+ */
+function createHelp(): string {
+	const subs = [...GENERATORS].sort((a, b) => (a.name < b.name ? -1 : 1));
+	const width = Math.max(11, ...subs.map((s) => s.name.length));
+	return [
+		'Create a resource from a file or from stdin.',
+		'',
+		' JSON and YAML formats are accepted.',
+		'',
+		'Examples:',
+		'  # Create a pod using the data in pod.json',
+		'  kubectl create -f ./pod.json',
+		'',
+		'  # Create a pod based on the JSON passed into stdin',
+		'  cat pod.json | kubectl create -f -',
+		'',
+		'Available Commands:',
+		...subs.map((s) => `  ${s.name.padEnd(width)}   ${s.summary}`),
+		'',
+		'Usage:',
+		'  kubectl create -f FILENAME [options]',
+		'',
+		'Use "kubectl create <command> --help" for more information about a given command.',
+		'Use "kubectl options" for a list of global command-line options (applies to all commands).',
+		'',
+	].join('\n');
+}
 
 /** A parent with its own subcommands (`create secret`, `create service`): with none given, cobra prints help and exits 1. */
 function nested(inv: KubectlInvocation, commandPath: string, parents: string[], subs: Subcommand[], flags: FlagSpec[]): CommandResult {
@@ -661,8 +698,11 @@ export const createCommand: KubectlCommand = {
 	summary: 'Create a resource from a file or from stdin',
 	usage: 'kubectl create -f FILENAME',
 	flags: unionFlags(CREATE_OWN_FLAGS, ...GENERATORS.map((g) => g.flags)),
+	handlesHelp: true,
 	run(inv) {
 		const result = runSubcommand(inv, 'kubectl create', argsAfterCommand(inv, createCommand.flags), createCommand.flags, GENERATORS);
-		return result ?? createFromFiles(inv);
+		if (result) return result;
+		if (inv.args.flags.help === true) return { stdout: createHelp(), stderr: '', exitCode: 0 };
+		return createFromFiles(inv);
 	},
 };

@@ -42,7 +42,7 @@ export function runDescribe(invocation: KubectlInvocation): CommandResult {
 	if (typeof flags.kustomize === 'string' && flags.kustomize) return { stdout: '', stderr: errorText(['-k (kustomize) is not supported by the simulated kubectl']), exitCode: 1 };
 	const parsed = parseResourceArgs(invocation, { allowEmptySelector: true });
 	if (parsed.error) return { stdout: '', stderr: parsed.error, exitCode: 1 };
-	const fetched = fetchTargets(invocation, parsed.targets);
+	const fetched = fetchTargets(invocation, parsed.targets, { chunkSize: Number(flags['chunk-size']) });
 	let stderr = warningText(fetched.warnings);
 	if (fetched.fatal) return { stdout: '', stderr: `${stderr}${fetched.fatal}\n`, exitCode: 1 };
 	const infos: Described[] = fetched.fetched.flatMap((f) => f.objects.map((obj) => ({ obj, target: f.target })));

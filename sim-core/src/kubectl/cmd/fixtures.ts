@@ -88,7 +88,11 @@ export function kubectlFixture(options: { files?: Record<string, string>; server
 	return {
 		harness,
 		env,
-		kubectl: (line, stdin = '') => runKubectl(splitArgs(line), stdin, env, COMMANDS),
+		// The two streams, as a test compares them; the order a terminal shows them in is tested through the shell.
+		kubectl: (line, stdin = '') => {
+			const { stdout, stderr, exitCode } = runKubectl(splitArgs(line), stdin, env, COMMANDS);
+			return { stdout, stderr, exitCode };
+		},
 		create,
 		setStatus,
 		advance: (ms) => harness.advance(ms),

@@ -81,7 +81,9 @@ export function runGetWatch(invocation: KubectlInvocation, parsed: ParsedResourc
 	} else {
 		if (target.labelSelector) query.labelSelector = target.labelSelector;
 		if (target.fieldSelector) query.fieldSelector = target.fieldSelector;
-		const listed = client.list(ref, target.namespace, query);
+		// The first list comes in pages of --chunk-size, as get's builder asks (RequestChunksOf); the watch itself is not paged.
+		const chunkSize = Number(flags['chunk-size']);
+		const listed = client.list(ref, target.namespace, chunkSize > 0 ? { ...query, limit: chunkSize } : query);
 		if (!listed.ok) return fail('', stderr + errorText([apiErrorMessage(listed, env.serverUrl)]));
 		stderr += warningText(listed.warnings ?? []);
 		const list = listed.object as KubeList;

@@ -19,6 +19,7 @@ import { kindQualifier } from '../names.ts';
 import { errorText, fetchTargets, parseResourceArgs, warningText } from '../resource-args.ts';
 import { asList, parseOutput, printGeneric, sortObjects, type GenericPrintOptions, type OutputSpec } from './output.ts';
 import { runGetWatch } from './get-watch.ts';
+import { TABLE_ACCEPT } from '../round-trippers.ts';
 
 /** get's flags (NewCmdGet, PrintFlags.AddFlags, HumanPrintFlags.AddFlags). `--chunk-size` is accepted and ignored: lists come whole. */
 export const GET_FLAGS: FlagSpec[] = [
@@ -144,9 +145,11 @@ export function runGet(invocation: KubectlInvocation): CommandResult {
 	const parsed = parseResourceArgs(invocation, { allowEmptySelector: true, singleResourceType: watch || watchOnly });
 	if (parsed.error) return result('', stderr + parsed.error, true);
 	if (!output.ok) return result('', stderr + errorText([output.error]), true);
+	// transformRequests: with the human-readable printer and server-side printing, every request asks for a Table.
+	if (output.spec.kind === 'human' && flags['server-print'] !== false && invocation.http) invocation.http.accept = TABLE_ACCEPT;
 	if (watch || watchOnly) return runGetWatch(invocation, parsed, output.spec, stderr);
 
-	const fetched = fetchTargets(invocation, parsed.targets, { ignoreNotFound: flags['ignore-not-found'] === true });
+	const fetched = fetchTargets(invocation, parsed.targets, { ignoreNotFound: flags['ignore-not-found'] === true, chunkSize: Number(flags['chunk-size']) });
 	stderr += warningText(fetched.warnings);
 	if (fetched.fatal) return result('', stderr + `${fetched.fatal}\n`, true);
 	const errors = [...fetched.errors];

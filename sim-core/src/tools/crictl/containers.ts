@@ -72,6 +72,13 @@ export function listContainers(r: Run, rt: CrictlRuntime, images: CrictlRuntime 
 	return newestFirst(out, (c) => c.createdWallMs, opts.latest, opts.last);
 }
 
+/** ContainerStatus, with the klog line cri-client writes when it fails (remote_runtime.go containerStatusV1). */
+function containerStatus(r: Run, rt: CrictlRuntime, id: string): ReturnType<CrictlRuntime['containerStatus']> {
+	const status = rt.containerStatus(id);
+	if (!status.ok) r.inv.klogError('remote_runtime.go:569', 'ContainerStatus from runtime service failed', rpcError(status.error), [['containerID', id]]);
+	return status;
+}
+
 /** The image ID of each container, from one ListImages. */
 function imageIdLookup(rt: CrictlRuntime): (c: ContainerInfo) => string {
 	const listed = rt.listImages();
@@ -83,10 +90,14 @@ function podLabel(c: ContainerInfo, key: 'io.kubernetes.pod.name' | 'io.kubernet
 	return c.labels[key] ?? 'unknown';
 }
 
-function sortedEntries(map: Record<string, string>): Array<[string, string]> {
-	return Object.keys(map)
-		.sort()
-		.map((k) => [k, map[k]]);
+/**
+ * A labels or annotations block of crictl's verbose output: `Name:` then
+ * `\tkey -> value` lines in key order. An empty map arrives over gRPC as
+ * nil, and crictl prints nothing for it.
+ */
+export function mapLines(name: string, map: Record<string, string>): string {
+	const keys = Object.keys(map).sort();
+	return keys.length ? `${name}:\n` + keys.map((k) => `\t${k} -> ${map[k]}\n`).join('') : '';
 }
 
 export const ps: Command = {
@@ -169,8 +180,8 @@ export const ps: Command = {
 				continue;
 			}
 			let text = `ID: ${c.id}\nPodID: ${c.sandboxId}\nNamespace: ${namespace}\nName: ${c.name}\nAttempt: ${c.attempt}\nState: ${containerStateText(c.state)}\nImage: ${imageOf(c)}\nCreated: ${created}\n`;
-			text += 'Labels:\n' + sortedEntries(c.labels).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
-			text += 'Annotations:\n' + sortedEntries(c.annotations).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
+			text += mapLines('Labels', c.labels);
+			text += mapLines('Annotations', c.annotations);
 			r.inv.print(text + '\n');
 		}
 		if (rows.length) r.inv.print(crictlTable(rows));
@@ -231,7 +242,7 @@ export const inspect: Command = {
 		for (const given of ids) {
 			const id = resolveId(known, given, 'container');
 			if (!id.ok) return r.inv.fatal(`get the status of containers: get container status: ${id.error}`);
-			const status = rt.containerStatus(id.id);
+			const status = containerStatus(r, rt, id.id);
 			if (!status.ok) return r.inv.fatal(`get the status of containers: get container status: ${rpcError(status.error)}`);
 			const c = status.value;
 			const view = containerInspect(c, imageOf(c), verbose);
@@ -242,8 +253,8 @@ export const inspect: Command = {
 					if (c.finishedWallMs !== undefined) text += `Finished: ${humanDuration(now - c.finishedWallMs)} ago\n`;
 					text += `Exit Code: ${c.exitCode ?? 0}\n`;
 				}
-				text += 'Labels:\n' + sortedEntries(c.labels).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
-				text += 'Annotations:\n' + sortedEntries(c.annotations).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
+				text += mapLines('Labels', c.labels);
+				text += mapLines('Annotations', c.annotations);
 				// `%v` of the info map: map[info:<the JSON containerd marshaled>].
 				if (verbose) text += `Info: map[info:${JSON.stringify(view.info)}]\n`;
 				r.inv.print(text);
@@ -327,7 +338,7 @@ export const logs: Command = {
 		if (r.isSet('tail') && r.isSet('stream')) return r.inv.fatal('--tail and --stream are mutually exclusive');
 		const id = resolveId(containerIds(rt), given, 'container');
 		if (!id.ok) return r.inv.fatal(id.error);
-		const status = rt.containerStatus(id.id);
+		const status = containerStatus(r, rt, id.id);
 		if (!status.ok) return r.inv.fatal(rpcError(status.error));
 		let target = status.value;
 		if (r.bool('previous')) {
@@ -448,7 +459,10 @@ function runningContainer(rt: CrictlRuntime, known: string[], given: string, fin
 function execOne(r: Run, rt: CrictlRuntime, known: string[], given: string, cmd: string[]): string | undefined {
 	const wrap = (e: string) => `execing command in container ${given}: ${e}`;
 	const found = runningContainer(rt, known, given, (id) => `failed to find container "${id}" in store`);
-	if (!found.ok) return wrap(found.error);
+	if (!found.ok) {
+		r.inv.klogError('remote_runtime.go:672', 'Exec cmd from runtime service failed', found.error, [['containerID', given], ['cmd', `[${cmd.join(' ')}]`, true]]);
+		return wrap(found.error);
+	}
 	if (r.bool('tty') && !r.bool('interactive')) return wrap('tty=true must be specified with interactive=true');
 	const result = rt.execSync(found.id, cmd);
 	// An exec that could not start comes back on the error stream as the runtime's message.
@@ -464,7 +478,10 @@ function execOne(r: Run, rt: CrictlRuntime, known: string[], given: string, cmd:
 function execSyncOne(r: Run, rt: CrictlRuntime, known: string[], given: string, cmd: string[]): string | undefined {
 	const wrap = (e: string) => `execing command in container ${given} synchronously: ${e}`;
 	const found = runningContainer(rt, known, given, (id) => `an error occurred when try to find container "${id}"`);
-	if (!found.ok) return wrap(found.error);
+	if (!found.ok) {
+		r.inv.klogError('remote_runtime.go:636', 'ExecSync cmd from runtime service failed', found.error, [['containerID', given], ['cmd', `[${cmd.join(' ')}]`, true]]);
+		return wrap(found.error);
+	}
 	const result = rt.execSync(found.id, cmd, r.int('timeout'));
 	if (!result.ok) return wrap(rpcError(result.error));
 	r.inv.print(result.value.stdout + '\n' + result.value.stderr + '\n');
@@ -479,7 +496,10 @@ function stopContainer(r: Run, rt: CrictlRuntime, known: string[], given: string
 	const status = rt.containerStatus(id.id);
 	if (status.ok && status.value.state === 'CONTAINER_RUNNING') {
 		const stopped = rt.stopContainer(id.id, timeoutSeconds);
-		if (!stopped.ok) return rpcError(stopped.error);
+		if (!stopped.ok) {
+			r.inv.klogError('remote_runtime.go:459', 'StopContainer from runtime service failed', rpcError(stopped.error), [['containerID', id.id]]);
+			return rpcError(stopped.error);
+		}
 		// containerd returns once the task exited: the stop signal, then SIGKILL after the timeout.
 		const deadline = Math.max(0, timeoutSeconds) * 1000 + STOP_GRACE_MS;
 		for (let waited = 0; waited < deadline; waited += WAIT_STEP_MS) {
@@ -553,7 +573,7 @@ export const rm: Command = {
 		const errors: string[] = [];
 		for (const given of ids) {
 			const id = resolveId(known, given, 'container');
-			const status = id.ok ? rt.containerStatus(id.id) : undefined;
+			const status = id.ok ? containerStatus(r, rt, id.id) : undefined;
 			if (!id.ok || !status?.ok) {
 				errors.push(`getting container status "${given}": ${id.ok && status && !status.ok ? rpcError(status.error) : !id.ok ? id.error : ''}`);
 				continue;

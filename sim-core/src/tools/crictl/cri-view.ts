@@ -168,7 +168,7 @@ export function containerInspect(c: ContainerInfo, imageId: string, verbose: boo
 			annotations: { ...c.annotations },
 			log_path: `${c.name}/${c.attempt}.log`,
 		},
-		runtimeSpec: { ociVersion: '1.2.1', root: { path: 'rootfs' }, hostname: '', linux: { cgroupsPath: `kubepods-pod${c.podUid.replace(/-/g, '_')}.slice:cri-containerd:${c.id}` } },
+		runtimeSpec: { ociVersion: '1.2.1', root: { path: 'rootfs' }, linux: { cgroupsPath: `kubepods-pod${c.podUid.replace(/-/g, '_')}.slice:cri-containerd:${c.id}` } },
 	};
 	return out;
 }

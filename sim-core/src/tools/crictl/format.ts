@@ -77,13 +77,14 @@ const DECIMAL_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
 /** Go's `%.*g`: `precision` significant digits, trailing zeros dropped, exponent form when the exponent is < -4 or >= precision. */
 export function goG(value: number, precision: number): string {
 	if (value === 0) return '0';
-	const text = value.toPrecision(precision);
-	const e = text.indexOf('e');
-	if (e >= 0) {
-		const mantissa = text.slice(0, e).replace(/\.?0+$/, '');
-		const exponent = Number(text.slice(e + 1));
-		return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+	// The exponent after rounding to `precision` digits decides the form (strconv's %g).
+	const exp = Number(value.toExponential(precision - 1).split('e')[1]);
+	if (exp < -4 || exp >= precision) {
+		const [mantissa, e] = value.toExponential(precision - 1).split('e');
+		const exponent = Number(e);
+		return `${mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
 	}
+	const text = value.toFixed(Math.max(0, precision - 1 - exp));
 	return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
@@ -151,13 +152,17 @@ function klogQuote(text: string): string {
 	return JSON.stringify(text);
 }
 
+/** A key, its value, and whether the value is printed bare (not a string). */
+export type KlogValue = readonly [string, string, boolean?];
+
 /**
  * An error line of klog's text format, as k8s.io/cri-client writes one to
  * crictl's stderr when an RPC fails (`logger.Error(err, msg, kv...)`):
  * `E1130 08:00:01.250000    3001 remote_runtime.go:569] "msg" err="..." key="value"`.
  */
-export function klogErrorLine(epochMs: number, pid: number, source: string, message: string, err: string, kv: ReadonlyArray<readonly [string, string]> = []): string {
+export function klogErrorLine(epochMs: number, pid: number, source: string, message: string, err: string, kv: ReadonlyArray<KlogValue> = []): string {
 	const t = civilTime(epochMs);
 	const header = `E${pad(t.month)}${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}.${pad(t.millisecond, 3)}000 ${String(pid).padStart(7)} ${source}]`;
-	return [header, klogQuote(message), `err=${klogQuote(err)}`, ...kv.map(([k, v]) => `${k}=${klogQuote(v)}`)].join(' ') + '\n';
+	// Strings are quoted; other values (a []string) print as Go's %+v does, unquoted.
+	return [header, klogQuote(message), `err=${klogQuote(err)}`, ...kv.map(([k, v, raw]) => `${k}=${raw ? v : klogQuote(v)}`)].join(' ') + '\n';
 }

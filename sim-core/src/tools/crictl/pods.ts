@@ -10,7 +10,7 @@ import type { GoJsonValue } from '../common/go-json.ts';
 import type { SandboxInfo } from '../../runtime/cri.ts';
 import { PAUSE_IMAGE } from '../../runtime/images.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
-import { printStatusData } from './containers.ts';
+import { mapLines, printStatusData } from './containers.ts';
 import { resolveId, rpcError, sandboxIds, sandboxInspect, sandboxMessage } from './cri-view.ts';
 import { crictlTable, humanDuration, protoJson } from './format.ts';
 import { matchesRegex, newestFirst, parseLabels, truncatedId, type Command, type Run } from './run.ts';
@@ -49,11 +49,6 @@ function listSandboxes(r: Run, rt: CrictlRuntime, opts: PodListOptions): Sandbox
 
 const podStateText = (state: SandboxInfo['state']) => (state === 'SANDBOX_READY' ? 'Ready' : 'NotReady');
 
-function sortedEntries(map: Record<string, string>): Array<[string, string]> {
-	return Object.keys(map)
-		.sort()
-		.map((k) => [k, map[k]]);
-}
 
 /** Go's `%v` of a time.Time in UTC: `2026-11-30 08:00:01.25 +0000 UTC`. */
 function goTimeString(epochMs: number): string {
@@ -113,8 +108,8 @@ export const pods: Command = {
 				continue;
 			}
 			let text = `ID: ${s.id}\nName: ${s.podName}\nUID: ${s.podUid}\nNamespace: ${s.namespace}\n${s.attempt ? `Attempt: ${s.attempt}\n` : ''}Status: ${podStateText(s.state)}\nCreated: ${goTimeString(s.createdWallMs)}\n`;
-			text += 'Labels:\n' + sortedEntries(s.labels).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
-			text += 'Annotations:\n' + sortedEntries(s.annotations).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
+			text += mapLines('Labels', s.labels);
+			text += mapLines('Annotations', s.annotations);
 			// cases.Title of "RUNTIME".
 			text += 'Runtime: (default)\n';
 			r.inv.print(text + '\n');
@@ -165,8 +160,8 @@ export const inspectp: Command = {
 				let text = `ID: ${s.id}\nName: ${s.podName}\nUID: ${s.podUid}\nNamespace: ${s.namespace}\nAttempt: ${s.attempt}\nStatus: ${s.state}\nCreated: ${goTimeString(s.createdWallMs)}\n`;
 				const network = view.status as { network: { ip: string } };
 				text += `IP Addresses: ${network.network.ip}\n`;
-				text += 'Labels:\n' + sortedEntries(s.labels).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
-				text += 'Annotations:\n' + sortedEntries(s.annotations).map(([k, v]) => `\t${k} -> ${v}\n`).join('');
+				text += mapLines('Labels', s.labels);
+				text += mapLines('Annotations', s.annotations);
 				if (verbose) text += `Info: map[info:${JSON.stringify(view.info)}]\n`;
 				r.inv.print(text);
 			} else statuses.push(view);

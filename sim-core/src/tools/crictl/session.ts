@@ -8,7 +8,7 @@
  */
 import type { CommandContext, CommandResult } from '../../shell/types.ts';
 import { civilTime } from '../common/calendar.ts';
-import { klogErrorLine, logrusLine, type LogrusLevel } from './format.ts';
+import { klogErrorLine, logrusLine, type KlogValue, type LogrusLevel } from './format.ts';
 
 /** Unwinds a run to the top with an exit status; never escapes the command handler. */
 export class CrictlExit {
@@ -51,7 +51,7 @@ export class Invocation {
 	}
 
 	/** The klog error line cri-client writes when an RPC fails. */
-	klogError(source: string, message: string, err: string, kv: ReadonlyArray<readonly [string, string]> = []): void {
+	klogError(source: string, message: string, err: string, kv: ReadonlyArray<KlogValue> = []): void {
 		this.stderrText += klogErrorLine(this.wallMs(), this.pid, source, message, err, kv);
 	}
 

@@ -138,7 +138,11 @@ export function world(options: { files?: Record<string, string>; namespaces?: st
 		env,
 		admin,
 		nodeProxy,
-		kubectl: (line, stdin = '') => runKubectl(splitArgs(line), stdin, env, COMMANDS),
+		// The two streams, as a test compares them; the order a terminal shows them in is tested through the shell.
+		kubectl: (line, stdin = '') => {
+			const { stdout, stderr, exitCode } = runKubectl(splitArgs(line), stdin, env, COMMANDS);
+			return { stdout, stderr, exitCode };
+		},
 		create: (...objects) => {
 			for (const obj of objects) {
 				const info = resourceForKind(obj.apiVersion, obj.kind);

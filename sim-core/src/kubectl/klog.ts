@@ -1,0 +1,63 @@
+/**
+ * klog's text format, as kubectl v1.36 writes its `-v` lines to stderr:
+ *
+ *     I1130 08:12:03.418220    4211 round_trippers.go:632] "Response" verb="GET" url="https://…" status="200 OK" milliseconds=9
+ *
+ * The header is the severity letter, month and day, the time with
+ * microseconds, the thread id right-aligned in seven columns (on Linux
+ * klog prints the process id there), then `file:line] `. Structured
+ * messages (logger.Info(msg, key, value, …)) quote the message and every
+ * string value with strconv.Quote, print numbers and booleans bare, and
+ * print a string holding a line break as a block: `key=<`, each line
+ * indented by a tab, then ` >` (so the end marker cannot be mistaken for
+ * content). Plain messages (Infoln) join their operands with spaces.
+ *
+ * Mirrors k8s.io/klog/v2 (klog.go formatHeader, internal/serialize
+ * KVFormat and writeStringValue, println-style Infoln).
+ */
+import { goQuote } from '../api/json.ts';
+import { civilFromDays } from '../sim/clock.ts';
+
+/** One structured value: a string, a number, a boolean. */
+export type KlogValue = string | number | boolean;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** `I1130 08:12:03.418220    4211 file.go:12] ` for a wall-clock instant (epoch ms). */
+export function klogHeader(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, fileLine: string): string {
+	const days = Math.floor(wallMs / 86_400_000);
+	const msOfDay = wallMs - days * 86_400_000;
+	const { month, day } = civilFromDays(days);
+	const seconds = Math.floor(msOfDay / 1000);
+	// The virtual clock counts milliseconds, so the microseconds end in 000.
+	const micros = (msOfDay % 1000) * 1000;
+	// Buffer.nDigits(7, …, pid, ' '): seven columns exactly, space-padded; a longer number keeps its last seven digits.
+	const pidColumns = String(pid % 10_000_000).padStart(7);
+	return `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}.${pad(micros, 6)} ${pidColumns} ${fileLine}] `;
+}
+
+/** writeStringValue: quoted, or as a `<` block when the text holds a line break. */
+function stringValue(text: string): string {
+	if (!text.includes('\n')) return goQuote(text);
+	const lines = text.split('\n');
+	// A text ending with a line break gets no extra empty line: the end marker follows at once.
+	const endsWithBreak = text.endsWith('\n');
+	if (endsWithBreak) lines.pop();
+	return `<\n${lines.map((l) => `\t${l}\n`).join('')} >`;
+}
+
+/** One `key=value` pair as KVFormat writes it. */
+export function klogPair(key: string, value: KlogValue): string {
+	if (typeof value === 'string') return `${key}=${stringValue(value)}`;
+	return `${key}=${String(value)}`;
+}
+
+/** A structured message: `"Response" verb="GET" …`. */
+export function klogStructured(message: string, pairs: ReadonlyArray<readonly [string, KlogValue]>): string {
+	return [goQuote(message), ...pairs.map(([k, v]) => klogPair(k, v))].join(' ');
+}
+
+/** A whole log line (with its trailing newline). */
+export function klogLine(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, fileLine: string, text: string): string {
+	return `${klogHeader(severity, wallMs, pid, fileLine)}${text}\n`;
+}

@@ -1,0 +1,80 @@
+/**
+ * The node's disk as the kubelet writes it: the volume directories under
+ * /var/lib/kubelet/pods/<uid>/ and the host paths hostPath volumes name.
+ * containerd reads the same files when it bind-mounts them into
+ * containers (the runtime's `HostFiles` has the same shape, so the cluster
+ * hands one object to both, as both daemons share one file system).
+ *
+ * Text files and directories only, like the node's MemoryFs. No method
+ * throws: a failure reads as `undefined` or `false`.
+ *
+ * Mirrors the parts of k8s.io/mount-utils and pkg/volume/util/hostutil the
+ * volume plugins use (stat, MkdirAll, WriteFile, RemoveAll).
+ */
+
+/** The node's files, seen by the kubelet. Owned by the node (durable, snapshotted with it). */
+export interface NodeDisk {
+	/** A file's text; undefined when it is missing or a directory. */
+	readFile(path: string): string | undefined;
+	/** The names in a directory, sorted; undefined when `path` is not a directory. */
+	readDir(path: string): string[] | undefined;
+	/** Whether `path` exists (file or directory). */
+	exists(path: string): boolean;
+	/** Whether `path` is a directory. */
+	isDir(path: string): boolean;
+	/** Creates or replaces a file, creating its parent directories. */
+	writeFile(path: string, text: string): boolean;
+	/** `mkdir -p`. */
+	mkdir(path: string): boolean;
+	/** `rm -rf`: true when nothing is left at `path`. */
+	remove(path: string): boolean;
+}
+
+/** The calls of the node's MemoryFs the adapter needs (they throw FsError on failure). */
+export interface FsLike {
+	exists(path: string): boolean;
+	isDir(path: string): boolean;
+	readFile(path: string): string;
+	writeFile(path: string, data: string): void;
+	mkdir(path: string, parents?: boolean): void;
+	list(path: string): string[];
+	remove(path: string, recursive?: boolean): void;
+}
+
+function parentOf(path: string): string {
+	const i = path.lastIndexOf('/');
+	return i <= 0 ? '/' : path.slice(0, i);
+}
+
+/** A NodeDisk over a node's MemoryFs (or anything with its calls). */
+export function nodeDiskFromFs(fs: FsLike): NodeDisk {
+	const attempt = <T>(fn: () => T, fallback: T): T => {
+		try {
+			return fn();
+		} catch {
+			return fallback;
+		}
+	};
+	return {
+		readFile: (path) => attempt(() => (fs.exists(path) && !fs.isDir(path) ? fs.readFile(path) : undefined), undefined),
+		readDir: (path) => attempt(() => (fs.isDir(path) ? fs.list(path) : undefined), undefined),
+		exists: (path) => attempt(() => fs.exists(path), false),
+		isDir: (path) => attempt(() => fs.isDir(path), false),
+		writeFile: (path, text) =>
+			attempt(() => {
+				fs.mkdir(parentOf(path), true);
+				fs.writeFile(path, text);
+				return true;
+			}, false),
+		mkdir: (path) =>
+			attempt(() => {
+				fs.mkdir(path, true);
+				return true;
+			}, false),
+		remove: (path) =>
+			attempt(() => {
+				if (fs.exists(path)) fs.remove(path, true);
+				return true;
+			}, false),
+	};
+}

@@ -1,0 +1,168 @@
+/**
+ * Bind mounts: what the kubelet asked for in CRI ContainerConfig.mounts,
+ * seen from inside the container. A mount shows the node's file or
+ * directory at the container path, on top of the image, hiding what the
+ * image has there; it is live (a file the kubelet rewrites on the node is
+ * read anew), and what the container writes under a read-write mount lands
+ * on the node, where the pod's other containers (an emptyDir shared by a
+ * sidecar) and the node itself see it. A write under a read-only mount
+ * fails with EROFS (`Read-only file system`).
+ *
+ * The container's files are a plain record (FileOverrides) that the
+ * interpreter reads and writes directly, so mounts are kept in step with
+ * the node at the moments the container is looked at: before and after
+ * the runtime advances its process, runs an exec or answers a probe,
+ * changes the container made under a writable mount are copied to the
+ * node, then every mount is projected again from the node.
+ *
+ * Mirrors containerd's CRI plugin (internal/cri/opts/spec_opts.go
+ * WithMounts: missing bind sources are created as directories) and what
+ * a Linux bind mount does.
+ */
+import type { FileOverrides } from './behaviour.ts';
+
+/** CRI Mount (the fields modelled). */
+export interface Mount {
+	containerPath: string;
+	hostPath: string;
+	readonly: boolean;
+}
+
+/** The node's files, as containerd reads bind-mount sources (the kubelet's NodeDisk has the same shape). No method throws. */
+export interface HostFiles {
+	readFile(path: string): string | undefined;
+	readDir(path: string): string[] | undefined;
+	exists(path: string): boolean;
+	isDir(path: string): boolean;
+	writeFile(path: string, text: string): boolean;
+	mkdir(path: string): boolean;
+	remove(path: string): boolean;
+}
+
+/** Bounds on what one mount projects (a hostPath of `/` must not copy the node). */
+const MAX_FILES_PER_MOUNT = 500;
+const MAX_DEPTH = 12;
+
+function clean(path: string): string {
+	const out: string[] = [];
+	for (const part of path.split('/')) {
+		if (part === '' || part === '.') continue;
+		if (part === '..') out.pop();
+		else out.push(part);
+	}
+	return `/${out.join('/')}`;
+}
+
+function join(dir: string, rel: string): string {
+	return rel ? `${dir === '/' ? '' : dir}/${rel}` : dir;
+}
+
+/** A mount with its container path cleaned once. */
+interface MountPoint {
+	mount: Mount;
+	at: string;
+}
+
+function pointsOf(mounts: readonly Mount[] | undefined): MountPoint[] {
+	return (mounts ?? []).map((mount) => ({ mount, at: clean(mount.containerPath) }));
+}
+
+/** The deepest mount point covering the clean absolute path `p` (the later of equals), with the path below it. */
+function coveringPoint(points: readonly MountPoint[], p: string): { mount: Mount; at: string; rel: string } | undefined {
+	let best: { mount: Mount; at: string; rel: string } | undefined;
+	for (const { mount, at } of points) {
+		let rel: string | undefined;
+		if (p === at) rel = '';
+		else if (at === '/' || p.startsWith(`${at}/`)) rel = p.slice(at === '/' ? 1 : at.length + 1);
+		if (rel === undefined) continue;
+		if (!best || best.at.length <= at.length) best = { mount, at, rel };
+	}
+	return best;
+}
+
+/** The mount whose container path covers `path` (the deepest; the later of equals), with the path below it. */
+export function mountAt(mounts: readonly Mount[] | undefined, path: string): { mount: Mount; rel: string } | undefined {
+	const found = coveringPoint(pointsOf(mounts), clean(path));
+	return found && { mount: found.mount, rel: found.rel };
+}
+
+/** Whether a write at `path` falls under a read-only mount. */
+export function isReadOnlyPath(mounts: readonly Mount[] | undefined, path: string): boolean {
+	return mountAt(mounts, path)?.mount.readonly === true;
+}
+
+/** The file-record key's path (`/a/b/` marks the directory /a/b). */
+function keyPath(key: string): string {
+	return key.endsWith('/') ? key.slice(0, -1) || '/' : key;
+}
+
+/** The node's content at `hostPath` as container-path keys under `containerPath` (bounded). */
+function project(host: HostFiles | undefined, mount: Mount, into: FileOverrides): void {
+	const at = clean(mount.containerPath);
+	if (!host || host.isDir(mount.hostPath) || !host.exists(mount.hostPath)) {
+		into[`${at === '/' ? '' : at}/`] = '';
+		if (!host || !host.isDir(mount.hostPath)) return;
+		let seen = 0;
+		const walk = (abs: string, rel: string, depth: number) => {
+			if (depth > MAX_DEPTH) return;
+			for (const name of host.readDir(abs) ?? []) {
+				if (++seen > MAX_FILES_PER_MOUNT) return;
+				const childAbs = join(abs, name);
+				const childRel = rel ? `${rel}/${name}` : name;
+				if (host.isDir(childAbs)) {
+					into[`${join(at, childRel)}/`] = '';
+					walk(childAbs, childRel, depth + 1);
+				} else into[join(at, childRel)] = host.readFile(childAbs) ?? '';
+			}
+		};
+		walk(mount.hostPath, '', 0);
+		return;
+	}
+	into[at] = host.readFile(mount.hostPath) ?? '';
+}
+
+/** containerd's WithMounts: a bind source that does not exist is created as a directory. */
+export function prepareMountSources(host: HostFiles | undefined, mounts: readonly Mount[]): void {
+	if (!host) return;
+	for (const m of mounts) if (!host.exists(m.hostPath)) host.mkdir(m.hostPath);
+}
+
+/**
+ * Brings the container's files and the node in step for its mounts:
+ * changes under writable mounts since the last projection go to the node
+ * (under read-only ones they are dropped), then every mount is projected
+ * again, hiding the image's own files under it. Returns the new
+ * projection, to compare against next time.
+ */
+export function syncMounts(files: FileOverrides, lastProjection: FileOverrides | undefined, mounts: readonly Mount[], host: HostFiles | undefined, imagePaths: readonly string[]): FileOverrides {
+	const last = lastProjection ?? {};
+	const points = pointsOf(mounts);
+	// 1. Write back what the container changed; drop every key under a mount point.
+	const changed: Array<{ key: string; value: string | null; target: string }> = [];
+	for (const key of Object.keys(files)) {
+		const covered = coveringPoint(points, keyPath(key));
+		if (!covered) continue;
+		const value = files[key];
+		delete files[key];
+		if (Object.hasOwn(last, key) && last[key] === value) continue;
+		if (covered.mount.readonly || !host) continue;
+		changed.push({ key, value, target: join(covered.mount.hostPath, covered.rel) });
+	}
+	changed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+	for (const { key, value, target } of changed) {
+		if (value === null) host?.remove(target);
+		else if (key.endsWith('/')) host?.mkdir(target);
+		else host?.writeFile(target, value);
+	}
+	// 2. Project every mount again, shallow mounts first so deeper ones lie on top.
+	const projection: FileOverrides = {};
+	const ordered = [...points].sort((a, b) => a.at.length - b.at.length);
+	ordered.forEach(({ mount, at }, i) => {
+		if (i > 0) for (const key of Object.keys(projection)) if (keyPath(key) === at || keyPath(key).startsWith(`${at === '/' ? '' : at}/`)) delete projection[key];
+		project(host, mount, projection);
+	});
+	// The image's files under a mount point are hidden by it.
+	for (const path of imagePaths) if (coveringPoint(points, path) && !Object.hasOwn(projection, path)) projection[path] = null;
+	Object.assign(files, projection);
+	return projection;
+}

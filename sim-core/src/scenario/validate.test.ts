@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ScenarioError, parseScenario } from './validate.ts';
+
+/** A minimal valid scenario, with `extra` appended (YAML text). */
+function scenario(extra = ''): string {
+	return `title: {en: A title, zh-cn: 标题}\nsummary: {en: A summary, zh-cn: 摘要}\n${extra}`;
+}
+
+function problemsOf(text: string): string[] {
+	try {
+		parseScenario(text, 'demo');
+	} catch (error) {
+		if (error instanceof ScenarioError) return error.problems;
+		throw error;
+	}
+	return [];
+}
+
+describe('parseScenario', () => {
+	it('accepts a minimal scenario and gives it its id', () => {
+		expect(parseScenario(scenario(), 'start/demo')).toMatchObject({ id: 'start/demo', title: { en: 'A title', 'zh-cn': '标题' } });
+	});
+
+	it('accepts a task whose reveal plays steps beyond the terminal', () => {
+		const parsed = parseScenario(
+			scenario(`tasks:
+  - id: fix
+    title: {en: Fix it, zh-cn: 修好它}
+    goal: {en: Start it, zh-cn: 启动它}
+    reveal:
+      text: {en: Start it again, zh-cn: 再启动}
+      commands: [kubectl get pods -n kube-system]
+      steps:
+        - start: kube-controller-manager
+        - advance: 1m
+        - run: kubectl get pods
+    checks:
+      - {resource: pods, namespace: default, count: 0}
+`),
+			'demo',
+		);
+		expect(parsed.tasks?.[0]?.reveal?.steps).toEqual([{ start: 'kube-controller-manager' }, { advance: '1m' }, { run: 'kubectl get pods' }]);
+	});
+
+	it.each([
+		['a missing translation', scenario().replace('zh-cn: 标题', 'fr: titre'), ['title.fr: unknown field (allowed: en, zh-cn)', 'title.zh-cn: is required']],
+		['a typo in a field name', scenario('setpu: []\n'), ['demo.setpu: unknown field (allowed: title, summary, cluster, setup, faults, expect, tasks, panels, suggestedCommand)']],
+		['a step with two verbs', scenario('setup:\n  - {run: kubectl get pods, advance: 1s}\n'), ['setup[0]: needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal (found run, advance)']],
+		['a bad duration', scenario('setup:\n  - advance: soon\n'), ['setup[0].advance: time: invalid duration "soon"']],
+		['a node component without its node', scenario('setup:\n  - stop: kubelet\n'), ['setup[0].stop: kubelet runs on every node: say which with `node:`']],
+		['an unknown node', scenario('setup:\n  - partition: node-9\n'), ['setup[0].partition: no node "node-9" in this cluster (nodes: control-plane, node-1, node-2)']],
+		['an unknown component', scenario('faults:\n  - {at: 10s, stop: kube-dns}\n'), ['faults[0].stop: must be one of kube-apiserver, etcd, kube-scheduler, kube-controller-manager, cloud-controller-manager, kubelet, kube-proxy, container-runtime']],
+		['a fault that is a command', scenario('faults:\n  - {at: 10s, run: kubectl delete pods --all}\n'), ['faults[0]: a fault is stop, start, partition or heal']],
+		['a check without an expectation', scenario('expect:\n  within: 1m\n  checks:\n    - {resource: pods}\n'), ['expect.checks[0]: needs an expectation: equals, notEquals, contains, atLeast, count or absent']],
+		['a check path that is not a JSONPath template', scenario('expect:\n  within: 1m\n  checks:\n    - {resource: pods, path: .status.phase, equals: Running}\n'), ['expect.checks[0].path: must be a JSONPath template in braces, e.g. {.status.phase}']],
+		['a task with no checks', scenario('tasks:\n  - {id: t, title: {en: T, zh-cn: T}, goal: {en: G, zh-cn: G}, checks: []}\n'), ['tasks[0].checks: needs at least one check']],
+		['a reveal step on an unknown node', scenario('tasks:\n  - id: t\n    title: {en: T, zh-cn: T}\n    goal: {en: G, zh-cn: G}\n    reveal: {text: {en: R, zh-cn: R}, steps: [{heal: node-7}]}\n    checks: [{resource: pods, count: 0}]\n'), ['tasks[0].reveal.steps[0].heal: no node "node-7" in this cluster (nodes: control-plane, node-1, node-2)']],
+		['an unknown panel', scenario('panels: [terminal, radar]\n'), ['panels[1]: must be one of map, terminal, timeline, story, faults, why, tasks, yaml, inspector']],
+	])('rejects %s, naming the path of the problem', (_what, text, expected) => {
+		expect(problemsOf(text)).toEqual(expected);
+	});
+
+	it('reports every problem of a file at once, not only the first', () => {
+		expect(problemsOf(scenario('setup:\n  - advance: soon\n  - stop: kubelet\npanels: [radar]\n'))).toHaveLength(3);
+	});
+
+	it('points at the line and column of a YAML syntax error', () => {
+		const problems = problemsOf('title: {en: A\nsummary: [unclosed\n');
+		expect(problems).toHaveLength(1);
+		expect(problems[0]).toMatch(/^demo\.yaml:\d+:\d+: /);
+	});
+
+	it('uses the nodes the scenario declares when it checks node names', () => {
+		const text = scenario('cluster:\n  nodes:\n    - {name: cp, cpu: "2", memory: 4Gi}\n    - {name: worker, cpu: "2", memory: 4Gi}\nsetup:\n  - partition: node-1\n');
+		expect(problemsOf(text)).toEqual(['setup[0].partition: no node "node-1" in this cluster (nodes: cp, worker)']);
+	});
+});

@@ -1,0 +1,29 @@
+/**
+ * For the systemd tools' tests: a node (testing.ts of crictl: a real
+ * kubelet and containerd against etcd and kube-apiserver) with kubeadm's
+ * unit files and flags on its disk and systemctl and journalctl installed,
+ * their stop and start mapped to the kernel.
+ */
+import { nodeRig, type NodeRig } from '../crictl/testing.ts';
+import { journalctlCommand, systemctlCommand, systemdNodeFiles } from './index.ts';
+import type { SystemdDeps } from './types.ts';
+
+export const KUBEADM_FLAGS = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n';
+
+/** A node five minutes after boot, running pod `web`, with systemctl and journalctl installed. */
+export function systemdRig(): NodeRig & { deps: SystemdDeps } {
+	const r = nodeRig({ ...systemdNodeFiles(), '/var/lib/kubelet/kubeadm-flags.env': KUBEADM_FLAGS });
+	const deps: SystemdDeps = {
+		kubelet: r.kubeletHost,
+		containerd: r.runtimeHost,
+		stopService: (s) => r.h.kernel.stop(s === 'kubelet' ? r.kubelet.id : r.runtime.id),
+		startService: (s) => r.h.kernel.start(s === 'kubelet' ? r.kubelet.id : r.runtime.id),
+	};
+	r.host.commands.set('systemctl', systemctlCommand(deps));
+	r.host.commands.set('journalctl', journalctlCommand(deps));
+	r.h.advance(1_000);
+	r.createPod('web', { containers: [{ name: 'nginx', image: 'nginx:1.14.2' }] });
+	r.h.advance(299_000);
+	return { ...r, deps };
+}
+
