@@ -22,6 +22,12 @@ describe('accessibility (axe-core, WCAG 2.2 A and AA)', () => {
 			localStorage.setItem('starlight-theme', s);
 			document.documentElement.dataset.theme = s;
 		}, scheme);
+		// Expressive Code's script makes overflowing code blocks focusable once
+		// it has measured them; a reader's page has run it, so wait for it too
+		// (on a loaded machine axe could otherwise run first).
+		await page.waitForFunction(() =>
+			[...document.querySelectorAll('.expressive-code pre')].every((pre) => pre.scrollWidth <= pre.clientWidth || pre.getAttribute('tabindex') === '0'),
+		);
 		const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
 		await context.close();
 		const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
