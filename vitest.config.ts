@@ -23,6 +23,8 @@ export default defineConfig({
 					fileParallelism: false,
 					testTimeout: 60_000,
 					hookTimeout: 60_000,
+					// The sandbox's simulation answers in a worker; on a busy machine that takes seconds.
+					expect: { poll: { timeout: 15_000, interval: 100 } },
 				},
 			},
 		],

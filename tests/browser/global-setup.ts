@@ -5,6 +5,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { siteConfig } from '../../site.config.mjs';
 
@@ -15,10 +16,12 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-	if (!existsSync('dist/index.html')) {
-		throw new Error('No built site in dist/: run `npm run build` before the browser tests.');
+	// DIST_DIR tests another build (e.g. `astro build --outDir`) than dist/.
+	const root = resolve(process.env.DIST_DIR ?? 'dist');
+	if (!existsSync(join(root, 'index.html'))) {
+		throw new Error(`No built site in ${root}: run \`npm run build\` before the browser tests.`);
 	}
-	const server = await serveDist({ base: siteConfig.base });
+	const server = await serveDist({ root, base: siteConfig.base });
 	project.provide('siteUrl', server.url);
 	return () => server.close();
 }

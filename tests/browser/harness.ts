@@ -31,7 +31,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Every page of a build, as a path relative to the site base ('' for the landing page, '404.html' for the not-found page). */
-export function builtPages(root = 'dist'): string[] {
+export function builtPages(root = process.env.DIST_DIR ?? 'dist'): string[] {
 	const pages: string[] = [];
 	for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
 		if (!entry.isFile() || !entry.name.endsWith('.html')) continue;

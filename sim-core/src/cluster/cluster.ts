@@ -258,6 +258,26 @@ export class Cluster {
 		return this.kernel.nowMs;
 	}
 
+	/** The wall-clock time the cluster's virtual clock stands for (ms since the epoch; timestamps in objects and logs use it). */
+	wallMs(): number {
+		return this.kernel.wallMs();
+	}
+
+	/** When the next thing is due to happen (virtual ms), for a "step to the next event" control; undefined when nothing is queued. */
+	nextEventAtMs(): number | undefined {
+		return this.kernel.nextEventAtMs();
+	}
+
+	/** Which of `names` the reader's current host can run (shell builtins and installed tools), for tab completion. */
+	commandsAvailable(names: readonly string[]): string[] {
+		return names.filter((name) => this.shell.session.lookup(name) !== undefined);
+	}
+
+	/** The names of the cluster's machines (nodes), in order. */
+	nodeNames(): string[] {
+		return this.nodes.map((n) => n.name);
+	}
+
 	/** Runs the cluster for `duration` of virtual time (ms or '30s'). */
 	advance(duration: number | string): void {
 		const ms = typeof duration === 'number' ? duration : parseGoDurationMs(duration);

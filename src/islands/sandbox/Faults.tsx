@@ -1,0 +1,108 @@
+/**
+ * Faults: stop and start each control-plane component and each node's
+ * kubelet, container runtime and kube-proxy; cut a node off from the
+ * control plane and reconnect it. Each button sends one request; what the
+ * cluster does about it shows on the map and in the terminal. Status is in
+ * words and a symbol, never colour alone.
+ *
+ * Powering a node off is not offered: sim-core has no public way to do it
+ * yet (its NodeHost keeps a `poweredOff` flag but nothing sets it).
+ */
+import { useState } from 'preact/hooks';
+import type { ComponentView, ClusterView, Request, Response } from '../../sandbox/protocol.ts';
+
+type T = (key: string, values?: Record<string, string | number>) => string;
+
+const CONTROL_PLANE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+const NODE_COMPONENTS = ['kubelet', 'container-runtime', 'kube-proxy'];
+
+export interface FaultsProps {
+	view: ClusterView;
+	request: (request: Request) => Promise<Response>;
+	t: T;
+}
+
+/** A component's state in words and a symbol. */
+function stateOf(c: ComponentView, t: T): { symbol: string; text: string; tone: string } {
+	if (c.failing) return { symbol: '✕', text: t('sandbox.faults.stopped'), tone: 'bad' };
+	if (!c.running) return { symbol: '◌', text: t('sandbox.faults.down'), tone: 'warn' };
+	return { symbol: '●', text: t('sandbox.faults.running'), tone: 'ok' };
+}
+
+function ComponentRow({ c, request, t, label }: { c: ComponentView; request: FaultsProps['request']; t: T; label: string }) {
+	const state = stateOf(c, t);
+	const verb = c.failing ? 'start' : 'stop';
+	const isNodeComponent = NODE_COMPONENTS.includes(c.component);
+	return (
+		<li class="ca-faults__row">
+			<span class="ca-faults__name">{c.component}</span>
+			<span class={`ca-faults__state ca-faults__state--${state.tone}`}>
+				<span aria-hidden="true">{state.symbol} </span>
+				{state.text}
+			</span>
+			<button
+				type="button"
+				class="ca-sbx-btn"
+				aria-label={t(verb === 'stop' ? 'sandbox.faults.stopLabel' : 'sandbox.faults.startLabel', { component: label })}
+				onClick={() => request(isNodeComponent ? { type: 'fault', verb, component: c.component, node: c.node } : { type: 'fault', verb, component: c.component })}
+			>
+				{t(verb === 'stop' ? 'sandbox.faults.stop' : 'sandbox.faults.start')}
+			</button>
+		</li>
+	);
+}
+
+export function Faults({ view, request, t }: FaultsProps) {
+	const [problem, setProblem] = useState<string>();
+	const send = async (r: Request) => {
+		const answer = await request(r);
+		setProblem(answer.type === 'error' ? answer.message : undefined);
+		return answer;
+	};
+	const controlPlane = view.components.filter((c) => CONTROL_PLANE.includes(c.component));
+	return (
+		<div class="ca-faults">
+			<section>
+				<h3 class="ca-sbx-h">{t('sandbox.faults.controlPlane')}</h3>
+				<ul class="ca-faults__list">
+					{controlPlane.map((c) => (
+						<ComponentRow key={c.component} c={c} request={send} t={t} label={c.component} />
+					))}
+				</ul>
+			</section>
+			{view.nodes.map((node) => (
+				<section key={node.name}>
+					<h3 class="ca-sbx-h">{t('sandbox.faults.node', { node: node.name })}</h3>
+					<ul class="ca-faults__list">
+						{view.components
+							.filter((c) => c.node === node.name && NODE_COMPONENTS.includes(c.component))
+							.map((c) => (
+								<ComponentRow key={c.component} c={c} request={send} t={t} label={`${c.component} (${node.name})`} />
+							))}
+						<li class="ca-faults__row">
+							<span class="ca-faults__name">{t('sandbox.faults.network')}</span>
+							<span class={`ca-faults__state ca-faults__state--${node.partitioned ? 'bad' : 'ok'}`}>
+								<span aria-hidden="true">{node.partitioned ? '✕ ' : '● '}</span>
+								{node.partitioned ? t('sandbox.faults.cutOff') : t('sandbox.faults.connected')}
+							</span>
+							<button
+								type="button"
+								class="ca-sbx-btn"
+								aria-label={t(node.partitioned ? 'sandbox.faults.healLabel' : 'sandbox.faults.partitionLabel', { node: node.name })}
+								onClick={() => send({ type: 'network', verb: node.partitioned ? 'heal' : 'partition', node: node.name })}
+							>
+								{node.partitioned ? t('sandbox.faults.heal') : t('sandbox.faults.partition')}
+							</button>
+						</li>
+					</ul>
+				</section>
+			))}
+			{problem && (
+				<p class="ca-faults__problem" role="alert">
+					{problem}
+				</p>
+			)}
+			<p class="ca-sbx-note">{t('sandbox.faults.note')}</p>
+		</div>
+	);
+}

@@ -1,0 +1,375 @@
+/**
+ * The sandbox island: a live mini-cluster with a map, a terminal, time
+ * controls, faults, tasks and the other panels in tabs, from 360 px phones
+ * to full screen on wide desktops.
+ *
+ * Rendered on the server with the scenario's starting view (computed at
+ * build time), it is a static picture plus a sentence on what the live
+ * version does; that is what readers without JavaScript get. Hydrated when
+ * it scrolls into view, it becomes the live frame at once, showing the same
+ * starting view; the simulation worker (the large part of the code) is
+ * fetched when the reader first reaches for the sandbox (pointer or focus
+ * inside it) or opens a share link for it.
+ *
+ * Everything about the cluster comes from the worker (client.ts); this file
+ * only lays out panels and passes requests on.
+ */
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import type { Scenario } from '@cluster-anatomy/sim-core';
+import type { ClusterView, Locale, Request, Response } from '../../sandbox/protocol.ts';
+import type { InspectTarget, PanelId, PanelProps } from './panel-props.ts';
+import { SandboxClient } from '../../sandbox/client.ts';
+import { translator } from '../../sandbox/format.ts';
+import { ErrorBoundary, SandboxFailure } from './ErrorBoundary.tsx';
+import { Terminal as TerminalPanel } from './Terminal.tsx';
+import { Frozen, pure } from './Frozen.tsx';
+import { TimeControls } from './TimeControls.tsx';
+import { Faults } from './Faults.tsx';
+import { Tasks } from './Tasks.tsx';
+import { CopyButton } from './CopyButton.tsx';
+import { ClusterMap, LazyPanel, hasLazyPanel } from './panels.tsx';
+import './sandbox.css';
+
+export type SandboxHeight = 'short' | 'medium' | 'tall';
+
+export interface SandboxIslandProps {
+	scenario: Scenario;
+	/** The scenario's starting view, computed at build time. */
+	view: ClusterView;
+	/** The `sandbox.*` UI strings of the page's locale. */
+	strings: Record<string, string>;
+	locale: Locale;
+	/** Panels to show, in tab order ('map' is drawn beside the tabs). */
+	panels: PanelId[];
+	height: SandboxHeight;
+}
+
+type T = ReturnType<typeof translator>;
+type Phase = 'idle' | 'starting' | 'ready';
+type Fullscreen = 'off' | 'native' | 'overlay';
+
+const SHARE_PREFIX = '#sandbox=';
+
+/** The terminal re-renders only when its own props change, not with every view. */
+const Terminal = pure(TerminalPanel);
+
+export default function SandboxIsland(props: SandboxIslandProps) {
+	const t = useMemo(() => translator(props.strings), [props.strings]);
+	const [generation, setGeneration] = useState(0);
+	return (
+		<ErrorBoundary key={generation} t={t} onReset={() => setGeneration((g) => g + 1)}>
+			<Sandbox {...props} t={t} restart={() => setGeneration((g) => g + 1)} />
+		</ErrorBoundary>
+	);
+}
+
+function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
+	const { scenario, t, locale } = props;
+	const uid = useId();
+	const [live, setLive] = useState(false);
+	const [view, setView] = useState<ClusterView>(props.view);
+	const [phase, setPhase] = useState<Phase>('idle');
+	const [busy, setBusy] = useState(0);
+	const [notice, setNotice] = useState<string>();
+	const [crash, setCrash] = useState<string>();
+	// Tabs for the panels that exist (a scenario without tasks has no Tasks tab).
+	const tabs = props.panels.filter((p) => p !== 'map' && (p === 'tasks' ? (scenario.tasks ?? []).length > 0 : p === 'terminal' || p === 'faults' || hasLazyPanel(p)));
+	const [active, setActive] = useState<PanelId | undefined>(tabs[0]);
+	const [opened, setOpened] = useState<PanelId[]>(tabs.slice(0, 1));
+	const [targets, setTargets] = useState<Partial<Record<PanelId, InspectTarget>>>({});
+	const [draft, setDraft] = useState<{ text: string; n: number }>({ text: scenario.suggestedCommand ?? '', n: 0 });
+	const [terminalKey, setTerminalKey] = useState(0);
+	const [fullscreen, setFullscreen] = useState<Fullscreen>('off');
+	const [shareUrl, setShareUrl] = useState<string>();
+	const root = useRef<HTMLDivElement>(null);
+	const tabRefs = useRef<Partial<Record<PanelId, HTMLButtonElement | null>>>({});
+	const start = useRef<Request>({ type: 'start', scenario, locale });
+	const client = useRef<SandboxClient>();
+
+	/** Creates the worker and starts the cluster, once. */
+	const warmUp = useCallback(() => {
+		const pending = client.current?.warmUp();
+		if (!pending) return;
+		setPhase('starting');
+		pending.then((response) => {
+			if (response.type === 'view') setView(response.view);
+			else if (response.type === 'error') setNotice(t('sandbox.error.start', { message: response.message }));
+			setPhase('ready');
+		});
+	}, []);
+
+	useEffect(() => {
+		setLive(true);
+		const c = new SandboxClient(() => start.current);
+		c.onPush = (response) => {
+			if (response.type === 'view') setView(response.view);
+			else if (response.type === 'error') setNotice(response.code ? t(`sandbox.error.${response.code}`) : response.message);
+		};
+		c.onCrash = (message) => setCrash(message);
+		client.current = c;
+		if (location.hash.startsWith(SHARE_PREFIX)) void openShareLink(location.hash);
+		const onFullscreenChange = () => setFullscreen(document.fullscreenElement && document.fullscreenElement === root.current ? 'native' : 'off');
+		document.addEventListener('fullscreenchange', onFullscreenChange);
+		return () => {
+			document.removeEventListener('fullscreenchange', onFullscreenChange);
+			c.terminate();
+		};
+	}, []);
+
+	/** A share link for this sandbox replays the shared session; a broken one says why and leaves the scenario as written. */
+	const openShareLink = async (hash: string) => {
+		const { decodeShare, splitShareHash } = await import('../../sandbox/share.ts');
+		const parts = splitShareHash(hash);
+		const section = root.current?.closest('[data-ca-scenario]');
+		const all = [...document.querySelectorAll('[data-ca-scenario]')];
+		const forUs = parts?.scenarioId === scenario.id;
+		const forAnother = all.some((s) => s.getAttribute('data-ca-scenario') === parts?.scenarioId);
+		// A link for no sandbox on this page is reported by the first one.
+		if (!forUs && (forAnother || all[0] !== section)) return;
+		if (!forUs) {
+			setNotice(t('sandbox.share.error.invalid'));
+			return;
+		}
+		const decoded = await decodeShare(hash);
+		if (!decoded.ok) {
+			setNotice(t(`sandbox.share.error.${decoded.problem}`));
+			return;
+		}
+		start.current = { type: 'start', scenario, locale, seed: decoded.seed, inputs: decoded.inputs };
+		setNotice(t('sandbox.share.opening'));
+		const pending = client.current?.warmUp();
+		if (!pending) return;
+		setPhase('starting');
+		const response = await pending;
+		if (response.type === 'view') {
+			setView(response.view);
+			setNotice(t('sandbox.share.opened'));
+		} else {
+			// The replay failed inside the simulation: start the scenario as written instead.
+			start.current = { type: 'start', scenario, locale };
+			const fresh = await client.current!.request(start.current);
+			if (fresh.type === 'view') setView(fresh.view);
+			setNotice(t('sandbox.share.error.replay'));
+		}
+		setPhase('ready');
+	};
+
+	// The reader reaching for the sandbox (pointer, touch or keyboard focus inside it) fetches the simulation.
+	useEffect(() => {
+		const el = root.current;
+		if (!live || !el) return;
+		const events = ['pointerenter', 'focusin', 'touchstart'] as const;
+		for (const name of events) el.addEventListener(name, warmUp, { passive: true });
+		return () => {
+			for (const name of events) el.removeEventListener(name, warmUp);
+		};
+	}, [live]);
+
+	const request = useCallback(async (r: Request): Promise<Response> => {
+		const c = client.current;
+		if (!c) return { type: 'error', message: 'the sandbox is not running' };
+		warmUp();
+		setBusy((n) => n + 1);
+		try {
+			const response = await c.request(r);
+			if (response.type === 'view' || response.type === 'exec') setView(response.view);
+			return response;
+		} finally {
+			setBusy((n) => n - 1);
+		}
+	}, []);
+
+	const openPanel = useCallback((panel: PanelId, target?: InspectTarget) => {
+		if (panel === 'map') return;
+		setActive(panel);
+		setOpened((list) => (list.includes(panel) ? list : [...list, panel]));
+		if (target) setTargets((all) => ({ ...all, [panel]: target }));
+		requestAnimationFrame(() => tabRefs.current[panel]?.scrollIntoView({ block: 'nearest' }));
+	}, []);
+
+	const reset = async () => {
+		setShareUrl(undefined);
+		setNotice(undefined);
+		if (location.hash.startsWith(SHARE_PREFIX)) history.replaceState(history.state, '', location.pathname + location.search);
+		if (client.current?.spawned) {
+			start.current = { type: 'start', scenario, locale };
+			await request(start.current);
+		} else setView(props.view);
+		setTerminalKey((k) => k + 1);
+		setDraft({ text: scenario.suggestedCommand ?? '', n: 0 });
+		setNotice(t('sandbox.frame.resetDone'));
+	};
+
+	const toggleFullscreen = async () => {
+		const el = root.current;
+		if (!el) return;
+		if (fullscreen === 'native') {
+			await document.exitFullscreen().catch(() => setFullscreen('off'));
+			return;
+		}
+		if (fullscreen === 'overlay') {
+			setFullscreen('off');
+			return;
+		}
+		try {
+			if (!el.requestFullscreen) throw new Error('no Fullscreen API');
+			await el.requestFullscreen();
+		} catch {
+			// Where the Fullscreen API is missing or refused, the sandbox covers the window instead.
+			setFullscreen('overlay');
+		}
+	};
+
+	const share = async () => {
+		const answer = await request({ type: 'session' });
+		if (answer.type !== 'session') {
+			setNotice(answer.type === 'error' ? answer.message : t('sandbox.share.error.invalid'));
+			return;
+		}
+		const { encodeShare, shareProblemOf } = await import('../../sandbox/share.ts');
+		try {
+			const fragment = await encodeShare({ scenarioId: answer.scenarioId, seed: answer.seed, inputs: answer.inputs });
+			setShareUrl(location.href.split('#')[0] + fragment);
+			setNotice(undefined);
+		} catch (error) {
+			setShareUrl(undefined);
+			setNotice(t(`sandbox.share.error.${shareProblemOf(error) ?? 'too-large'}`));
+		}
+	};
+
+	const onTabKey = (event: KeyboardEvent, index: number) => {
+		let next = index;
+		if (event.key === 'ArrowRight') next = (index + 1) % tabs.length;
+		else if (event.key === 'ArrowLeft') next = (index + tabs.length - 1) % tabs.length;
+		else if (event.key === 'Home') next = 0;
+		else if (event.key === 'End') next = tabs.length - 1;
+		else return;
+		event.preventDefault();
+		openPanel(tabs[next]);
+		tabRefs.current[tabs[next]]?.focus();
+	};
+
+	const panelProps = (id: PanelId): PanelProps => ({ view, request, t, locale, open: openPanel, live, target: targets[id] });
+	const showMap = props.panels.includes('map') && ClusterMap !== undefined;
+	const MapPanel = ClusterMap;
+
+	if (!live) {
+		// The server-rendered picture (and the first render while hydrating): the starting cluster and what the live version does.
+		return (
+			<div class={`ca-sbx ca-sbx--static ca-sbx--h-${props.height}`} data-state="static">
+				{MapPanel && <MapPanel {...panelProps('map')} />}
+				<p class="ca-sbx__nojs">{t('sandbox.static.note')}</p>
+			</div>
+		);
+	}
+
+	const state = crash ? 'crashed' : phase === 'ready' ? 'ready' : phase;
+	return (
+		<div
+			ref={root}
+			class={`ca-sbx ca-sbx--h-${props.height}${fullscreen !== 'off' ? ' ca-sbx--full' : ''}${fullscreen === 'overlay' ? ' ca-sbx--overlay' : ''}`}
+			data-state={state}
+			aria-busy={busy > 0 || phase === 'starting'}
+			onKeyDown={(event) => {
+				if (event.key === 'Escape' && fullscreen === 'overlay') setFullscreen('off');
+			}}
+		>
+			<div class="ca-sbx__bar">
+				<TimeControls view={view} request={request} t={t} />
+				<div class="ca-sbx__actions" role="group" aria-label={t('sandbox.frame.actions')}>
+					<span class="ca-sbx__phase" role="status">
+						{crash ? '' : phase === 'starting' ? t('sandbox.frame.starting') : busy > 0 ? t('sandbox.frame.working') : ''}
+					</span>
+					<button type="button" class="ca-sbx-btn" onClick={share}>
+						{t('sandbox.frame.share')}
+					</button>
+					<button type="button" class="ca-sbx-btn" onClick={reset}>
+						{t('sandbox.frame.reset')}
+					</button>
+					<button type="button" class="ca-sbx-btn" aria-pressed={fullscreen !== 'off'} onClick={toggleFullscreen}>
+						{fullscreen !== 'off' ? t('sandbox.frame.exitFullscreen') : t('sandbox.frame.fullscreen')}
+					</button>
+				</div>
+			</div>
+			{crash && <SandboxFailure t={t} message={crash} onReset={props.restart} />}
+			{notice && (
+				<p class="ca-sbx__notice" role="status">
+					{notice}
+				</p>
+			)}
+			{shareUrl && (
+				<div class="ca-sbx__share">
+					<label for={`${uid}-share`}>{t('sandbox.share.label')}</label>
+					<input id={`${uid}-share`} class="ca-sbx__share-url" type="text" readOnly value={shareUrl} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+					<CopyButton text={shareUrl} t={t} label={t('sandbox.share.copy')} />
+					<p class="ca-sbx-note">{t('sandbox.share.note')}</p>
+				</div>
+			)}
+			<div class={`ca-sbx__body${showMap ? '' : ' ca-sbx__body--single'}`}>
+				{tabs.length > 0 && (
+					<div class="ca-sbx__tabs">
+						<div class="ca-sbx__tablist" role="tablist" aria-label={t('sandbox.frame.panels')}>
+							{tabs.map((id, index) => (
+								<button
+									type="button"
+									role="tab"
+									key={id}
+									id={`${uid}-tab-${id}`}
+									ref={(el) => {
+										tabRefs.current[id] = el;
+									}}
+									class="ca-sbx__tab"
+									aria-selected={active === id}
+									aria-controls={`${uid}-panel-${id}`}
+									tabIndex={active === id ? 0 : -1}
+									onClick={() => openPanel(id)}
+									onKeyDown={(event) => onTabKey(event, index)}
+								>
+									{t(`sandbox.tab.${id}`)}
+								</button>
+							))}
+						</div>
+						{tabs.map((id) => (
+							<div
+								key={id}
+								id={`${uid}-panel-${id}`}
+								class={`ca-sbx__panel ca-sbx__panel--${id}`}
+								role="tabpanel"
+								aria-labelledby={`${uid}-tab-${id}`}
+								hidden={active !== id}
+								tabIndex={id === 'terminal' ? undefined : 0}
+							>
+								{opened.includes(id) && (
+									<Frozen active={active === id}>
+										{id === 'terminal' && <Terminal key={terminalKey} prompt={view.prompt} request={request} t={t} draft={draft} starting={phase !== 'ready'} />}
+										{id === 'faults' && <Faults view={view} request={request} t={t} />}
+										{id === 'tasks' && (
+											<Tasks
+												scenarioId={scenario.id}
+												tasks={scenario.tasks ?? []}
+												view={view}
+												t={t}
+												locale={locale}
+												tryCommand={(command) => {
+													openPanel('terminal');
+													setDraft((d) => ({ text: command, n: d.n + 1 }));
+												}}
+											/>
+										)}
+										{id !== 'terminal' && id !== 'faults' && id !== 'tasks' && <LazyPanel {...panelProps(id)} id={id} loading={t('sandbox.frame.loadingPanel')} failed={t('sandbox.frame.panelFailed')} />}
+									</Frozen>
+								)}
+							</div>
+						))}
+					</div>
+				)}
+				{/* After the tabs: the terminal comes first on narrow frames, and keyboard order follows what the reader sees. */}
+				{showMap && MapPanel && (
+					<div class="ca-sbx__map">
+						<MapPanel {...panelProps('map')} />
+					</div>
+				)}
+			</div>
+		</div>
+	);
+}

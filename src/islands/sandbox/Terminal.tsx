@@ -1,0 +1,217 @@
+/**
+ * The sandbox terminal: a prompt, the output of each command (announced
+ * politely to screen readers, copyable), history with ↑/↓, Tab completion
+ * from the worker, `clear` and Ctrl+L, Ctrl+C to drop the line. Commands
+ * run in the worker; this component only keeps what is on the screen.
+ *
+ * Tab completes only while the line has text; on an empty line, or after
+ * Escape, Tab moves focus on as usual, so the terminal never traps the
+ * keyboard.
+ */
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import type { Request, Response } from '../../sandbox/protocol.ts';
+import { commonPrefix } from '../../sandbox/completion.ts';
+import { terminalText } from '../../sandbox/format.ts';
+import { CopyButton } from './CopyButton.tsx';
+
+type T = (key: string, values?: Record<string, string | number>) => string;
+
+interface Entry {
+	id: number;
+	/** The prompt and line typed (absent for notes such as completion lists). */
+	prompt?: string;
+	line?: string;
+	output: string;
+	failed?: boolean;
+	pending?: boolean;
+	note?: boolean;
+}
+
+export interface TerminalProps {
+	prompt: string;
+	request: (request: Request) => Promise<Response>;
+	t: T;
+	/** Text to put on the prompt (the scenario's suggested command, a task's command); `n` changes for each new draft. */
+	draft?: { text: string; n: number };
+	/** Whether the cluster is still starting (commands wait for it). */
+	starting: boolean;
+}
+
+/** Entries kept on screen, history lines kept. */
+const ENTRIES_MAX = 200;
+const HISTORY_MAX = 200;
+
+export function Terminal(props: TerminalProps) {
+	const { t } = props;
+	const id = useId();
+	const [entries, setEntries] = useState<Entry[]>([]);
+	const [line, setLine] = useState(props.draft?.text ?? '');
+	const history = useRef<string[]>([]);
+	/** Position in history while browsing with ↑/↓ (history.length = the line being typed). */
+	const browse = useRef<{ index: number; saved: string }>({ index: 0, saved: '' });
+	const nextId = useRef(1);
+	const tabLeaves = useRef(false);
+	const input = useRef<HTMLInputElement>(null);
+	const screen = useRef<HTMLDivElement>(null);
+
+	useEffect(() => {
+		if (props.draft && props.draft.n > 0) {
+			setLine(props.draft.text);
+			input.current?.focus();
+		}
+	}, [props.draft?.n]);
+
+	useEffect(() => {
+		const el = screen.current;
+		if (el) el.scrollTop = el.scrollHeight;
+	}, [entries]);
+
+	const add = (entry: Omit<Entry, 'id'>): number => {
+		const entryId = nextId.current++;
+		setEntries((list) => [...list, { ...entry, id: entryId }].slice(-ENTRIES_MAX));
+		return entryId;
+	};
+
+	const run = async (text: string) => {
+		const trimmed = text.trim();
+		setLine('');
+		browse.current = { index: history.current.length, saved: '' };
+		if (!trimmed) {
+			add({ prompt: props.prompt, line: '', output: '' });
+			return;
+		}
+		if (history.current[history.current.length - 1] !== text) history.current = [...history.current, text].slice(-HISTORY_MAX);
+		browse.current = { index: history.current.length, saved: '' };
+		if (trimmed === 'clear') {
+			setEntries([]);
+			return;
+		}
+		const entryId = add({ prompt: props.prompt, line: text, output: '', pending: true });
+		const response = await props.request({ type: 'exec', line: text });
+		const result = response.type === 'exec' ? terminalText(response.result.output) : { cleared: false, text: response.type === 'error' ? `${response.message}\n` : '' };
+		const failed = response.type === 'error' || (response.type === 'exec' && response.result.exitCode !== 0);
+		setEntries((list) => {
+			const done = list.map((e) => (e.id === entryId ? { ...e, output: result.text, pending: false, failed } : e));
+			return result.cleared ? done.filter((e) => e.id === entryId).map((e) => ({ ...e, prompt: undefined, line: undefined })) : done;
+		});
+	};
+
+	const completeLine = async () => {
+		const el = input.current;
+		if (!el) return;
+		const cursor = el.selectionStart ?? line.length;
+		const before = line;
+		const response = await props.request({ type: 'complete', line: before, cursor });
+		if (response.type !== 'complete' || input.current?.value !== before) return;
+		const { candidates, replaceFrom } = response;
+		const typed = before.slice(replaceFrom, cursor);
+		let insert: string | undefined;
+		if (candidates.length === 1) insert = candidates[0] + (/[=/]$/.test(candidates[0]) ? '' : ' ');
+		else if (candidates.length > 1) {
+			const prefix = commonPrefix(candidates);
+			if (prefix.length > typed.length) insert = prefix;
+			else add({ note: true, output: candidates.join('  ') + '\n' });
+		}
+		if (insert === undefined) return;
+		const next = before.slice(0, replaceFrom) + insert + before.slice(cursor);
+		setLine(next);
+		const caret = replaceFrom + insert.length;
+		requestAnimationFrame(() => input.current?.setSelectionRange(caret, caret));
+	};
+
+	const onKeyDown = (event: KeyboardEvent) => {
+		const el = event.currentTarget as HTMLInputElement;
+		if (event.key === 'Escape') {
+			tabLeaves.current = true;
+			return;
+		}
+		if (event.key === 'Tab') {
+			if (tabLeaves.current || event.shiftKey || !el.value.trim()) return;
+			event.preventDefault();
+			void completeLine();
+			return;
+		}
+		tabLeaves.current = false;
+		if (event.key === 'Enter') {
+			event.preventDefault();
+			void run(el.value);
+		} else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+			const list = history.current;
+			const b = browse.current;
+			if (!list.length) return;
+			event.preventDefault();
+			if (b.index === list.length) b.saved = el.value;
+			b.index = Math.max(0, Math.min(list.length, b.index + (event.key === 'ArrowUp' ? -1 : 1)));
+			setLine(b.index === list.length ? b.saved : list[b.index]);
+		} else if (event.ctrlKey && (event.key === 'c' || event.key === 'C') && el.selectionStart === el.selectionEnd) {
+			// Ctrl+C with nothing selected drops the line, as a shell does; with a selection it copies.
+			event.preventDefault();
+			add({ prompt: props.prompt, line: `${el.value}^C`, output: '' });
+			setLine('');
+			browse.current = { index: history.current.length, saved: '' };
+		} else if (event.ctrlKey && (event.key === 'l' || event.key === 'L')) {
+			event.preventDefault();
+			setEntries([]);
+		}
+	};
+
+	const transcript = entries.map((e) => (e.line !== undefined ? `${e.prompt ?? ''}${e.line}\n${e.output}` : e.output)).join('');
+	const lastOutput = [...entries].reverse().find((e) => e.line !== undefined && !e.pending)?.output ?? '';
+
+	return (
+		<div class="ca-term">
+			<div class="ca-term__screen" ref={screen} role="log" aria-live="polite" aria-label={t('sandbox.terminal.output')} tabIndex={0}>
+				{entries.length === 0 && <p class="ca-term__welcome">{t('sandbox.terminal.welcome')}</p>}
+				{entries.map((e) => (
+					<div class={`ca-term__entry${e.failed ? ' ca-term__entry--failed' : ''}${e.note ? ' ca-term__entry--note' : ''}`} key={e.id}>
+						{e.line !== undefined && (
+							<div class="ca-term__cmd">
+								<span class="ca-term__prompt">{e.prompt}</span>
+								<span class="ca-term__typed">{e.line}</span>
+							</div>
+						)}
+						{e.pending ? (
+							<p class="ca-term__pending">{props.starting ? t('sandbox.terminal.starting') : t('sandbox.terminal.running')}</p>
+						) : (
+							e.output && <pre class="ca-term__out">{e.output}</pre>
+						)}
+						{e.failed && <span class="ca-sbx-visually-hidden">{t('sandbox.terminal.failed')}</span>}
+					</div>
+				))}
+			</div>
+			<form
+				class="ca-term__form"
+				onSubmit={(event) => {
+					event.preventDefault();
+					void run(line);
+				}}
+			>
+				<label class="ca-term__prompt ca-term__prompt--live" for={`${id}-line`}>
+					<span aria-hidden="true">{props.prompt}</span>
+					<span class="ca-sbx-visually-hidden">{t('sandbox.terminal.inputLabel', { prompt: props.prompt.trim() })}</span>
+				</label>
+				<input
+					ref={input}
+					id={`${id}-line`}
+					class="ca-term__input"
+					type="text"
+					value={line}
+					onInput={(event) => setLine((event.currentTarget as HTMLInputElement).value)}
+					onKeyDown={onKeyDown}
+					autocomplete="off"
+					autocapitalize="off"
+					spellcheck={false}
+					enterKeyHint="send"
+					aria-describedby={`${id}-keys`}
+				/>
+			</form>
+			<div class="ca-term__foot">
+				<p class="ca-term__keys" id={`${id}-keys`}>
+					{t('sandbox.terminal.keys')}
+				</p>
+				<CopyButton text={lastOutput} t={t} label={t('sandbox.terminal.copyLast')} disabled={!lastOutput} />
+				<CopyButton text={transcript} t={t} label={t('sandbox.terminal.copyAll')} disabled={!transcript} />
+			</div>
+		</div>
+	);
+}

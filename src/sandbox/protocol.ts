@@ -1,0 +1,159 @@
+/**
+ * The messages between a sandbox island (main thread) and its simulation
+ * worker. The worker owns the cluster (sim-core) and everything that costs
+ * time; the island only renders views and sends what the reader does.
+ * Every message is plain, structured-cloneable data.
+ */
+import type { ClusterInput, ExecResult, Scenario, SchedulingExplanation, TraceEvent } from '@cluster-anatomy/sim-core';
+
+export type Locale = 'en' | 'zh-cn';
+export type Speed = 1 | 10 | 60;
+
+/** A node as the cluster map draws it. */
+export interface NodeView {
+	name: string;
+	ip: string;
+	roles: string[];
+	/** The Ready condition: 'True', 'False' or 'Unknown' (or 'Missing' before registration). */
+	ready: 'True' | 'False' | 'Unknown' | 'Missing';
+	unschedulable: boolean;
+	partitioned: boolean;
+	taints: string[];
+	/** Conditions other than Ready that are not in their healthy state. */
+	problems: string[];
+	cpu: { allocatableMilli: number; requestedMilli: number };
+	memory: { allocatableBytes: number; requestedBytes: number };
+	pods: { allocatable: number; count: number };
+}
+
+/** A pod as the map draws it. */
+export interface PodView {
+	namespace: string;
+	name: string;
+	node?: string;
+	phase: string;
+	/** kubectl's STATUS column (Running, ContainerCreating, CrashLoopBackOff, Terminating...). */
+	status: string;
+	/** kubectl's READY column, e.g. "1/1". */
+	ready: string;
+	restarts: number;
+	ip?: string;
+	/** `ReplicaSet/web-5d8f...` etc. */
+	owner?: string;
+}
+
+/** A control-plane or node component. */
+export interface ComponentView {
+	component: string;
+	node: string;
+	running: boolean;
+	/** Made to fail by the reader or the scenario. */
+	failing: boolean;
+	leader?: boolean;
+}
+
+/** A message drawn moving between components (from a trace event with a peer). */
+export interface MessageView {
+	seq: number;
+	atMs: number;
+	from: string;
+	to: string;
+	label: string;
+}
+
+export interface TaskView {
+	id: string;
+	done: boolean;
+	/** Each check of the task, in order: whether it holds now and what the cluster has. */
+	checks?: Array<{ ok: boolean; found: string }>;
+}
+
+/** Everything the island draws, recomputed by the worker after each change. */
+export interface ClusterView {
+	nowMs: number;
+	wallMs: number;
+	playing: boolean;
+	speed: Speed;
+	prompt: string;
+	components: ComponentView[];
+	nodes: NodeView[];
+	pods: PodView[];
+	/** The newest messages (bounded), for the map's animation. */
+	messages: MessageView[];
+	tasks: TaskView[];
+	/** Sequence number of the newest trace event. */
+	lastSeq: number;
+	/** Time-travel bounds: the earliest instant one can go back to, and the latest reached. */
+	earliestMs: number;
+	latestMs: number;
+}
+
+/** A YAML syntax error at a place in the editor's text (sim-core's YamlError: 1-based line and column over the whole text, all documents). */
+export interface YamlProblem {
+	line: number;
+	column: number;
+	/** go-yaml's wording, e.g. `mapping values are not allowed in this context`. */
+	message: string;
+}
+
+/** What the island asks the worker. Each request has an id; the answer echoes it. */
+export type Request =
+	| { type: 'start'; scenario: Scenario; seed?: number; locale: Locale; inputs?: ClusterInput[] }
+	| { type: 'exec'; line: string; stdin?: string }
+	| { type: 'complete'; line: string; cursor: number }
+	| { type: 'play'; speed: Speed }
+	| { type: 'pause' }
+	| { type: 'advance'; ms: number }
+	| { type: 'step' }
+	| { type: 'fault'; verb: 'stop' | 'start'; component: string; node?: string }
+	| { type: 'network'; verb: 'partition' | 'heal'; node: string }
+	| { type: 'apply'; yaml: string }
+	| { type: 'explain'; pod: string }
+	| { type: 'inspect'; resource: string; namespace?: string; name: string; as: 'yaml' | 'describe' | 'events' }
+	/**
+	 * Trace events, oldest first. Filters (see `matchesTraceFilter` in
+	 * src/sandbox/panels/trace-filter.ts, which the worker should use):
+	 * `component` matches the component or any of its sub-identities
+	 * (`kube-controller-manager` matches `kube-controller-manager/deployment-controller`,
+	 * `kubelet` matches every `kubelet/<node>`); `object` matches events whose
+	 * object contains the text. `limit`: only the newest `limit` matching events.
+	 */
+	| { type: 'trace'; afterSeq?: number; origin?: string; component?: string; object?: string; limit?: number }
+	/** The events of one command's origin: `origin` when given (`input:7`), else the command `line` last run, else the last command. */
+	| { type: 'story'; line?: string; origin?: string }
+	/** Checks YAML as `kubectl apply` would read it, without applying it: the parse errors, with positions in `yaml` (1-based, whole text). */
+	| { type: 'lint'; yaml: string }
+	/** The manifests the scenario applied in its setup (`apply:` steps), as starting points for the YAML editor. */
+	| { type: 'manifests' }
+	| { type: 'travel'; toMs: number }
+	/** After travelling back: forget what came after the moment shown and carry on from it (any other change does the same). */
+	| { type: 'continue' }
+	| { type: 'session' }
+	| { type: 'reset' };
+
+export type Response =
+	| { type: 'view'; view: ClusterView }
+	| { type: 'exec'; result: ExecResult; view: ClusterView }
+	| { type: 'complete'; candidates: string[]; replaceFrom: number }
+	| { type: 'explain'; explanation?: SchedulingExplanation }
+	| { type: 'inspect'; text: string }
+	| { type: 'trace'; events: TraceEvent[] }
+	/** `line`: the command line the origin stands for, when it is a reader's command. */
+	| { type: 'story'; origin?: string; line?: string; events: TraceEvent[] }
+	| { type: 'lint'; problems: YamlProblem[] }
+	| { type: 'manifests'; manifests: Array<{ title: string; yaml: string }> }
+	| { type: 'session'; scenarioId: string; seed: number; inputs: ClusterInput[] }
+	/** `code` names errors the UI explains in its own words (`sandbox.error.<code>`); `message` is the simulation's. */
+	| { type: 'error'; message: string; code?: 'session-full' };
+
+/** Main → worker envelope. */
+export interface RequestEnvelope {
+	id: number;
+	request: Request;
+}
+
+/** Worker → main envelope: an answer (with the request's id) or a pushed update (id 0) while playing. */
+export interface ResponseEnvelope {
+	id: number;
+	response: Response;
+}

@@ -1,0 +1,86 @@
+/**
+ * What the sandbox browser tests share: open a chapter with a sandbox,
+ * bring it into view (which hydrates it), start its cluster, run commands
+ * in its terminal and read what the reader sees.
+ */
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { openWatched } from './harness.ts';
+
+/** A chapter with a sandbox (the cluster at a glance), its scenario, and the same chapter in Chinese. */
+export const SANDBOX_PAGE = 'start/overview/';
+export const SANDBOX_PAGE_ZH = 'zh-cn/start/overview/';
+export const SANDBOX_SCENARIO = 'start/overview';
+
+export interface OpenSandbox {
+	page: Page;
+	context: BrowserContext;
+	problems: string[];
+	/** The sandbox's live frame. */
+	sandbox: Locator;
+}
+
+/** Opens the page, scrolls the first sandbox into view and waits until it is hydrated. */
+export async function openSandbox(
+	browser: Browser,
+	options: { path?: string; hash?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; reducedMotion?: boolean } = {},
+): Promise<OpenSandbox> {
+	const { page, problems, context } = await openWatched(browser, (options.path ?? SANDBOX_PAGE) + (options.hash ?? ''), { viewport: options.viewport, colorScheme: options.colorScheme });
+	if (options.reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
+	const section = page.locator('section.ca-sandbox').first();
+	await section.scrollIntoViewIfNeeded();
+	const sandbox = section.locator('.ca-sbx:not([data-state="static"])');
+	await sandbox.waitFor({ state: 'visible', timeout: 20_000 });
+	return { page, context, problems, sandbox };
+}
+
+/** Waits until a condition holds (usable in hooks, where expect.poll is not). */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		if (await check()) return;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((done) => setTimeout(done, 100));
+	}
+}
+
+/** Starts the cluster (the worker loads when the reader reaches for the sandbox) and waits until it answers. */
+export async function startCluster(sandbox: Locator): Promise<void> {
+	await sandbox.locator('.ca-term__input').focus();
+	await until(async () => (await sandbox.getAttribute('data-state')) === 'ready', 'the cluster to start');
+}
+
+/** Opens a tab of the sandbox by its visible name. */
+export async function openTab(sandbox: Locator, name: string | RegExp): Promise<void> {
+	await sandbox.getByRole('tab', { name }).click();
+}
+
+/** Types a command in the terminal, presses Enter and returns the output the reader sees for it. */
+export async function run(sandbox: Locator, command: string): Promise<string> {
+	const tab = sandbox.getByRole('tab', { name: 'Terminal' });
+	if ((await tab.count()) && (await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+	const input = sandbox.locator('.ca-term__input');
+	const before = await sandbox.locator('.ca-term__entry').count();
+	await input.fill(command);
+	await input.press('Enter');
+	const entry = sandbox.locator('.ca-term__entry').nth(before);
+	await entry.locator('.ca-term__out, .ca-term__cmd').first().waitFor();
+	await until(async () => (await entry.locator('.ca-term__pending').count()) === 0, `\`${command}\` to finish`);
+	const out = entry.locator('.ca-term__out');
+	return (await out.count()) ? out.innerText() : '';
+}
+
+/** The virtual clock as shown (HH:MM:SS). */
+export async function clock(sandbox: Locator): Promise<string> {
+	return sandbox.locator('.ca-time__now').innerText();
+}
+
+/** Seconds of an HH:MM:SS clock. */
+export function seconds(clockText: string): number {
+	const [h, m, s] = clockText.split(':').map(Number);
+	return h * 3600 + m * 60 + s;
+}
+
+/** The status text of a pod on the map. */
+export function podOnMap(sandbox: Locator, name: string | RegExp): Locator {
+	return sandbox.locator('.ca-sbx__map .ca-pod').filter({ hasText: name });
+}

@@ -1,0 +1,139 @@
+/**
+ * The sandbox terminal, driven through the keyboard as a reader would:
+ * commands and their output, Tab completion, history, clear, Ctrl+C, the
+ * scenario's suggested command, and output announced politely.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './harness.ts';
+import { openSandbox, run, startCluster, type OpenSandbox } from './sandbox-helpers.ts';
+
+let browser: Browser;
+let s: OpenSandbox;
+
+beforeAll(async () => {
+	browser = await launchBrowser();
+	s = await openSandbox(browser);
+	await startCluster(s.sandbox);
+}, 90_000);
+afterAll(async () => {
+	await s?.context.close();
+	await browser?.close();
+});
+
+describe('the sandbox terminal', () => {
+	it('offers the scenario\'s suggested command on the prompt, ready for Enter', async () => {
+		await expect.poll(() => s.sandbox.locator('.ca-term__input').inputValue()).toBe('kubectl get pods -n kube-system -o wide');
+		const output = await run(s.sandbox, 'kubectl get pods -n kube-system -o wide');
+		expect(output).toMatch(/^NAME\s+READY\s+STATUS/);
+		expect(output).toMatch(/etcd-control-plane\s+1\/1\s+Running/);
+	});
+
+	it('runs kubectl and shows its output and its errors, with the prompt', async () => {
+		expect(await run(s.sandbox, 'kubectl get nodes')).toMatch(/control-plane\s+Ready\s+control-plane/);
+		const failed = s.sandbox.locator('.ca-term__entry').last();
+		expect(await run(s.sandbox, 'kubectl get pod nothing-here')).toContain('Error from server (NotFound): pods "nothing-here" not found');
+		await expect.poll(() => failed.getAttribute('class')).toContain('ca-term__entry--failed');
+		await expect.poll(() => s.sandbox.locator('.ca-term__entry').last().locator('.ca-term__prompt').innerText()).toBe('reader@workstation:~$ ');
+	});
+
+	it('reaches a node with ssh: the prompt changes', async () => {
+		await run(s.sandbox, 'ssh node-1');
+		expect(await s.sandbox.locator('.ca-term__form .ca-term__prompt').innerText()).toMatch(/node-1/);
+		await run(s.sandbox, 'exit');
+		expect(await s.sandbox.locator('.ca-term__form .ca-term__prompt').innerText()).toMatch(/workstation/);
+	});
+
+	it('runs the node tools over ssh, and curl against the API server', async () => {
+		expect(await run(s.sandbox, 'curl -sk https://192.168.56.10:6443/healthz')).toBe('ok');
+		await run(s.sandbox, 'ssh node-1');
+		expect(await run(s.sandbox, 'crictl ps')).toMatch(/CONTAINER\s+IMAGE[\s\S]*kube-proxy/);
+		expect(await run(s.sandbox, 'systemctl status kubelet')).toContain('Active: active (running)');
+		expect(await run(s.sandbox, 'journalctl -u kubelet --no-pager')).toContain('kubelet');
+		await run(s.sandbox, 'exit');
+	});
+
+	it('completes commands, verbs, kinds and object names with Tab', async () => {
+		const input = s.sandbox.locator('.ca-term__input');
+		await input.fill('kubec');
+		await input.press('Tab');
+		await expect.poll(() => input.inputValue()).toBe('kubectl ');
+		await input.pressSequentially('descr');
+		await input.press('Tab');
+		await expect.poll(() => input.inputValue()).toBe('kubectl describe ');
+		await input.pressSequentially('no');
+		await input.press('Tab');
+		// 'no' is a short name and a prefix of 'node', 'nodes': the line stays, the choices are listed.
+		await expect.poll(() => s.sandbox.locator('.ca-term__entry--note').last().innerText()).toMatch(/\bnode\s+nodes\b/);
+		expect(await input.inputValue()).toBe('kubectl describe no');
+		await input.fill('kubectl describe nodes node-');
+		await input.press('Tab');
+		const note = s.sandbox.locator('.ca-term__entry--note').last();
+		await expect.poll(() => note.innerText()).toContain('node-1  node-2');
+		await input.pressSequentially('2');
+		await input.press('Tab');
+		await expect.poll(() => input.inputValue()).toBe('kubectl describe nodes node-2 ');
+		await input.fill('kubectl -n kube-system get pods etcd');
+		await input.press('Tab');
+		await expect.poll(() => input.inputValue()).toBe('kubectl -n kube-system get pods etcd-control-plane ');
+		await input.fill('');
+	});
+
+	it('leaves the keyboard free: Tab on an empty line, or after Escape, moves focus on', async () => {
+		const input = s.sandbox.locator('.ca-term__input');
+		await input.fill('');
+		await input.focus();
+		await input.press('Tab');
+		expect(await input.evaluate((el) => el === document.activeElement)).toBe(false);
+		await input.fill('kubectl get');
+		await input.focus();
+		await input.press('Escape');
+		await input.press('Tab');
+		expect(await input.evaluate((el) => el === document.activeElement)).toBe(false);
+		await input.fill('');
+	});
+
+	it('recalls earlier commands with ↑ and ↓', async () => {
+		const input = s.sandbox.locator('.ca-term__input');
+		await run(s.sandbox, 'kubectl get ns');
+		await run(s.sandbox, 'kubectl version');
+		await input.focus();
+		await input.pressSequentially('draft');
+		await input.press('ArrowUp');
+		expect(await input.inputValue()).toBe('kubectl version');
+		await input.press('ArrowUp');
+		expect(await input.inputValue()).toBe('kubectl get ns');
+		await input.press('ArrowDown');
+		await input.press('ArrowDown');
+		expect(await input.inputValue()).toBe('draft');
+		await input.fill('');
+	});
+
+	it('drops the line with Ctrl+C and empties the screen with clear', async () => {
+		const input = s.sandbox.locator('.ca-term__input');
+		await input.fill('kubectl delete node node-1');
+		await input.press('Control+c');
+		expect(await input.inputValue()).toBe('');
+		await expect.poll(() => s.sandbox.locator('.ca-term__entry').last().innerText()).toContain('kubectl delete node node-1^C');
+		await input.fill('clear');
+		await input.press('Enter');
+		await expect.poll(() => s.sandbox.locator('.ca-term__entry').count()).toBe(0);
+		// The node was not deleted.
+		expect(await run(s.sandbox, 'kubectl get nodes -o name')).toContain('node/node-1');
+	});
+
+	it('announces output politely and lets the reader copy it', async () => {
+		const screen = s.sandbox.locator('.ca-term__screen');
+		expect(await screen.getAttribute('role')).toBe('log');
+		expect(await screen.getAttribute('aria-live')).toBe('polite');
+		await s.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+		await run(s.sandbox, 'kubectl get nodes -o name');
+		await s.sandbox.getByRole('button', { name: 'Copy last output' }).click();
+		await expect.poll(() => s.page.evaluate(() => navigator.clipboard.readText())).toBe('node/control-plane\nnode/node-1\nnode/node-2\n');
+		await expect.poll(() => s.sandbox.locator('.ca-sbx-copy__status').first().innerText()).toBe('Copied.');
+	});
+
+	it('logged no console error and no CSP violation', () => {
+		expect(s.problems).toEqual([]);
+	});
+});

@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+/**
+ * The sandbox frame's components in a DOM: an error while rendering shows a
+ * message and a reset button instead of blanking the page; tasks check
+ * themselves from the view and keep progress; the faults panel says each
+ * component's state in words; the static picture has nothing to click.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { h, render } from 'preact';
+import { act } from 'preact/test-utils';
+import { readFileSync } from 'node:fs';
+import { parseScenario, startScenario } from '@cluster-anatomy/sim-core';
+import { ErrorBoundary } from '../../src/islands/sandbox/ErrorBoundary.tsx';
+import { Tasks } from '../../src/islands/sandbox/Tasks.tsx';
+import { Faults } from '../../src/islands/sandbox/Faults.tsx';
+import SandboxIsland from '../../src/islands/sandbox/SandboxIsland.tsx';
+import { buildView } from '../../src/sandbox/view.ts';
+import { translator } from '../../src/sandbox/format.ts';
+import { progressKey } from '../../src/sandbox/progress.ts';
+import en from '../../src/content/i18n/en.json' with { type: 'json' };
+import type { ClusterView } from '../../src/sandbox/protocol.ts';
+
+const t = translator(en as Record<string, string>);
+const overview = parseScenario(readFileSync('content/scenarios/start/overview.yaml', 'utf8'), 'start/overview');
+const { cluster } = startScenario(overview);
+const view: ClusterView = buildView(cluster, { playing: false, speed: 1, earliestMs: cluster.now(), latestMs: cluster.now(), tasks: overview.tasks });
+
+let root: HTMLElement;
+function mount<P>(vnode: preact.VNode<P>): HTMLElement {
+	root = document.createElement('div');
+	document.body.append(root);
+	act(() => render(vnode, root));
+	return root;
+}
+afterEach(() => {
+	render(null, root);
+	root.remove();
+	localStorage.clear();
+});
+
+function Boom(): never {
+	throw new Error('the map fell over');
+}
+
+describe('the error boundary', () => {
+	it('shows what went wrong and a reset button, not a blank', () => {
+		const onReset = vi.fn();
+		const el = mount(h(ErrorBoundary, { t, onReset, children: h(Boom, {}) }));
+		const alert = el.querySelector('[role="alert"]')!;
+		expect(alert.textContent).toContain('The sandbox stopped working.');
+		expect(alert.textContent).toContain('the map fell over');
+		act(() => (alert.querySelector('button') as HTMLButtonElement).click());
+		expect(onReset).toHaveBeenCalledOnce();
+	});
+});
+
+describe('the tasks panel', () => {
+	it('marks a task done when the view says its checks hold, keeps it, and announces it', () => {
+		const props = { scenarioId: 'start/overview', tasks: overview.tasks!, t, locale: 'en' as const, tryCommand: () => {} };
+		const el = mount(h(Tasks, { ...props, view }));
+		const first = () => el.querySelector('[data-task="find-the-control-plane"] .ca-task__state')!.textContent;
+		expect(first()).toBe('Not done yet');
+		const done: ClusterView = { ...view, tasks: view.tasks.map((task) => (task.id === 'find-the-control-plane' ? { ...task, done: true } : task)) };
+		act(() => render(h(Tasks, { ...props, view: done }), root));
+		expect(first()).toBe('Done');
+		expect(el.querySelector('[role="status"]')!.textContent).toBe('Task done: Find the control plane.');
+		expect(JSON.parse(localStorage.getItem(progressKey('start/overview'))!).tasks['find-the-control-plane'].done).toBe(true);
+		// A later view where the check fails again does not take it back.
+		act(() => render(h(Tasks, { ...props, view }), root));
+		expect(first()).toBe('Done');
+	});
+});
+
+describe('the faults panel', () => {
+	it('says each state in words and offers the opposite action', () => {
+		const stopped: ClusterView = { ...view, components: view.components.map((c) => (c.component === 'kube-scheduler' ? { ...c, failing: true, running: false } : c)), nodes: view.nodes.map((n) => (n.name === 'node-1' ? { ...n, partitioned: true } : n)) };
+		const el = mount(h(Faults, { view: stopped, t, request: async () => ({ type: 'view' as const, view }) }));
+		const row = [...el.querySelectorAll('.ca-faults__row')].find((r) => r.textContent!.startsWith('kube-scheduler'))!;
+		expect(row.querySelector('.ca-faults__state')!.textContent).toContain('Stopped');
+		expect(row.querySelector('button')!.getAttribute('aria-label')).toBe('Start kube-scheduler');
+		expect(el.querySelector('[aria-label="Reconnect node-1 to the control plane"]')).not.toBeNull();
+		expect(el.querySelector('[aria-label="Cut off node-2 from the control plane"]')).not.toBeNull();
+	});
+});
+
+describe('the island before it goes live', () => {
+	it('renders the static picture: the map and the sentence, nothing to click', async () => {
+		const { renderToString } = await import('preact-render-to-string');
+		const html = renderToString(h(SandboxIsland, { scenario: overview, view, strings: en as Record<string, string>, locale: 'en', panels: ['map', 'terminal', 'tasks'], height: 'medium' }));
+		expect(html).toContain('data-state="static"');
+		expect(html).toContain('etcd-control-plane');
+		expect(html).toContain('With JavaScript on, it becomes a live cluster you drive');
+		expect(html).not.toMatch(/<(button|input)\b/);
+		expect(html).not.toMatch(/\sstyle=/);
+	});
+});

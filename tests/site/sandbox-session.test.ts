@@ -1,0 +1,141 @@
+/**
+ * The sandbox session (src/sandbox/session.ts) in Node: the same scenario,
+ * seed and inputs always give the same cluster, whether played live, rebuilt
+ * from a share link, or reached again after travelling back in time.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { parseScenario } from '@cluster-anatomy/sim-core';
+import { SandboxSession } from '../../src/sandbox/session.ts';
+
+const overview = parseScenario(readFileSync('content/scenarios/start/overview.yaml', 'utf8'), 'start/overview');
+
+/** A short session a reader might have: commands, play slices, a fault, a jump. */
+function playSome(session: SandboxSession): void {
+	session.handle({ type: 'exec', line: 'kubectl create deployment web --image=nginx:1.27 --replicas=2' });
+	for (let i = 0; i < 20; i++) session.tick(1000);
+	session.handle({ type: 'fault', verb: 'stop', component: 'kube-scheduler' });
+	session.handle({ type: 'exec', line: 'kubectl scale deployment web --replicas=3' });
+	session.handle({ type: 'advance', ms: 70_000 });
+	session.handle({ type: 'fault', verb: 'start', component: 'kube-scheduler' });
+	session.handle({ type: 'advance', ms: 60_000 });
+}
+
+describe('a sandbox session', () => {
+	it('replays a reader\'s inputs to the same fingerprint (what a share link relies on)', () => {
+		const live = new SandboxSession(overview);
+		playSome(live);
+		const replayed = new SandboxSession(overview, { seed: live.seed, inputs: live.inputs() });
+		expect(replayed.fingerprint()).toBe(live.fingerprint());
+		expect(replayed.view()).toEqual(live.view());
+	});
+
+	it('shows the earlier cluster after travelling back, and the same latest state after travelling forward again', () => {
+		const session = new SandboxSession(overview, { limits: { checkpointEveryMs: 30_000 } });
+		const start = session.startMs;
+		playSome(session);
+		const latest = session.fingerprint();
+		const latestView = session.view();
+		expect(latestView.pods.filter((p) => p.namespace === 'default' && p.status === 'Running')).toHaveLength(3);
+
+		// Five seconds in, the Deployment exists but no Pod of it runs yet.
+		session.travel(start + 5_000);
+		expect(session.travelled).toBe(true);
+		const early = session.view();
+		expect(early.nowMs).toBe(start + 5_000);
+		expect(early.latestMs).toBe(latestView.nowMs);
+		expect(early.pods.filter((p) => p.namespace === 'default' && p.status === 'Running').length).toBeLessThan(3);
+
+		session.travel(latestView.nowMs);
+		expect(session.travelled).toBe(false);
+		expect(session.fingerprint()).toBe(latest);
+		expect(session.view()).toEqual(latestView);
+	});
+
+	it('travelling to a moment equals replaying the inputs up to it from scratch', () => {
+		const session = new SandboxSession(overview, { limits: { checkpointEveryMs: 20_000 } });
+		playSome(session);
+		const target = session.startMs + 95_500;
+		session.travel(target);
+		session.continueHere();
+		const rebuilt = new SandboxSession(overview, { inputs: session.inputs() });
+		expect(rebuilt.view().nowMs).toBe(target);
+		expect(rebuilt.fingerprint()).toBe(session.fingerprint());
+	});
+
+	it('continues from the moment shown: the later inputs are dropped, the new ones kept', () => {
+		const session = new SandboxSession(overview);
+		session.handle({ type: 'exec', line: 'kubectl create namespace first' });
+		session.tick(10_000);
+		session.handle({ type: 'exec', line: 'kubectl create namespace second' });
+		session.tick(10_000);
+		session.travel(session.startMs + 5_000);
+		session.handle({ type: 'exec', line: 'kubectl create namespace third' });
+		expect(session.travelled).toBe(false);
+		const lines = session.inputs().flatMap((i) => (i.kind === 'exec' ? [i.line] : []));
+		expect(lines).toEqual(['kubectl create namespace first', 'kubectl create namespace third']);
+		const names = session.clusterNow.list('namespaces').map((n) => n.metadata.name);
+		expect(names).toContain('third');
+		expect(names).not.toContain('second');
+	});
+
+	it('keeps checkpoints within their bounds however long it plays', () => {
+		const session = new SandboxSession(overview, { limits: { checkpointEveryMs: 5_000, checkpointsMax: 4 } });
+		for (let i = 0; i < 60; i++) session.tick(6_000);
+		const stats = session.checkpointStats();
+		expect(stats.count).toBeLessThanOrEqual(4);
+		expect(stats.everyMs).toBeGreaterThan(5_000);
+		// Travel still works to any moment, the scenario's start included.
+		session.travel(session.startMs);
+		expect(session.view().nowMs).toBe(session.startMs);
+	});
+
+	it('stops playing, and says so, when the session cannot record more', () => {
+		const session = new SandboxSession(overview, { limits: { inputsMax: 3 } });
+		session.handle({ type: 'play', speed: 60 });
+		expect([session.tick(6_000), session.tick(6_000), session.tick(6_000), session.tick(6_000)]).toEqual([true, true, true, false]);
+		expect(session.playing).toBe(false);
+		expect(session.handle({ type: 'exec', line: 'kubectl get pods' })).toMatchObject({ type: 'exec', result: { exitCode: 1, stderr: expect.stringContaining('this session is full') } });
+	});
+
+	it('steps to the next queued event', () => {
+		const session = new SandboxSession(overview);
+		const before = session.view().nowMs;
+		session.handle({ type: 'step' });
+		const after = session.view().nowMs;
+		expect(after).toBeGreaterThan(before);
+		expect(after - before).toBeLessThanOrEqual(10_000);
+	});
+
+	it('tells the story of the last command from the trace', () => {
+		const session = new SandboxSession(overview);
+		session.handle({ type: 'exec', line: 'kubectl create deployment story --image=nginx:1.27' });
+		session.tick(5_000);
+		const story = session.handle({ type: 'story' });
+		expect(story.type).toBe('story');
+		if (story.type !== 'story') return;
+		const actors = new Set(story.events.flatMap((e) => [e.component, e.peer ?? '']).map((c) => c.split('/')[0]));
+		for (const actor of ['kubectl', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'container-runtime']) expect(actors).toContain(actor);
+	});
+
+	it('answers the inspector without recording anything', () => {
+		const session = new SandboxSession(overview);
+		const before = session.fingerprint();
+		const yaml = session.handle({ type: 'inspect', resource: 'pods', namespace: 'kube-system', name: 'etcd-control-plane', as: 'yaml' });
+		expect(yaml).toMatchObject({ type: 'inspect' });
+		expect(yaml.type === 'inspect' && yaml.text).toContain('name: etcd-control-plane');
+		const events = session.handle({ type: 'inspect', resource: 'nodes', name: 'node-1', as: 'events' });
+		expect(events.type === 'inspect' && events.text).toContain('Starting kubelet.');
+		const refused = session.handle({ type: 'inspect', resource: 'pods', name: 'x; rm -rf /', as: 'yaml' });
+		expect(refused.type === 'inspect' && refused.text).toContain('not a valid name');
+		expect(session.fingerprint()).toBe(before);
+		expect(session.inputs()).toEqual([]);
+	});
+
+	it('refuses a fault that makes no sense with the cluster\'s own message, recording nothing', () => {
+		const session = new SandboxSession(overview);
+		const answer = session.handle({ type: 'fault', verb: 'stop', component: 'kubelet' });
+		expect(answer).toEqual({ type: 'error', message: 'kubelet runs on every node: say which' });
+		expect(session.inputs()).toEqual([]);
+	});
+});
