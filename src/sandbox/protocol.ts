@@ -18,6 +18,8 @@ export interface NodeView {
 	ready: 'True' | 'False' | 'Unknown' | 'Missing';
 	unschedulable: boolean;
 	partitioned: boolean;
+	/** The machine has no power: nothing runs on it (its Ready condition only changes once the control plane notices). */
+	poweredOff: boolean;
 	taints: string[];
 	/** Conditions other than Ready that are not in their healthy state. */
 	problems: string[];
@@ -107,6 +109,8 @@ export type Request =
 	| { type: 'step' }
 	| { type: 'fault'; verb: 'stop' | 'start'; component: string; node?: string }
 	| { type: 'network'; verb: 'partition' | 'heal'; node: string }
+	/** Cut a node's power, or power it on (it boots). Recorded and replayed like `fault` and `network`. */
+	| { type: 'power'; verb: 'powerOff' | 'powerOn'; node: string }
 	| { type: 'apply'; yaml: string }
 	| { type: 'explain'; pod: string }
 	| { type: 'inspect'; resource: string; namespace?: string; name: string; as: 'yaml' | 'describe' | 'events' }

@@ -84,6 +84,11 @@ export function applyInput(cluster: Cluster, input: ClusterInput): { recorded: b
 			const error = input.kind === 'partition' ? cluster.partition(input.node) : cluster.heal(input.node);
 			return error === undefined ? { recorded: true } : { recorded: false, error };
 		}
+		case 'powerOff':
+		case 'powerOn': {
+			const error = input.kind === 'powerOff' ? cluster.powerOff(input.node) : cluster.powerOn(input.node);
+			return error === undefined ? { recorded: true } : { recorded: false, error };
+		}
 		case 'writeFile':
 			cluster.writeFile(input.path, input.text, input.host);
 			return { recorded: true };
@@ -92,7 +97,7 @@ export function applyInput(cluster: Cluster, input: ClusterInput): { recorded: b
 
 /** Command names the terminal may offer; completion shows those the current host runs. */
 const KNOWN_COMMANDS = [
-	'kubectl', 'etcdctl', 'etcdutl', 'curl', 'ssh', 'crictl', 'iptables', 'ipvsadm', 'nft', 'ip', 'systemctl', 'journalctl', 'sudo', 'exit', 'logout', 'clear',
+	'kubectl', 'etcdctl', 'etcdutl', 'curl', 'ssh', 'crictl', 'iptables', 'ipvsadm', 'nft', 'ip', 'systemctl', 'journalctl', 'poweroff', 'reboot', 'shutdown', 'sudo', 'exit', 'logout', 'clear',
 	'awk', 'base64', 'bash', 'cat', 'cd', 'column', 'cp', 'cut', 'date', 'echo', 'egrep', 'env', 'export', 'fgrep', 'grep', 'head', 'history', 'hostname', 'ls',
 	'mkdir', 'mv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'touch', 'tr', 'uniq', 'unset', 'wc', 'which', 'whoami', 'xargs',
 ];
@@ -394,6 +399,10 @@ export class SandboxSession {
 				return outcome.error ? { type: 'error', message: outcome.error } : { type: 'view', view: this.view() };
 			}
 			case 'network': {
+				const outcome = this.record({ kind: request.verb, node: request.node });
+				return outcome.error ? { type: 'error', message: outcome.error } : { type: 'view', view: this.view() };
+			}
+			case 'power': {
 				const outcome = this.record({ kind: request.verb, node: request.node });
 				return outcome.error ? { type: 'error', message: outcome.error } : { type: 'view', view: this.view() };
 			}

@@ -162,6 +162,12 @@ export function packInputs(inputs: readonly ClusterInput[]): Tuple[] {
 			case 'heal':
 				out.push(['h', input.node]);
 				break;
+			case 'powerOff':
+				out.push(['off', input.node]);
+				break;
+			case 'powerOn':
+				out.push(['on', input.node]);
+				break;
 			case 'writeFile':
 				out.push(input.host === undefined ? ['w', input.path, input.text] : ['w', input.path, input.text, input.host]);
 				break;
@@ -209,6 +215,11 @@ export function unpackInputs(tuples: unknown): ClusterInput[] {
 			case 'h':
 				if (typeof a !== 'string' || !NODE_NAME.test(a) || t.length > 2) throw invalid();
 				out.push({ kind: tag === 'p' ? 'partition' : 'heal', node: a });
+				break;
+			case 'off':
+			case 'on':
+				if (typeof a !== 'string' || !NODE_NAME.test(a) || t.length > 2) throw invalid();
+				out.push({ kind: tag === 'off' ? 'powerOff' : 'powerOn', node: a });
 				break;
 			case 'w':
 				if (!isText(a, SHARE_LIMITS.lineCharsMax) || !isText(b, SHARE_LIMITS.textCharsMax) || t.length > 4 || (c !== undefined && !(typeof c === 'string' && NODE_NAME.test(c)))) throw invalid();

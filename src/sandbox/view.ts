@@ -1,7 +1,7 @@
 /**
  * Builds the `ClusterView` the sandbox draws from a running cluster: a pure
  * projection over sim-core's public, read-only API (`list`, `components`,
- * `observe`, `trace`, `isPartitioned`, `prompt`, `checkAll`). Nothing here
+ * `observe`, `trace`, `isPartitioned`, `isPoweredOff`, `prompt`, `checkAll`). Nothing here
  * changes the cluster, records an input or writes to the trace, so a view
  * can be built as often as the screen wants one, in the worker while the
  * reader plays and at build time for the server-rendered starting picture.
@@ -99,6 +99,7 @@ function nodeView(cluster: Cluster, node: NodeObject, pods: PodObject[]): NodeVi
 		ready: ready === 'True' || ready === 'False' || ready === 'Unknown' ? ready : 'Missing',
 		unschedulable: node.spec?.unschedulable === true,
 		partitioned: cluster.isPartitioned(name),
+		poweredOff: cluster.isPoweredOff(name),
 		taints: (node.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
 		problems: conditions.filter((c) => c.type !== 'Ready' && c.status === 'True').map((c) => c.type),
 		cpu: { allocatableMilli: Math.round(parseQuantity(allocatable.cpu) * 1000), requestedMilli: requested.cpu },

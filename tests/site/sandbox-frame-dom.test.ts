@@ -81,6 +81,23 @@ describe('the faults panel', () => {
 		expect(el.querySelector('[aria-label="Reconnect node-1 to the control plane"]')).not.toBeNull();
 		expect(el.querySelector('[aria-label="Cut off node-2 from the control plane"]')).not.toBeNull();
 	});
+
+	it('offers to power each node off, and a powered-off node on, sending one power request', async () => {
+		const sent: unknown[] = [];
+		const dark: ClusterView = { ...view, nodes: view.nodes.map((n) => (n.name === 'node-1' ? { ...n, poweredOff: true } : n)) };
+		const el = mount(h(Faults, { view: dark, t, request: async (r) => (sent.push(r), { type: 'view' as const, view }) }));
+		const powerRows = [...el.querySelectorAll('.ca-faults__row')].filter((r) => r.textContent!.startsWith('Power'));
+		expect(powerRows.map((r) => r.querySelector('.ca-faults__state')!.textContent)).toEqual(['● On', '⏻ Off', '● On']);
+		const powerOn = el.querySelector<HTMLButtonElement>('[aria-label="Power on node-1"]')!;
+		expect(powerOn.textContent).toBe('Power on');
+		expect(el.querySelector('[aria-label="Power off node-2"]')!.textContent).toBe('Power off');
+		// Nothing to start or stop on a machine without power.
+		expect(el.querySelector<HTMLButtonElement>('[aria-label="Stop kubelet (node-1)"]')!.disabled).toBe(true);
+		expect(el.querySelector<HTMLButtonElement>('[aria-label="Stop kubelet (node-2)"]')!.disabled).toBe(false);
+		await act(async () => powerOn.click());
+		expect(sent).toEqual([{ type: 'power', verb: 'powerOn', node: 'node-1' }]);
+		expect(el.textContent).not.toContain('not simulated');
+	});
 });
 
 describe('the island before it goes live', () => {

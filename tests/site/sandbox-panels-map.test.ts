@@ -54,6 +54,14 @@ describe('the cluster map, rendered on the server (the picture without JavaScrip
 		expect(html).toContain('class="ca-pod ca-tone-bad"');
 	});
 
+	it('says a powered-off node is off in words, not only in its look', () => {
+		const dark = { ...view, nodes: view.nodes.map((n) => (n.name === 'node-1' ? { ...n, poweredOff: true } : n)) };
+		const out = render(h(ClusterMap, props({ view: dark })));
+		expect(text(out)).toContain('Powered off: nothing runs on this machine. The control plane only notices when its heartbeats stop.');
+		expect(out.match(/ca-node--powered-off/g)).toHaveLength(1);
+		expect(text(html)).not.toContain('Powered off');
+	});
+
 	it('has nothing to click and no inline styles (the page forbids them)', () => {
 		expect(html).not.toContain('<button');
 		expect(html).not.toMatch(/\sstyle=/);

@@ -132,6 +132,39 @@ describe('a sandbox session', () => {
 		expect(session.inputs()).toEqual([]);
 	});
 
+	it('powers a node off and on: recorded like the other faults, shown on the view, replayed by a share link and by time travel', () => {
+		const session = new SandboxSession(overview, { limits: { checkpointEveryMs: 30_000 } });
+		session.tick(5_000);
+		const off = session.handle({ type: 'power', verb: 'powerOff', node: 'node-2' });
+		expect(off.type).toBe('view');
+		const offAtMs = session.view().nowMs;
+		expect(off.type === 'view' && off.view.nodes.find((n) => n.name === 'node-2')).toMatchObject({ poweredOff: true, partitioned: false });
+		expect(off.type === 'view' && off.view.components.filter((c) => c.node === 'node-2').every((c) => !c.running)).toBe(true);
+		// The control plane notices only when the 50 s grace for its heartbeats has run out.
+		session.handle({ type: 'advance', ms: 70_000 });
+		expect(session.view().nodes.find((n) => n.name === 'node-2')).toMatchObject({ poweredOff: true, ready: 'Unknown' });
+		// A second press on a stale button: the cluster's own refusal, nothing recorded.
+		expect(session.handle({ type: 'power', verb: 'powerOff', node: 'node-2' })).toEqual({ type: 'error', message: 'node-2 is already powered off' });
+		session.handle({ type: 'power', verb: 'powerOn', node: 'node-2' });
+		session.handle({ type: 'advance', ms: 40_000 });
+		expect(session.view().nodes.find((n) => n.name === 'node-2')).toMatchObject({ poweredOff: false, ready: 'True' });
+		expect(session.inputs().filter((i) => i.kind === 'powerOff' || i.kind === 'powerOn')).toEqual([
+			{ kind: 'powerOff', node: 'node-2' },
+			{ kind: 'powerOn', node: 'node-2' },
+		]);
+
+		const replayed = new SandboxSession(overview, { seed: session.seed, inputs: session.inputs() });
+		expect(replayed.fingerprint()).toBe(session.fingerprint());
+		expect(replayed.view()).toEqual(session.view());
+
+		// Back to while it was off, and forward again to the same end.
+		const latest = session.fingerprint();
+		session.travel(offAtMs + 30_000);
+		expect(session.view().nodes.find((n) => n.name === 'node-2')?.poweredOff).toBe(true);
+		session.travel(session.view().latestMs);
+		expect(session.fingerprint()).toBe(latest);
+	});
+
 	it('refuses a fault that makes no sense with the cluster\'s own message, recording nothing', () => {
 		const session = new SandboxSession(overview);
 		const answer = session.handle({ type: 'fault', verb: 'stop', component: 'kubelet' });

@@ -62,6 +62,19 @@ describe('the cluster view', () => {
 		expect(v.pods.find((p) => p.name === 'kube-scheduler-control-plane')?.status).toBe('CrashLoopBackOff');
 	});
 
+	it('shows a powered-off node as such at once, before its Ready condition changes', () => {
+		const { cluster: dark } = startScenario(overview);
+		dark.powerOff('node-1');
+		const v = buildView(dark, context);
+		expect(v.nodes.find((n) => n.name === 'node-1')).toMatchObject({ poweredOff: true, ready: 'True' });
+		expect(v.nodes.filter((n) => n.name !== 'node-1').every((n) => !n.poweredOff)).toBe(true);
+		expect(v.components.filter((c) => c.node === 'node-1').map((c) => [c.component, c.running])).toEqual([
+			['kubelet', false],
+			['container-runtime', false],
+			['kube-proxy', false],
+		]);
+	});
+
 	it('reads quantities and pod requests as the scheduler does', () => {
 		expect(parseQuantity('500m')).toBe(0.5);
 		expect(parseQuantity('4Gi')).toBe(4 * 2 ** 30);

@@ -43,6 +43,7 @@ import { DEFAULT_KUBERNETES_VERSION, DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, 
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { registerTools } from './tools.ts';
+import { readShutdownSchedule, SHUTDOWN_SCHEDULE_FILE } from '../tools/systemd/index.ts';
 
 /** Everything a snapshot holds: plain JSON. */
 export interface ClusterSnapshot {
@@ -64,6 +65,7 @@ export type ClusterInput =
 	| { kind: 'settle'; maxMs: number }
 	| { kind: 'stop' | 'start'; component: string; node?: string }
 	| { kind: 'partition' | 'heal'; node: string }
+	| { kind: 'powerOff' | 'powerOn'; node: string }
 	| { kind: 'writeFile'; path: string; text: string; host?: string };
 
 /** The result of a command, as a terminal shows it. */
@@ -83,6 +85,16 @@ const NODE_COMPONENTS = ['kubelet', 'kube-proxy', 'container-runtime'] as const;
 
 /** How long createCluster runs the boot before handing the cluster over, at most. */
 const BOOT_MAX_MS = 180_000;
+/**
+ * How long a node's `reboot` keeps it down, from the command to containerd
+ * and the kubelet starting on the new boot: a few seconds for systemd to
+ * stop the units, about 5 s of VM firmware and GRUB, 3 s of kernel and
+ * initrd, and 15–20 s of Ubuntu 24.04's userspace before containerd.service
+ * (what `systemd-analyze` reports on small cloud VMs). 30 s in all: the
+ * node's Lease (renewed every 10 s) stays younger than the 50 s
+ * node-monitor grace period, so the control plane rarely notices a reboot.
+ */
+export const REBOOT_MS = 30_000;
 
 export class Cluster {
 	readonly kernel: Kernel;
@@ -111,6 +123,12 @@ export class Cluster {
 			startTime: options.startTime ?? DEFAULT_START_TIME,
 		};
 		this.nodes = resolveNodes(options.nodes);
+		// A highly available control plane (several etcd members in a Raft
+		// cluster, several API servers behind a load balancer) comes with the
+		// HA chapter; until then say so rather than quietly build one of each.
+		for (const [field, value] of Object.entries(options.controlPlane ?? {})) {
+			if (value !== undefined && value !== 1) throw new Error(`controlPlane.${field}: ${String(value)} is not supported yet; this version runs one etcd member and one kube-apiserver (set 1 or leave it out)`);
+		}
 		const epochMs = parseRfc3339(this.options.startTime);
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
@@ -124,7 +142,13 @@ export class Cluster {
 		const apiAddress = `${apiIp}:${NETWORK.apiServerPort}`;
 		const apiServerUrl = `https://${apiAddress}`;
 
-		this.transport = new ClusterTransport(this.kernel, () => this.apiServer, apiAddress, (node) => this.partitions.has(node) || !!this.hosts.get(node)?.poweredOff);
+		this.transport = new ClusterTransport(
+			this.kernel,
+			() => this.apiServer,
+			apiAddress,
+			(node) => this.partitions.has(node) || !!this.hosts.get(node)?.poweredOff,
+			() => !!this.hosts.get(controlPlane.name)?.poweredOff,
+		);
 		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp);
 		this.apiServer = new KubeApiServer(this.kernel, {
 			etcd: { store: () => this.etcd.store(), watch: (id) => this.etcd.addWatcher(id), notify: () => this.etcd.announce() },
@@ -164,6 +188,8 @@ export class Cluster {
 			});
 			this.hosts.set(node.name, host);
 			this.transport.enroll(`kubelet/${node.name}`, this.identity(`kubelet/${node.name}`), node.name);
+			// kube-proxy authenticates with its ServiceAccount's token (kube-system/kube-proxy, bound to system:node-proxier).
+			this.transport.enroll(`kube-proxy/${node.name}`, this.identity(`kube-proxy/${node.name}`), node.name);
 		});
 
 		this.shell = new ReaderShell(this, apiServerUrl, restore?.shell);
@@ -409,6 +435,97 @@ export class Cluster {
 		return this.partitions.has(node);
 	}
 
+	// ---- public API: power ---------------------------------------------------------------
+
+	/**
+	 * Cuts a node's power: every process on it stops at once (the kubelet,
+	 * containerd, the containers; on the control-plane node the control
+	 * plane too), with no graceful termination; what was in memory is lost;
+	 * the machine answers nothing on the network. The control plane sees
+	 * what it sees of a partitioned node. Returns an error message for a
+	 * node that does not exist or is already off.
+	 */
+	powerOff(node: string): string | undefined {
+		const host = this.hosts.get(node);
+		if (!host) return `no node named ${node}`;
+		if (host.poweredOff) return `${node} is already powered off`;
+		this.record({ kind: 'powerOff', node });
+		this.asInput(() => {
+			this.kernel.emit({ component: 'reader', action: 'power-off', object: `nodes/${node}`, msg: `cut the power of ${node}` });
+			this.cutPower(host, { abrupt: true });
+		});
+		return undefined;
+	}
+
+	/**
+	 * Powers a node on: it boots (a new boot ID), containerd starts, then the
+	 * kubelet, which finds its pods' containers gone and starts them again in
+	 * new sandboxes (the static pods too). Units stopped by hand before are
+	 * started again, as systemd does at boot. Returns an error message for a
+	 * node that does not exist or is already on.
+	 */
+	powerOn(node: string): string | undefined {
+		const host = this.hosts.get(node);
+		if (!host) return `no node named ${node}`;
+		if (!host.poweredOff) return `${node} is already powered on`;
+		this.record({ kind: 'powerOn', node });
+		this.asInput(() => {
+			this.kernel.emit({ component: 'reader', action: 'power-on', object: `nodes/${node}`, msg: `powered ${node} on: it boots` });
+			this.bootMachine(host);
+		});
+		return undefined;
+	}
+
+	/** Whether a node's machine is powered off. */
+	isPoweredOff(node: string): boolean {
+		return !!this.hosts.get(node)?.poweredOff;
+	}
+
+	/**
+	 * A node shut down from its own shell (`poweroff`, `reboot`, `shutdown`,
+	 * or logind's scheduled shutdown coming due): the same machine going
+	 * down as powerOff(), but orderly unless forced, and not a new input
+	 * (the command that asked for it is the input and replays it). A reboot
+	 * comes back up REBOOT_MS later, from inside the simulation.
+	 */
+	shutdownFromNode(node: string, action: 'poweroff' | 'reboot', options: { force: boolean; by: string }): void {
+		const host = this.hosts.get(node);
+		if (!host || host.poweredOff) return;
+		this.kernel.emit({ component: options.by, action: 'power-off', object: `nodes/${node}`, msg: `${node} ${action === 'reboot' ? 'reboots' : 'powers off'}${options.force ? ' (forced: no orderly stop of its units)' : ''}` });
+		const boot = host.bootId();
+		this.cutPower(host, { abrupt: options.force });
+		if (action === 'reboot') this.timedFaults.plan({ atMs: this.kernel.nowMs + REBOOT_MS, verb: 'powerOn', node, by: `systemd/${node}`, afterBoot: boot }, { work: true, origin: this.kernel.origin });
+	}
+
+	/** logind's timer for a scheduled shutdown (`shutdown +5`): at `atWallMs` the node looks at its schedule file. */
+	scheduleShutdownCheck(node: string, atWallMs: number): void {
+		this.timedFaults.plan({ atMs: atWallMs - this.kernel.epochMs, verb: 'scheduled-shutdown', node, by: `systemd/${node}` }, { work: false, origin: this.kernel.origin });
+	}
+
+	private cutPower(host: NodeHost, how: { abrupt: boolean }): void {
+		if (!host.powerOff(how)) return;
+		// The reader's ssh session to that machine (or through it) is dead.
+		this.shell.hostWentDown(host.name);
+	}
+
+	private bootMachine(host: NodeHost): void {
+		// systemd starts the enabled units at boot, whatever was stopped by hand before.
+		this.faults.delete(`kubelet@${host.name}`);
+		this.faults.delete(`container-runtime@${host.name}`);
+		host.powerOn();
+	}
+
+	/** Runs `fn` as the newest reader input (its events carry the input's origin). */
+	private asInput(fn: () => void): void {
+		const previous = this.kernel.origin;
+		this.kernel.origin = `input:${this.inputCount}`;
+		try {
+			fn();
+		} finally {
+			this.kernel.origin = previous;
+		}
+	}
+
 	/** Plans a fault at a virtual time (a scenario's `faults:`); it fires inside the simulation. */
 	planFault(fault: PlannedFault): void {
 		this.timedFaults.plan(fault);
@@ -416,6 +533,27 @@ export class Cluster {
 
 	private firePlannedFault(fault: PlannedFault): void {
 		// A planned fault acts like the reader's own, but is not a new input: it replays from the plan.
+		const by = fault.by ?? 'scenario';
+		if (fault.verb === 'powerOff' || fault.verb === 'powerOn' || fault.verb === 'scheduled-shutdown') {
+			const host = fault.node ? this.hosts.get(fault.node) : undefined;
+			if (!host) return;
+			if (fault.verb === 'scheduled-shutdown') {
+				// logind's timer: the schedule must still be there (`shutdown -c` removes it; a power cut wipes /run).
+				const schedule = readShutdownSchedule(host.fs);
+				if (!schedule || schedule.atWallMs !== fault.atMs + this.kernel.epochMs || host.poweredOff) return;
+				host.fs.remove(SHUTDOWN_SCHEDULE_FILE);
+				if (!schedule.dryRun) this.shutdownFromNode(host.name, schedule.action, { force: false, by });
+				return;
+			}
+			if (fault.verb === 'powerOff' && !host.poweredOff) {
+				this.kernel.emit({ component: by, action: 'power-off', object: `nodes/${host.name}`, msg: `cut the power of ${host.name}` });
+				this.cutPower(host, { abrupt: true });
+			} else if (fault.verb === 'powerOn' && host.poweredOff && (fault.afterBoot === undefined || fault.afterBoot === host.bootId())) {
+				this.kernel.emit({ component: by, action: 'power-on', object: `nodes/${host.name}`, msg: fault.afterBoot ? `${host.name} boots again` : `powered ${host.name} on: it boots` });
+				this.bootMachine(host);
+			}
+			return;
+		}
 		if (fault.verb === 'partition' || fault.verb === 'heal') {
 			if (fault.node && fault.verb === 'partition') this.partitions.add(fault.node);
 			if (fault.node && fault.verb === 'heal') this.partitions.delete(fault.node);

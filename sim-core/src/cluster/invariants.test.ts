@@ -27,6 +27,7 @@ type Action =
 	| { kind: 'stop' | 'start'; component: 'kube-scheduler' | 'kube-controller-manager' }
 	| { kind: 'stop-node' | 'start-node'; component: 'kubelet' | 'container-runtime'; node: string }
 	| { kind: 'partition' | 'heal'; node: string }
+	| { kind: 'power-off' | 'power-on'; node: string }
 	| { kind: 'advance'; seconds: number };
 
 const NAMES = ['web', 'api', 'batch'];
@@ -41,6 +42,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('stop' as const, 'start' as const), component: fc.constantFrom('kube-scheduler' as const, 'kube-controller-manager' as const) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('stop-node' as const, 'start-node' as const), component: fc.constantFrom('kubelet' as const, 'container-runtime' as const), node: fc.constantFrom(...WORKERS) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('partition' as const, 'heal' as const), node: fc.constantFrom(...WORKERS) }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('power-off' as const, 'power-on' as const), node: fc.constantFrom(...WORKERS) }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 90 }) }) },
 );
 
@@ -81,6 +83,12 @@ function apply(cluster: Cluster, a: Action): void {
 			return;
 		case 'heal':
 			cluster.heal(a.node);
+			return;
+		case 'power-off':
+			cluster.powerOff(a.node);
+			return;
+		case 'power-on':
+			cluster.powerOn(a.node);
 			return;
 		case 'advance':
 			cluster.advance(a.seconds * 1000);
@@ -154,6 +162,7 @@ function checkInvariants(cluster: Cluster, memory: Memory): void {
 /** Heals every fault, then lets the cluster settle. */
 function healEverything(cluster: Cluster): void {
 	for (const node of WORKERS) {
+		if (cluster.isPoweredOff(node)) cluster.powerOn(node);
 		cluster.heal(node);
 		cluster.start('kubelet', node);
 		cluster.start('container-runtime', node);

@@ -6,6 +6,12 @@
  * etcd, kube-apiserver, kube-controller-manager or kube-scheduler starts or
  * stops, the matching process starts or stops with it.
  *
+ * The machine has power: powerOff() is a power cut (or, from the node's own
+ * shell, a shutdown) and every process on it ends at once; powerOn() boots
+ * it again with a new boot ID and systemd starts its enabled units. What
+ * lived in memory (tmpfs: /run, Secret and projected volumes, memory-backed
+ * emptyDirs) is gone; what is on disk stays.
+ *
  * A reader's "stop kube-scheduler" is modelled as the component failing:
  * its container exits and every restart fails again, so its pod shows
  * CrashLoopBackOff, as a broken control-plane component does. "Start"
@@ -21,10 +27,15 @@ import type { SystemComponent } from '../runtime/images.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { emptyKubeletHostState, type KubeletHostState } from '../kubelet/journal.ts';
 import { nodeDiskFromFs } from '../kubelet/volumes/node-disk.ts';
+import { KUBELET_ROOT_DIR } from '../kubelet/volumes/paths.ts';
+import { hash128 } from '../kubelet/static-pods.ts';
+import { UNITS, wantsLink, type BootRecord, type NodeService } from '../tools/systemd/index.ts';
 import { ApiClient } from '../client/client.ts';
 import { parseYaml, stringifyYaml } from '../yaml/index.ts';
 import type { Cluster, Component } from './cluster.ts';
 import { nodeFiles } from './files.ts';
+import { NodeNetwork } from './node-network.ts';
+import type { NodeDataplaneState } from '../network/dataplane.ts';
 import { NETWORK, isControlPlane, type NodeOptions } from './options.ts';
 
 /** What survives a snapshot of a machine. */
@@ -33,10 +44,44 @@ export interface NodeHostState {
 	runtime: RuntimeHostState;
 	kubelet: KubeletHostState;
 	poweredOff: boolean;
+	/** The kernel's packet-filter rules (kube-proxy's); absent in snapshots from before they were modelled. */
+	dataplane?: NodeDataplaneState;
+	/** The machine's boots, oldest first (bounded); absent in snapshots from before power was modelled. */
+	boots?: BootRecord[];
 }
 
 const CONTROL_PLANE_PROCESSES = new Set(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+/** In the order a machine going down loses them (the reverse of the order they come up). */
+const CONTROL_PLANE_SHUTDOWN_ORDER = ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
 const MANIFEST_DIR = '/etc/kubernetes/manifests';
+/** Boots remembered per machine (the journal keeps a bounded history too). */
+const MAX_BOOTS = 100;
+/**
+ * Directories on tmpfs on an Ubuntu node: /run (and /var/run, a link to
+ * it), gone when the power goes. /tmp is on disk but emptied at every boot
+ * (tmpfiles.d/tmp.conf `D /tmp`).
+ */
+const TMPFS_DIRS = ['/run', '/var/run'];
+const CLEANED_AT_BOOT = ['/tmp'];
+/**
+ * Volume plugins whose directories are tmpfs mounts: Secret and projected
+ * volumes are always memory-backed (their wrapped emptyDir has medium
+ * Memory: pkg/volume/secret/secret.go, pkg/volume/projected/projected.go).
+ */
+const TMPFS_VOLUME_PLUGINS = ['kubernetes.io~secret', 'kubernetes.io~projected'];
+/** The first PIDs on a freshly booted node (runtime/host-state.ts and kubelet/journal.ts start there). */
+const FIRST_CONTAINERD_PID = 600;
+const FIRST_KUBELET_PID = 900;
+
+/**
+ * The boot ID of a machine's `n`-th boot, as /proc/sys/kernel/random/boot_id
+ * reads (a version 4 UUID). Derived from the name and the count, so runs
+ * repeat; boot 0 keeps the ID the kubelet always reported.
+ */
+export function bootIdOf(node: string, n: number): string {
+	const b = hash128(n === 0 ? `boot:${node}` : `boot:${node}:${n}`);
+	return `${b.slice(0, 8)}-${b.slice(8, 12)}-4${b.slice(13, 16)}-a${b.slice(17, 20)}-${b.slice(20, 32)}`;
+}
 
 export class NodeHost {
 	readonly name: string;
@@ -51,8 +96,16 @@ export class NodeHost {
 	/** The shell's view of this machine (ssh target); tools add their commands to it. */
 	readonly shellHost: Host;
 	poweredOff = false;
+	/** The machine's boots, oldest first; the last is the current one unless the machine is off. Durable. */
+	readonly boots: BootRecord[];
+	/** How many boots the machine had in all (the list above is bounded). */
+	private bootCount: number;
 	/** Tools that run inside this node's system containers (etcdctl in etcd's), set by the tools wiring. */
 	execInSystemContainer?: (component: string, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
+	/** Network clients run inside a Pod's container (curl in `kubectl exec`), set by the tools wiring. */
+	podNetworkCommand?: (pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
+	/** The kernel's packet-filter rules and kube-proxy (./node-network.ts). */
+	readonly network: NodeNetwork;
 
 	constructor(
 		private readonly cluster: Cluster,
@@ -71,7 +124,10 @@ export class NodeHost {
 			this.runtimeState = JSON.parse(JSON.stringify(facts.restore.runtime));
 			this.kubeletState = JSON.parse(JSON.stringify(facts.restore.kubelet));
 			this.poweredOff = facts.restore.poweredOff;
+			// A snapshot from before boots were kept: the machine is in its first boot.
+			this.boots = facts.restore.boots ? JSON.parse(JSON.stringify(facts.restore.boots)) : [{ id: bootIdOf(this.name, 0), startWallMs: kernel.epochMs }];
 		} else {
+			this.boots = [];
 			this.fs = new MemoryFs();
 			const files = nodeFiles({
 				nodeName: this.name,
@@ -90,6 +146,7 @@ export class NodeHost {
 		}
 		this.fs.cwd = '/root';
 		this.fs.home = '/root';
+		this.bootCount = this.boots.length;
 
 		// One disk for both daemons: the kubelet writes volumes there, containerd bind-mounts them.
 		const disk = nodeDiskFromFs(this.fs);
@@ -102,6 +159,7 @@ export class NodeHost {
 				isComponentFailing: (_node, component) => cluster.isFailing(component, this.name),
 				probe: (_node, component, _port, path) => this.probeComponent(component, path),
 				exec: (_node, component, argv) => this.execInSystemContainer?.(component, argv),
+				podNetworkCommand: (_node, pod, argv) => this.podNetworkCommand?.(pod, argv),
 			},
 		});
 		for (const image of options.images ?? []) for (const name of image.names) this.runtime.preload(name);
@@ -125,9 +183,11 @@ export class NodeHost {
 			staticPodManifests: () => this.manifests(),
 			kubernetesServiceHost: NETWORK.kubernetesServiceIp,
 			disk,
+			bootId: () => this.bootId(),
 		});
 		kernel.register(this.runtime);
 		kernel.register(this.kubelet);
+		this.network = new NodeNetwork(cluster, this, facts.restore?.dataplane);
 
 		this.shellHost = { name: this.name, fs: this.fs, commands: new Map(), user: 'root', home: '/root', kind: 'node' };
 	}
@@ -139,11 +199,119 @@ export class NodeHost {
 		return ids;
 	}
 
-	/** The machine boots: containerd, then the kubelet (systemd order). */
-	powerOn(): void {
+	/** The current boot's ID (the last boot's while the machine is off). */
+	bootId(): string {
+		return this.boots[this.boots.length - 1]?.id ?? bootIdOf(this.name, 0);
+	}
+
+	/**
+	 * The machine boots: a new boot ID, /tmp emptied, PIDs counted from the
+	 * start again, then systemd starts the enabled units: containerd, then
+	 * the kubelet (After=containerd.service). A unit the reader disabled
+	 * (`systemctl disable`) stays down. False if the machine is already on.
+	 */
+	powerOn(): boolean {
+		if (!this.poweredOff && this.boots.length > 0) return false;
+		const kernel = this.cluster.kernel;
+		const first = this.boots.length === 0;
 		this.poweredOff = false;
-		if (!this.cluster.isFailing('container-runtime', this.name)) this.cluster.kernel.start(this.runtime.id);
-		if (!this.cluster.isFailing('kubelet', this.name)) this.cluster.kernel.start(this.kubelet.id);
+		if (!first) {
+			for (const dir of CLEANED_AT_BOOT) this.emptyDir(dir);
+			this.runtimeState.nextPid = FIRST_CONTAINERD_PID;
+			this.kubeletState.nextPid = FIRST_KUBELET_PID;
+		}
+		this.boots.push({ id: bootIdOf(this.name, this.bootCount), startWallMs: kernel.wallMs() });
+		this.bootCount++;
+		if (this.boots.length > MAX_BOOTS) this.boots.splice(0, this.boots.length - MAX_BOOTS);
+		if (this.unitEnabled('containerd') && !this.cluster.isFailing('container-runtime', this.name)) kernel.start(this.runtime.id);
+		if (this.unitEnabled('kubelet') && !this.cluster.isFailing('kubelet', this.name)) kernel.start(this.kubelet.id);
+		return true;
+	}
+
+	/**
+	 * The machine goes down. Every process on it ends now: the kubelet,
+	 * containerd, the containers and their shims, and on the control-plane
+	 * node the static pods' processes (etcd, kube-apiserver, the scheduler
+	 * and the controller manager). With `abrupt` (a power cut, `poweroff
+	 * -f`) the daemons get no chance to log their stop; otherwise (an
+	 * orderly `poweroff`) systemd stops the two units first, and the
+	 * containers, left behind under their shims, die when the machine
+	 * halts. Either way no container is stopped gracefully (the kubelet's
+	 * graceful node shutdown is off: kubeadm leaves shutdownGracePeriod at
+	 * 0) and containerd finds them without their processes at the next
+	 * boot. What lived in memory is lost. False if already off.
+	 */
+	powerOff(how: { abrupt: boolean }): boolean {
+		if (this.poweredOff) return false;
+		const kernel = this.cluster.kernel;
+		const wallMs = kernel.wallMs();
+		// Which emptyDirs were memory-backed: read before anything stops.
+		const memoryVolumes = this.memoryEmptyDirs();
+		for (const [id, service] of [
+			[this.kubelet.id, this.kubeletState.service],
+			[this.runtime.id, this.runtimeState.service],
+		] as const) {
+			const wasRunning = kernel.isRunning(id);
+			kernel.stop(id, { abrupt: how.abrupt });
+			// An abrupt stop runs no stop hook: the unit's record still has to say it is down.
+			if (wasRunning && how.abrupt) Object.assign(service, { active: false, mainPid: 0, sinceWallMs: wallMs });
+		}
+		this.poweredOff = true;
+		this.runtime.powerLost();
+		this.network.powerLost();
+		if (this.controlPlane) for (const id of CONTROL_PLANE_SHUTDOWN_ORDER) kernel.stop(id);
+		for (const dir of TMPFS_DIRS) this.emptyDir(dir);
+		this.dropTmpfsVolumes(memoryVolumes);
+		const boot = this.boots[this.boots.length - 1];
+		if (boot) boot.endWallMs = wallMs;
+		return true;
+	}
+
+	/** Whether a unit starts at boot: its link in multi-user.target.wants (what `systemctl enable` makes). */
+	private unitEnabled(service: NodeService): boolean {
+		return this.fs.exists(wantsLink(UNITS[service]));
+	}
+
+	/** Empties a directory, keeping it (a mount point, or a directory tmpfiles cleans). */
+	private emptyDir(dir: string): void {
+		if (!this.fs.isDir(dir)) return;
+		for (const name of this.fs.list(dir)) this.fs.remove(`${dir}/${name}`, true);
+	}
+
+	/** `<pod uid>/<volume>` of the memory-backed emptyDirs (medium: Memory) of the pods bound here, from etcd (no request). */
+	private memoryEmptyDirs(): Set<string> {
+		const out = new Set<string>();
+		for (const pod of this.cluster.list('pods')) {
+			const spec = pod.spec as { nodeName?: string; volumes?: Array<{ name: string; emptyDir?: { medium?: string } }> } | undefined;
+			if (spec?.nodeName !== this.name) continue;
+			// A static pod's volumes live under its own UID, which its mirror pod names.
+			const uid = pod.metadata.annotations?.['kubernetes.io/config.mirror'] ?? pod.metadata.uid;
+			for (const v of spec.volumes ?? []) if (v.emptyDir?.medium === 'Memory') out.add(`${uid}/${v.name}`);
+		}
+		return out;
+	}
+
+	/**
+	 * Removes the volume directories that were tmpfs mounts. The whole
+	 * directory goes, so the kubelet sets the volume up again at the next
+	 * boot before the pod's containers start (a reconstructed volume whose
+	 * mount is gone is mounted again).
+	 */
+	private dropTmpfsVolumes(memoryEmptyDirs: Set<string>): void {
+		const podsDir = `${KUBELET_ROOT_DIR}/pods`;
+		if (!this.fs.isDir(podsDir)) return;
+		for (const uid of this.fs.list(podsDir)) {
+			const volumes = `${podsDir}/${uid}/volumes`;
+			if (!this.fs.isDir(volumes)) continue;
+			for (const plugin of this.fs.list(volumes)) {
+				const dir = `${volumes}/${plugin}`;
+				if (!this.fs.isDir(dir)) continue;
+				for (const name of this.fs.list(dir)) {
+					const memory = TMPFS_VOLUME_PLUGINS.includes(plugin) || (plugin === 'kubernetes.io~empty-dir' && memoryEmptyDirs.has(`${uid}/${name}`));
+					if (memory) this.fs.remove(`${dir}/${name}`, true);
+				}
+			}
+		}
 	}
 
 	/** Static pod manifests as the kubelet reads them from disk. */
@@ -158,10 +326,12 @@ export class NodeHost {
 
 	private systemContainerStarted(component: SystemComponent): void {
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.start(component);
+		this.network.systemContainer(component, true);
 	}
 
 	private systemContainerStopped(component: SystemComponent): void {
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.stop(component);
+		this.network.systemContainer(component, false);
 	}
 
 	/** HTTP probes of the control plane's containers: healthy while the process runs (and, for the API server, is ready). */
@@ -172,9 +342,10 @@ export class NodeHost {
 		return 200;
 	}
 
-	/** Whether kube-proxy's container runs here. */
+	/** Whether kube-proxy's container runs here (its record may still say running while the machine is off). */
 	kubeProxyRunning(): boolean {
-		return Object.values(this.runtimeState.containers).some((c) => c.state === 'CONTAINER_RUNNING' && c.name === 'kube-proxy');
+		if (this.poweredOff) return false;
+		return Object.values(this.runtimeState.containers).some((c) => c.state === 'CONTAINER_RUNNING' && !!c.program && c.name === 'kube-proxy');
 	}
 
 	/** A reader's fault on this machine. */
@@ -190,7 +361,11 @@ export class NodeHost {
 				else if (!this.poweredOff) kernel.start(this.runtime.id);
 				return;
 			case 'kube-proxy':
-				if (verb === 'stop') this.runtime.markComponentExited('kube-proxy', 1);
+				if (verb === 'stop') {
+					// Its process ends with the container, as the control plane's do (markComponentExited fires no stop hook).
+					this.network.systemContainer('kube-proxy', false);
+					this.runtime.markComponentExited('kube-proxy', 1);
+				}
 				return;
 			default:
 				if (!CONTROL_PLANE_PROCESSES.has(component)) return;
@@ -249,6 +424,8 @@ export class NodeHost {
 			runtime: JSON.parse(JSON.stringify(this.runtimeState)),
 			kubelet: JSON.parse(JSON.stringify(this.kubeletState)),
 			poweredOff: this.poweredOff,
+			boots: JSON.parse(JSON.stringify(this.boots)),
+			dataplane: this.network.snapshot(),
 		};
 	}
 }

@@ -8,6 +8,12 @@
  * kubectl authenticates with the client certificate of the kubeconfig it
  * finds ($KUBECONFIG, else ~/.kube/config) on the machine it runs on, as the
  * real one does: on a worker with no kubeconfig it tries localhost:8080.
+ *
+ * A machine that goes down takes the reader's ssh session with it (and any
+ * session opened from it). Shut down from that session (`reboot`), its sshd
+ * closes the connection and ssh says so at once; cut off by a power loss,
+ * the session just hangs, and the next line typed finds it dead. ssh to a
+ * machine that is off finds no route to it.
  */
 import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
 import { ApiClient, type ResourceRef } from '../client/client.ts';
@@ -27,6 +33,8 @@ export interface ShellState {
 	workstation: FsJSON;
 	/** How many kubectl processes the reader started (their pids follow the shell's). */
 	kubectlRuns?: number;
+	/** Machines on the reader's ssh stack that went down: their sessions are dead. */
+	severed?: string[];
 }
 
 /** The reader's shell is pid 4242 (`$$`); each kubectl run gets the next pid, as a new process would. */
@@ -48,12 +56,23 @@ class KubectlWatchSink extends ProcessBase<{ watchId: number | null }> {
 
 /** How far `sleep` and waiting commands step the clock at a time. */
 const WAIT_STEP_MS = 100;
+/**
+ * How long ssh takes to find no route to a powered-off machine on the same
+ * network: Linux sends three ARP requests one second apart
+ * (net.ipv4.neigh.default.mcast_solicit = 3, retrans_time_ms = 1000), then
+ * connect() fails with EHOSTUNREACH.
+ */
+const NO_ROUTE_MS = 3_000;
+/** ssh's exit status when the connection fails or is lost (ssh(1): "255 if an error occurred"). */
+const SSH_FAILED = 255;
 
 export class ReaderShell {
 	readonly session: ShellSession;
 	readonly workstation: Host;
 	private readonly sink: KubectlWatchSink;
 	private kubectlRuns: number;
+	/** See ShellState.severed. */
+	private severed: string[];
 
 	constructor(
 		private readonly cluster: Cluster,
@@ -69,6 +88,7 @@ export class ReaderShell {
 			fs.mkdir('/home/reader', true);
 		}
 		this.kubectlRuns = restore?.kubectlRuns ?? 0;
+		this.severed = [...(restore?.severed ?? [])];
 		fs.home = '/home/reader';
 		fs.cwd = '/home/reader';
 		this.workstation = { name: 'workstation', fs, commands: new Map(), user: 'reader', home: '/home/reader', kind: 'workstation' };
@@ -82,6 +102,9 @@ export class ReaderShell {
 		cluster.kernel.start(this.sink.id);
 
 		this.session.register('kubectl', (ctx) => this.kubectl(ctx));
+		// ssh as the shell has it, behind a check that the machine is on.
+		const ssh = this.session.lookup('ssh')?.handler;
+		if (ssh) this.session.register('ssh', (ctx) => this.ssh(ctx, ssh));
 	}
 
 	prompt(): string {
@@ -89,8 +112,55 @@ export class ReaderShell {
 	}
 
 	exec(line: string, stdin?: string): ExecResult {
+		// A session cut by a power loss since the last line: ssh finds the connection dead when it sends this one.
+		// (Back on already, the machine answers the old connection with a reset.) The line itself is lost.
+		const cut = this.severed.length ? this.closeSevered() : undefined;
+		if (cut) {
+			const text = `client_loop: send disconnect: ${this.cluster.isPoweredOff(cut) ? 'Broken pipe' : 'Connection reset by peer'}\n`;
+			this.session.status = SSH_FAILED;
+			return { stdout: '', stderr: text, output: text, exitCode: SSH_FAILED };
+		}
 		const result = this.session.exec(line, stdin === undefined ? {} : { stdin });
-		return { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
+		const out: ExecResult = { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
+		// The line took a machine of the session down (`reboot`): its sshd closed the connection on the way.
+		const lost = this.closeSevered();
+		if (lost) {
+			const text = `Connection to ${lost} closed by remote host.\nConnection to ${lost} closed.\n`;
+			out.stderr += text;
+			out.output += text;
+			out.exitCode = this.session.status = SSH_FAILED;
+		}
+		return out;
+	}
+
+	/** A machine went down: the reader's sessions on it, or through it, are dead. */
+	hostWentDown(name: string): void {
+		const stack = this.session.hostStack();
+		if (stack.indexOf(name) > 0 && !this.severed.includes(name)) this.severed.push(name);
+	}
+
+	/** Closes the sessions from the outermost dead machine inward; returns that machine's name. */
+	private closeSevered(): string | undefined {
+		const stack = this.session.hostStack();
+		const dead = stack.findIndex((name, i) => i > 0 && this.severed.includes(name));
+		this.severed = [];
+		if (dead < 0) return undefined;
+		while (this.session.hostStack().length > dead) if (!this.session.popHost()) break;
+		return stack[dead];
+	}
+
+	/** ssh to a powered-off machine: nothing answers ARP on the shared network, so there is no route to it. */
+	private ssh(ctx: CommandContext, ssh: (ctx: CommandContext) => CommandResult): CommandResult {
+		let i = 1;
+		// The options ssh's own parsing skips (those that take a value skip it too).
+		for (; i < ctx.argv.length && ctx.argv[i].startsWith('-'); i++) if (/^-[bcDEeFIiJLlmOoPpQRSWw]$/.test(ctx.argv[i])) i++;
+		const dest = ctx.argv[i];
+		const name = dest?.slice(dest.lastIndexOf('@') + 1);
+		if (name && this.cluster.isPoweredOff(name)) {
+			this.session.onSleep?.(NO_ROUTE_MS);
+			return { stdout: '', stderr: `ssh: connect to host ${name} port 22: No route to host\n`, exitCode: SSH_FAILED };
+		}
+		return ssh(ctx);
 	}
 
 	writeFile(path: string, text: string, hostName?: string): void {
@@ -102,7 +172,9 @@ export class ReaderShell {
 	}
 
 	snapshot(): ShellState {
-		return { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON(), kubectlRuns: this.kubectlRuns };
+		const state: ShellState = { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON(), kubectlRuns: this.kubectlRuns };
+		if (this.severed.length) state.severed = [...this.severed];
+		return state;
 	}
 
 	/** Runs kubectl against the API server's cache without a request (see Cluster.observe). */

@@ -2,17 +2,21 @@
  * The tools a reader types besides kubectl, wired to the cluster: curl on
  * every machine, etcdctl and etcdutl where etcd's certificates live (the
  * control-plane node, and inside the etcd container through `kubectl exec`),
- * ip on every node, and crictl, systemctl and journalctl on every node.
+ * ip on every node, and crictl, systemctl and journalctl on every node, with
+ * poweroff, reboot and shutdown, which take the machine down; iptables,
+ * iptables-save, ipvsadm and nft on every node, and curl through Services
+ * and inside Pods (./service-tools.ts).
  */
 import type { UserInfo } from '../apiserver/request.ts';
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
-import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember } from '../tools/index.ts';
+import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember, type CurlDeps } from '../tools/index.ts';
 import { crictlCommand, CrictlPullSink } from '../tools/crictl/index.ts';
-import { journalctlCommand, systemctlCommand, type SystemdDeps } from '../tools/systemd/index.ts';
+import { haltCommand, journalctlCommand, shutdownCommand, systemctlCommand, type SystemdDeps, type SystemPower } from '../tools/systemd/index.ts';
 import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
 import type { Cluster } from './cluster.ts';
 import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
+import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
@@ -40,14 +44,15 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 		return etcdctl(containerContext(cp.shellHost, shell, ['etcdctl', ...argv.slice(1)]));
 	};
 
-	// ---- curl: anywhere; reaches the API server over the simulated network ----
+	// ---- curl: anywhere; reaches the API server, and Services and Pods through the nodes' rules ----
 	const server = kubeadmApiServer(cp.name, cp.ip, cluster.kernel.epochMs);
-	shell.register(
-		'curl',
-		createCurl({
+	const podHosts = new Map<string, { node: string; ip: string; namespace: string; hostNetwork: boolean }>();
+	const curlDeps: CurlDeps = {
 			apiServer: server,
 			reachable: (hostName) => {
 				if (hostName !== 'workstation' && (cluster.isPartitioned(hostName) || cluster.isPartitioned(cp.name))) return 'timeout';
+				// A powered-off control-plane machine answers nothing: the connection attempt gets no reply.
+				if (cp.poweredOff) return 'timeout';
 				return cluster.kernel.isRunning('kube-apiserver') ? 'ok' : 'refused';
 			},
 			request: (user: UserInfo | undefined, request) => {
@@ -68,8 +73,9 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 			wallMs: () => cluster.kernel.wallMs(),
 			random: random('curl'),
 			elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
-		}),
-	);
+			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts),
+	};
+	shell.register('curl', createCurl(curlDeps));
 
 	// ---- ip: each node's interfaces and routes (flannel VXLAN) ----
 	for (const host of cluster.hosts.values()) {
@@ -82,9 +88,13 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 					Object.values(host.runtimeState.sandboxes)
 						.filter((s) => s.state === 'SANDBOX_READY')
 						.map((s) => ({ namespace: s.namespace, name: s.podName, uid: s.podUid, ip: s.ip, hostNetwork: s.hostNetwork })),
+				kubeIpvs0: () => host.network.dataplane.ipvs.dummy,
 			}),
 		);
 	}
+
+	// ---- iptables, iptables-save, ipvsadm, nft on every node; curl inside Pods ----
+	registerNetworkTools(cluster, shell, curlDeps, podHosts);
 
 	// ---- crictl, systemctl, journalctl: each node's containerd and its two systemd units ----
 	for (const host of cluster.hosts.values()) {
@@ -93,14 +103,24 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 		cluster.kernel.register(pulls);
 		cluster.kernel.start(pulls.id);
 		host.shellHost.commands.set('crictl', crictlCommand({ runtime: host.runtime, pulls }));
+		// The machine's power, for systemctl poweroff|reboot, poweroff, reboot and shutdown: the command is the input.
+		const power: SystemPower = {
+			now: (action, { force }) => cluster.shutdownFromNode(host.name, action, { force, by: `systemd/${host.name}` }),
+			at: (atWallMs) => cluster.scheduleShutdownCheck(host.name, atWallMs),
+		};
 		const units: SystemdDeps = {
 			kubelet: host.kubeletState,
 			containerd: host.runtimeState,
 			stopService: (service) => cluster.serviceFault('stop', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
 			startService: (service) => cluster.serviceFault('start', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
+			power: () => power,
+			boots: () => host.boots,
 		};
 		host.shellHost.commands.set('systemctl', systemctlCommand(units));
 		host.shellHost.commands.set('journalctl', journalctlCommand(units));
+		host.shellHost.commands.set('poweroff', haltCommand('poweroff', () => power));
+		host.shellHost.commands.set('reboot', haltCommand('reboot', () => power));
+		host.shellHost.commands.set('shutdown', shutdownCommand(() => power));
 	}
 }
 

@@ -3,7 +3,8 @@
  * parts of TLS client authentication (each process has its identity, as its
  * kubeconfig's certificate would give it) and of the network (a node cut
  * off from the control plane cannot reach the API server; nothing answers
- * on 6443 while the API server is down).
+ * on 6443 while the API server is down; and while the control-plane
+ * machine is powered off nothing answers at its address at all).
  */
 import type { ApiRequest } from '../apiserver/request.ts';
 import type { Caller, KubeApiServer } from '../apiserver/apiserver.ts';
@@ -26,6 +27,8 @@ export class ClusterTransport implements ApiTransport {
 		readonly address: string,
 		/** Nodes currently cut off from the control plane. */
 		private readonly isPartitioned: (node: string) => boolean,
+		/** Whether the API server's machine is powered off. */
+		private readonly isServerMachineDown: () => boolean = () => false,
 	) {}
 
 	/** Gives a process its identity and says where it runs. */
@@ -63,6 +66,11 @@ export class ClusterTransport implements ApiTransport {
 		const node = this.placement.get(from);
 		if (node && this.isPartitioned(node)) {
 			return { failure: 'timeout', address: this.address, message: `dial tcp ${this.address}: i/o timeout` };
+		}
+		if (this.isServerMachineDown()) {
+			// The machines share one L2 network (192.168.56.0/24): a powered-off host answers no ARP request,
+			// so the kernel gives up after three unanswered probes and connect() fails with EHOSTUNREACH.
+			return { failure: 'timeout', address: this.address, message: `dial tcp ${this.address}: connect: no route to host` };
 		}
 		const server = this.apiServer();
 		if (!server || !this.kernel.isRunning(server.id)) {

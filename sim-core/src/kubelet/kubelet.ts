@@ -145,6 +145,11 @@ export interface KubeletDeps {
 	 */
 	disk?: NodeDisk;
 	config?: Partial<KubeletConfig>;
+	/**
+	 * The machine's boot ID (/proc/sys/kernel/random/boot_id), read at each
+	 * start: a new one after a reboot. Without it, one fixed ID per node.
+	 */
+	bootId?: () => string;
 }
 
 /** An in-flight asynchronous CRI call of a pod. */
@@ -293,6 +298,9 @@ export class Kubelet extends ProcessBase<KubeletState> {
 
 	onStart(): void {
 		const host = this.deps.host;
+		// The machine may have rebooted since the last start (MachineInfo's BootID is read at start-up).
+		const bootId = this.deps.bootId?.();
+		if (bootId) this.identity.bootId = bootId;
 		// A new PID at every start, a little above the last one (other processes start in between).
 		this.state.pid = host.nextPid;
 		host.nextPid += 7 + this.rng.int(40);
@@ -498,6 +506,9 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			}
 			const current = got.object;
 			this.state.node = current;
+			// The MachineInfo setter (nodestatus/setters.go) notices a new boot ID: the node rebooted.
+			const previousBoot = current.status?.nodeInfo?.bootID;
+			const rebooted = !!previousBoot && previousBoot !== this.identity.bootId;
 			const updated: Node = copy(current);
 			const status: NodeStatus = (updated.status ??= {});
 			const fresh = initialNode(this.identity).status!;
@@ -513,7 +524,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			const events: Array<[string, string]> = [];
 			setNodeConditions(status, now, { runtimeErrors: errors.runtime, networkErrors: errors.network }, (type, reason) => events.push([type, reason]));
 			const due = !this.state.nodeStatus.everPosted || this.nowMs - this.state.nodeStatus.lastPostedMs >= this.config.nodeStatusReportFrequencyMs;
-			if (!force && !due && !nodeStatusHasChanged(current.status, status)) return;
+			if (!force && !due && !rebooted && !nodeStatusHasChanged(current.status, status)) return;
 			delete updated.metadata.resourceVersion;
 			const written = this.client.updateStatus<Node>(R.nodes, updated);
 			if (!written.ok) {
@@ -524,6 +535,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			this.state.nodeStatus.lastPostedMs = this.nowMs;
 			this.state.nodeStatus.everPosted = true;
 			this.emit({ action: 'node-status', object: `nodes/${this.nodeName}`, msg: `posted node status (Ready=${status.conditions?.find((c) => c.type === 'Ready')?.status})` });
+			if (rebooted) this.nodeEvent('Warning', 'Rebooted', `Node ${this.nodeName} has been rebooted, boot id: ${this.identity.bootId}`);
 			for (const [type, reason] of events) this.nodeEvent(type as 'Normal', reason, `Node ${this.nodeName} status is now: ${reason}`);
 		} finally {
 			this.state.nodeStatus.busy = false;

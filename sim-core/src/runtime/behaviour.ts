@@ -838,7 +838,8 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 		'kube-apiserver': [`${h} options.go:249] external host was not specified, using the advertise address`, `${h} server.go:163] kube-apiserver ${image.version} starting`],
 		'kube-controller-manager': [`${h} serving.go:386] generated a self-signed serving certificate`, `${h} controllermanager.go:199] kube-controller-manager ${image.version} starting`],
 		'kube-scheduler': [`${h} serving.go:386] generated a self-signed serving certificate`, `${h} server.go:167] kube-scheduler ${image.version} starting`],
-		'kube-proxy': [`${h} server_linux.go:66] using the iptables proxier`, `${h} server.go:483] kube-proxy ${image.version} starting`],
+		// kube-proxy's process writes its own start-up lines, which name its mode (network/kube-proxy.ts).
+		'kube-proxy': [],
 		coredns: ['.:53', `CoreDNS-${image.version}`, 'linux/amd64, go1.24.6'],
 	};
 	return {

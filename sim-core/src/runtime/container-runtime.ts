@@ -20,7 +20,7 @@ import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { formatRfc3339Micro } from '../sim/clock.ts';
 import { normalizeImageRef, PAUSE_IMAGE, parseImageRef, resolveImage, syntheticHex64, systemComponentOf, type CatalogImage, type SystemComponent } from './images.ts';
-import { accessLogLine, baselinePaths, httpAnswer, PROBE_USER_AGENT, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
+import { accessLogLine, baselinePaths, binaryExists, httpAnswer, PROBE_USER_AGENT, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
 import { prepareMountSources, syncMounts, type HostFiles } from './mounts.ts';
 import { advanceProgram, createProgram, execSync as programExecSync, killNow, predictExit, programMayRun, requestStop, type ProgramHost } from './program.ts';
 import { allocateIp, gatewayIp, releaseIp } from './ipam.ts';
@@ -50,6 +50,9 @@ export const SANDBOX_SETUP_MS = 250;
 const PREDICT_HORIZON_MS = 24 * 3_600_000;
 /** Natural exits closer than this count as pending work for settle(); farther ones are background. */
 const FOREGROUND_EXIT_MS = 60_000;
+/** The exit code and reason containerd gives a container whose process vanished (internal/cri/server/helpers.go: unknownExitCode, unknownExitReason). */
+export const UNKNOWN_EXIT_CODE = 255;
+export const UNKNOWN_EXIT_REASON = 'Unknown';
 /** containerd release the nodes run (2.2 supports Kubernetes 1.33–1.36). */
 export const DEFAULT_CONTAINERD_VERSION = 'v2.2.1';
 
@@ -69,6 +72,13 @@ export interface SystemContainerHooks {
 	 * here, the image's own programs answer.
 	 */
 	exec?(node: string, component: SystemComponent, argv: string[]): { exitCode: number; stdout: string; stderr: string } | undefined;
+	/**
+	 * Runs a network client found in the container's image (`curl` in a
+	 * `kubectl exec`) over the cluster's simulated network, from the Pod's
+	 * address. Undefined: not a client the network answers; the image's own
+	 * program runs.
+	 */
+	podNetworkCommand?(node: string, pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[]): { exitCode: number; stdout: string; stderr: string } | undefined;
 }
 
 export interface ContainerRuntimeDeps {
@@ -148,6 +158,11 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		this.journal('info', `serving on ${errors.CONTAINERD_SOCKET}`);
 		// Containers kept running under their shims; catch up with them and watch their exits again.
 		for (const c of Object.values(h.containers)) {
+			// A record that says running with no process behind it: the machine lost power (restart.go, loadContainer).
+			if (c.state === 'CONTAINER_RUNNING' && !c.program) {
+				this.recoverLostTask(c);
+				continue;
+			}
 			this.catchUp(c);
 			if (c.state === 'CONTAINER_RUNNING') this.scheduleCheck(c, false);
 		}
@@ -765,6 +780,9 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		if (!image) return { ok: false, error: errors.imageNotFound(c.image) };
 		const system = c.component && this.deps.hooks?.exec?.(this.node, c.component, argv);
 		if (system) return { ok: true, value: system };
+		const sandbox = this.host.sandboxes[c.sandboxId];
+		const networked = sandbox && binaryExists(image, argv[0] ?? '') ? this.deps.hooks?.podNetworkCommand?.(this.node, { namespace: c.namespace, name: c.podName, ip: sandbox.ip, hostname: c.ctx.hostname, hostNetwork: sandbox.hostNetwork }, argv) : undefined;
+		if (networked) return { ok: true, value: networked };
 		// The command sees the volumes as they are now; what it writes under one reaches the node.
 		this.syncContainerMounts(c, image);
 		const result = programExecSync(this.programHost(c, image), argv, this.nowMs);
@@ -828,6 +846,44 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		return { ok: true, value: { kind: 'http', status: answer.status } };
 	}
 
+	/**
+	 * An HTTP request from the network to a Pod's address (Service traffic,
+	 * curl to a Pod IP): the server's answer, with its name and version, and
+	 * the access-log line it writes with the client's address. The
+	 * container's process serves, not containerd, so this works while
+	 * containerd is down. Undefined: no ready sandbox holds that address.
+	 * Without a path, only says whether something listens (nothing is served).
+	 */
+	serveHttp(ip: string, port: number, path: string | undefined, clientIp: string, userAgent: string): { kind: 'refused' } | { kind: 'eof' } | { kind: 'http'; status: number; bytes: number; body?: string; server: string; version: string; startedWallMs: number; hostname: string } | undefined {
+		const sandbox = Object.values(this.host.sandboxes).find((s) => s.state === 'SANDBOX_READY' && !s.hostNetwork && s.ip === ip);
+		if (!sandbox) return undefined;
+		for (const c of Object.values(this.host.containers)) if (c.sandboxId === sandbox.id) this.catchUp(c);
+		const listener = this.listenersOf(sandbox.id, this.nowMs).find((l) => l.port.port === port);
+		if (!listener) return { kind: 'refused' };
+		if (listener.port.protocol !== 'http' || listener.server.component) return { kind: 'eof' };
+		if (path === undefined) return { kind: 'http', status: 0, bytes: 0, server: listener.server.name, version: '', startedWallMs: 0, hostname: '' };
+		const c = listener.container;
+		const image = this.catalogImageOf(c);
+		if (!image) return { kind: 'refused' };
+		if (listener.server.docRoot) this.syncContainerMounts(c, image);
+		const since = c.program?.serving?.sinceMs ?? this.nowMs;
+		const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, this.nowMs - since);
+		const line = accessLogLine(listener.server, clientIp, path, answer.status, answer.bytes, userAgent, this.kernel.wallMs());
+		if (line) this.programHost(c, image).write(this.nowMs, { stream: 'stdout', text: line });
+		const out: { kind: 'http'; status: number; bytes: number; body?: string; server: string; version: string; startedWallMs: number; hostname: string } = { kind: 'http', status: answer.status, bytes: answer.bytes, server: listener.server.name, version: image.version, startedWallMs: this.kernel.epochMs + since, hostname: c.ctx.hostname };
+		if (answer.body !== undefined) out.body = answer.body;
+		return out;
+	}
+
+	/** Writes a line to the log of the running container of a system component (kube-proxy logs through it). */
+	appendComponentLog(component: SystemComponent, stream: 'stdout' | 'stderr', text: string): boolean {
+		const c = Object.values(this.host.containers).find((x) => x.component === component && x.state === 'CONTAINER_RUNNING');
+		const image = c && this.catalogImageOf(c);
+		if (!c || !image) return false;
+		this.programHost(c, image).write(this.nowMs, { stream, text });
+		return true;
+	}
+
 	/** A TCP connect from the node to a port of the pod (tcpSocket probes). */
 	probeTcp(sandboxId: string, port: number): CriResult<ProbeAnswer> {
 		if (!this.up) return this.down();
@@ -837,6 +893,47 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 	}
 
 	// ---- the cluster's side -------------------------------------------------------------------------
+
+	/**
+	 * The machine lost power (or was shut down): every process on it ends at
+	 * this instant and nobody sees it exit. Each container's output up to now
+	 * is kept, and its record stays as containerd last wrote it to disk
+	 * (running) until containerd starts again and finds no task behind it
+	 * (see onStart). The pause processes die too, and the pods' network
+	 * namespaces lived on /run, a tmpfs: the sandboxes are not ready and
+	 * their addresses are free again. Call it once containerd is stopped.
+	 */
+	powerLost(): void {
+		for (const c of Object.values(this.host.containers)) {
+			// Output and exits up to the cut are real; nothing after it happens.
+			this.catchUp(c);
+			if (c.state !== 'CONTAINER_RUNNING') continue;
+			c.program = undefined;
+			c.component = undefined;
+		}
+		for (const s of Object.values(this.host.sandboxes)) {
+			if (s.state !== 'SANDBOX_READY') continue;
+			s.state = 'SANDBOX_NOTREADY';
+			if (!s.hostNetwork) releaseIp(this.host, s.ip);
+		}
+	}
+
+	/**
+	 * containerd's recovery of a container whose task is gone (a reboot):
+	 * the CRI plugin marks it exited with the unknown exit code 255 and the
+	 * reason `Unknown`, finished now (containerd internal/cri/server
+	 * restart.go loadContainer; unknownExitCode and unknownExitReason in
+	 * helpers.go).
+	 */
+	private recoverLostTask(c: ContainerRecord): void {
+		c.state = 'CONTAINER_EXITED';
+		c.exitCode = UNKNOWN_EXIT_CODE;
+		c.reason = UNKNOWN_EXIT_REASON;
+		c.finishedMs = this.nowMs;
+		c.component = undefined;
+		this.journal('info', `container ${c.id} was running but its task is gone; marked exited with status ${UNKNOWN_EXIT_CODE} (${UNKNOWN_EXIT_REASON})`);
+		this.emit({ action: 'exit', object: `containers/${c.id.slice(0, 13)}`, msg: `container ${c.namespace}/${c.podName}/${c.name} found without its process after a reboot: exit code ${UNKNOWN_EXIT_CODE} (${UNKNOWN_EXIT_REASON})` });
+	}
 
 	/**
 	 * The simulated process behind a system container died on its own (a

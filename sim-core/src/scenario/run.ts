@@ -37,6 +37,8 @@ export function applyStep(cluster: Cluster, step: ScenarioStep): string | undefi
 	if ('start' in step) return cluster.start(step.start as Component, step.node);
 	if ('partition' in step) return cluster.partition(step.partition);
 	if ('heal' in step) return cluster.heal(step.heal);
+	if ('powerOff' in step) return cluster.powerOff(step.powerOff);
+	if ('powerOn' in step) return cluster.powerOn(step.powerOn);
 	return 'unknown step';
 }
 
@@ -68,6 +70,8 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 		else if ('start' in fault) cluster.planFault({ atMs, verb: 'start', component: fault.start, node: fault.node });
 		else if ('partition' in fault) cluster.planFault({ atMs, verb: 'partition', node: fault.partition });
 		else if ('heal' in fault) cluster.planFault({ atMs, verb: 'heal', node: fault.heal });
+		else if ('powerOff' in fault) cluster.planFault({ atMs, verb: 'powerOff', node: fault.powerOff });
+		else if ('powerOn' in fault) cluster.planFault({ atMs, verb: 'powerOn', node: fault.powerOn });
 	}
 	return { cluster, problems, startMs };
 }

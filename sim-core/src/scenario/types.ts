@@ -28,10 +28,13 @@ export type ScenarioStep =
 	| { stop: ComponentName; node?: string }
 	| { start: ComponentName; node?: string }
 	| { partition: string }
-	| { heal: string };
+	| { heal: string }
+	/** Cut a node's power (every process on it stops at once) and power it on again (it boots). */
+	| { powerOff: string }
+	| { powerOn: string };
 
 /** A fault scheduled at a virtual time after the scenario starts. */
-export type ScheduledFault = { at: string } & ({ stop: ComponentName; node?: string } | { start: ComponentName; node?: string } | { partition: string } | { heal: string });
+export type ScheduledFault = { at: string } & ({ stop: ComponentName; node?: string } | { start: ComponentName; node?: string } | { partition: string } | { heal: string } | { powerOff: string } | { powerOn: string });
 
 /**
  * A check of the cluster's state, read without side effects: the objects of

@@ -45,12 +45,16 @@ describe('parseScenario', () => {
 	it.each([
 		['a missing translation', scenario().replace('zh-cn: 标题', 'fr: titre'), ['title.fr: unknown field (allowed: en, zh-cn)', 'title.zh-cn: is required']],
 		['a typo in a field name', scenario('setpu: []\n'), ['demo.setpu: unknown field (allowed: title, summary, cluster, setup, faults, expect, tasks, panels, suggestedCommand)']],
-		['a step with two verbs', scenario('setup:\n  - {run: kubectl get pods, advance: 1s}\n'), ['setup[0]: needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal (found run, advance)']],
+		['a step with two verbs', scenario('setup:\n  - {run: kubectl get pods, advance: 1s}\n'), ['setup[0]: needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal, powerOff, powerOn (found run, advance)']],
 		['a bad duration', scenario('setup:\n  - advance: soon\n'), ['setup[0].advance: time: invalid duration "soon"']],
 		['a node component without its node', scenario('setup:\n  - stop: kubelet\n'), ['setup[0].stop: kubelet runs on every node: say which with `node:`']],
 		['an unknown node', scenario('setup:\n  - partition: node-9\n'), ['setup[0].partition: no node "node-9" in this cluster (nodes: control-plane, node-1, node-2)']],
 		['an unknown component', scenario('faults:\n  - {at: 10s, stop: kube-dns}\n'), ['faults[0].stop: must be one of kube-apiserver, etcd, kube-scheduler, kube-controller-manager, cloud-controller-manager, kubelet, kube-proxy, container-runtime']],
-		['a fault that is a command', scenario('faults:\n  - {at: 10s, run: kubectl delete pods --all}\n'), ['faults[0]: a fault is stop, start, partition or heal']],
+		['a fault that is a command', scenario('faults:\n  - {at: 10s, run: kubectl delete pods --all}\n'), ['faults[0]: a fault is stop, start, partition, heal, powerOff or powerOn']],
+		['a power step on an unknown node', scenario('setup:\n  - powerOff: node-9\n'), ['setup[0].powerOff: no node "node-9" in this cluster (nodes: control-plane, node-1, node-2)']],
+		['a power fault that names no node', scenario('faults:\n  - {at: 1m, powerOn: ""}\n'), ['faults[0].powerOn: must be a non-empty string']],
+		['a power step with a `node:` field', scenario('setup:\n  - {powerOff: node-1, node: node-2}\n'), ['setup[0].node: only applies to stop and start']],
+		['a power fault and a stop in one entry', scenario('faults:\n  - {at: 1m, powerOff: node-1, stop: kubelet, node: node-1}\n'), ['faults[0]: needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal, powerOff, powerOn (found stop, powerOff)']],
 		['a check without an expectation', scenario('expect:\n  within: 1m\n  checks:\n    - {resource: pods}\n'), ['expect.checks[0]: needs an expectation: equals, notEquals, contains, atLeast, count or absent']],
 		['a check path that is not a JSONPath template', scenario('expect:\n  within: 1m\n  checks:\n    - {resource: pods, path: .status.phase, equals: Running}\n'), ['expect.checks[0].path: must be a JSONPath template in braces, e.g. {.status.phase}']],
 		['a task with no checks', scenario('tasks:\n  - {id: t, title: {en: T, zh-cn: T}, goal: {en: G, zh-cn: G}, checks: []}\n'), ['tasks[0].checks: needs at least one check']],
@@ -58,6 +62,33 @@ describe('parseScenario', () => {
 		['an unknown panel', scenario('panels: [terminal, radar]\n'), ['panels[1]: must be one of map, terminal, timeline, story, faults, why, tasks, yaml, inspector']],
 	])('rejects %s, naming the path of the problem', (_what, text, expected) => {
 		expect(problemsOf(text)).toEqual(expected);
+	});
+
+	it('accepts powering a node off and on, as setup steps, reveal steps and timed faults', () => {
+		const parsed = parseScenario(
+			scenario(`setup:
+  - powerOff: node-2
+  - powerOn: node-2
+faults:
+  - {at: 30s, powerOff: node-1}
+  - {at: 2m, powerOn: node-1}
+tasks:
+  - id: boot
+    title: {en: Boot it, zh-cn: 开机}
+    goal: {en: Power node-1 on, zh-cn: 给 node-1 开机}
+    reveal:
+      text: {en: Press Power on, zh-cn: 按开机}
+      steps: [{powerOn: node-1}, {advance: 1m}]
+    checks: [{resource: nodes, name: node-1, path: '{.status.conditions[?(@.type=="Ready")].status}', equals: 'True'}]
+`),
+			'demo',
+		);
+		expect(parsed.setup).toEqual([{ powerOff: 'node-2' }, { powerOn: 'node-2' }]);
+		expect(parsed.faults).toEqual([
+			{ at: '30s', powerOff: 'node-1' },
+			{ at: '2m', powerOn: 'node-1' },
+		]);
+		expect(parsed.tasks?.[0]?.reveal?.steps).toEqual([{ powerOn: 'node-1' }, { advance: '1m' }]);
 	});
 
 	it('reports every problem of a file at once, not only the first', () => {

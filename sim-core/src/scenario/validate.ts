@@ -93,14 +93,16 @@ class Checker {
 	}
 }
 
-const STEP_KEYS = ['run', 'apply', 'writeFile', 'advance', 'settle', 'stop', 'start', 'partition', 'heal', 'node'];
+const STEP_KEYS = ['run', 'apply', 'writeFile', 'advance', 'settle', 'stop', 'start', 'partition', 'heal', 'powerOff', 'powerOn', 'node'];
+/** The step verbs a fault may use. */
+const FAULT_VERBS = ['stop', 'start', 'partition', 'heal', 'powerOff', 'powerOn'];
 
 function checkStep(c: Checker, raw: unknown, path: string, nodes: string[], extra: string[] = []): void {
 	const step = c.object(raw, path, [...STEP_KEYS, ...extra]);
 	if (!step) return;
 	const verbs = STEP_KEYS.filter((k) => k !== 'node' && step[k] !== undefined);
 	if (verbs.length !== 1) {
-		c.problem(path, `needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal (found ${verbs.length ? verbs.join(', ') : 'none'})`);
+		c.problem(path, `needs exactly one of ${STEP_KEYS.filter((k) => k !== 'node').join(', ')} (found ${verbs.length ? verbs.join(', ') : 'none'})`);
 		return;
 	}
 	const verb = verbs[0];
@@ -127,6 +129,8 @@ function checkStep(c: Checker, raw: unknown, path: string, nodes: string[], extr
 			break;
 		case 'partition':
 		case 'heal':
+		case 'powerOff':
+		case 'powerOn':
 			c.node(step[verb], `${path}.${verb}`, nodes);
 			break;
 	}
@@ -171,7 +175,7 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 			c.duration(fault.at, `faults[${i}].at`);
 			const { at: _at, ...step } = fault;
 			void _at;
-			if (['run', 'apply', 'writeFile', 'advance', 'settle'].some((k) => step[k] !== undefined)) c.problem(`faults[${i}]`, 'a fault is stop, start, partition or heal');
+			if (['run', 'apply', 'writeFile', 'advance', 'settle'].some((k) => step[k] !== undefined)) c.problem(`faults[${i}]`, `a fault is ${FAULT_VERBS.slice(0, -1).join(', ')} or ${FAULT_VERBS[FAULT_VERBS.length - 1]}`);
 			checkStep(c, step, `faults[${i}]`, nodes);
 		});
 	if (top.expect !== undefined) {

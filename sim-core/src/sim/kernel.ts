@@ -120,11 +120,15 @@ export class Kernel {
 		return true;
 	}
 
-	/** Stops a running process: its memory and its queued events are gone. */
-	stop(id: string): boolean {
+	/**
+	 * Stops a running process: its memory and its queued events are gone.
+	 * `abrupt`: the process is killed with its machine (a power cut), so it
+	 * gets no chance to run its stop hook and write its last words.
+	 */
+	stop(id: string, options: { abrupt?: boolean } = {}): boolean {
 		const entry = this.table.get(id);
 		if (!entry || !entry.running) return false;
-		entry.process.onStop?.();
+		if (!options.abrupt) entry.process.onStop?.();
 		entry.running = false;
 		this.queue.removeWhere((e) => e.target === id);
 		this.pendingWork = this.queue.toJSON().filter((e) => !e.background).length;

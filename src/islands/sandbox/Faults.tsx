@@ -1,12 +1,10 @@
 /**
  * Faults: stop and start each control-plane component and each node's
  * kubelet, container runtime and kube-proxy; cut a node off from the
- * control plane and reconnect it. Each button sends one request; what the
- * cluster does about it shows on the map and in the terminal. Status is in
- * words and a symbol, never colour alone.
- *
- * Powering a node off is not offered: sim-core has no public way to do it
- * yet (its NodeHost keeps a `poweredOff` flag but nothing sets it).
+ * control plane and reconnect it; power a node off and on. Each button
+ * sends one request; what the cluster does about it shows on the map and in
+ * the terminal. Status is in words and a symbol, never colour alone. While
+ * a machine is off, its components cannot be started or stopped.
  */
 import { useState } from 'preact/hooks';
 import type { ComponentView, ClusterView, Request, Response } from '../../sandbox/protocol.ts';
@@ -29,7 +27,7 @@ function stateOf(c: ComponentView, t: T): { symbol: string; text: string; tone: 
 	return { symbol: '●', text: t('sandbox.faults.running'), tone: 'ok' };
 }
 
-function ComponentRow({ c, request, t, label }: { c: ComponentView; request: FaultsProps['request']; t: T; label: string }) {
+function ComponentRow({ c, request, t, label, off }: { c: ComponentView; request: FaultsProps['request']; t: T; label: string; off: boolean }) {
 	const state = stateOf(c, t);
 	const verb = c.failing ? 'start' : 'stop';
 	const isNodeComponent = NODE_COMPONENTS.includes(c.component);
@@ -43,6 +41,7 @@ function ComponentRow({ c, request, t, label }: { c: ComponentView; request: Fau
 			<button
 				type="button"
 				class="ca-sbx-btn"
+				disabled={off}
 				aria-label={t(verb === 'stop' ? 'sandbox.faults.stopLabel' : 'sandbox.faults.startLabel', { component: label })}
 				onClick={() => request(isNodeComponent ? { type: 'fault', verb, component: c.component, node: c.node } : { type: 'fault', verb, component: c.component })}
 			>
@@ -60,13 +59,14 @@ export function Faults({ view, request, t }: FaultsProps) {
 		return answer;
 	};
 	const controlPlane = view.components.filter((c) => CONTROL_PLANE.includes(c.component));
+	const isOff = (name: string) => view.nodes.some((n) => n.name === name && n.poweredOff);
 	return (
 		<div class="ca-faults">
 			<section>
 				<h3 class="ca-sbx-h">{t('sandbox.faults.controlPlane')}</h3>
 				<ul class="ca-faults__list">
 					{controlPlane.map((c) => (
-						<ComponentRow key={c.component} c={c} request={send} t={t} label={c.component} />
+						<ComponentRow key={c.component} c={c} request={send} t={t} label={c.component} off={isOff(c.node)} />
 					))}
 				</ul>
 			</section>
@@ -77,8 +77,23 @@ export function Faults({ view, request, t }: FaultsProps) {
 						{view.components
 							.filter((c) => c.node === node.name && NODE_COMPONENTS.includes(c.component))
 							.map((c) => (
-								<ComponentRow key={c.component} c={c} request={send} t={t} label={`${c.component} (${node.name})`} />
+								<ComponentRow key={c.component} c={c} request={send} t={t} label={`${c.component} (${node.name})`} off={node.poweredOff} />
 							))}
+						<li class="ca-faults__row">
+							<span class="ca-faults__name">{t('sandbox.faults.power')}</span>
+							<span class={`ca-faults__state ca-faults__state--${node.poweredOff ? 'bad' : 'ok'}`}>
+								<span aria-hidden="true">{node.poweredOff ? '⏻ ' : '● '}</span>
+								{node.poweredOff ? t('sandbox.faults.poweredOff') : t('sandbox.faults.poweredOn')}
+							</span>
+							<button
+								type="button"
+								class="ca-sbx-btn"
+								aria-label={t(node.poweredOff ? 'sandbox.faults.powerOnLabel' : 'sandbox.faults.powerOffLabel', { node: node.name })}
+								onClick={() => send({ type: 'power', verb: node.poweredOff ? 'powerOn' : 'powerOff', node: node.name })}
+							>
+								{node.poweredOff ? t('sandbox.faults.powerOn') : t('sandbox.faults.powerOff')}
+							</button>
+						</li>
 						<li class="ca-faults__row">
 							<span class="ca-faults__name">{t('sandbox.faults.network')}</span>
 							<span class={`ca-faults__state ca-faults__state--${node.partitioned ? 'bad' : 'ok'}`}>

@@ -19,7 +19,11 @@
  *   `-f` (22), `-w '%{http_code}'`, and the progress meter on stderr when
  *   stdout is not the terminal and -s is not given.
  * A plain `http://` request to 6443 gets Go's `Client sent an HTTP request to
- * an HTTPS server.` Watches print the opening events and end (see
+ * an HTTPS server.` With a cluster's network wired in (`connect`), other
+ * addresses answer too: a Service's ClusterIP or a NodePort leads, through
+ * the node's kube-proxy rules, to a Pod's server (plain HTTP/1.1), to the
+ * API server, or to `Connection refused` (a REJECT rule), `No route to
+ * host` (an address nobody holds) or a timeout. Watches print the opening events and end (see
  * apiserver-http.ts). Because a command returns stdout and stderr
  * separately, a terminal shows -v's lines after the body, not around it.
  */
@@ -31,7 +35,7 @@ import { ApiServerHttp, type Authentication, type HttpResponse } from './apiserv
 import { defaultCertIdentity } from './identity.ts';
 import { NO_URL_TEXT, OptionError, optionErrorText, parseCurlArgs, type CurlOptions } from './options.ts';
 import { progressMeter } from './progress.ts';
-import type { CurlDeps } from './types.ts';
+import type { CurlConnection, CurlDeps } from './types.ts';
 
 /** curl's User-Agent (curl/<version>). */
 export const CURL_VERSION = '8.5.0';
@@ -170,17 +174,34 @@ export class Curl {
 		const warn = (text: string) => (stderr += opts.silent ? '' : text);
 		const body = requestBody(opts, ctx.host, warn);
 
-		// Name resolution: IP literals, localhost and the control-plane node's name (as /etc/hosts has it).
+		// Name resolution: IP literals, localhost and the control-plane node's name (as /etc/hosts has it), then the host's resolver.
 		const hostName = url.host.replace(/^\[|\]$/g, '');
 		const loopback = hostName === 'localhost' || /^127\./.test(hostName) || hostName === '::1';
-		const ip = loopback ? (hostName === 'localhost' ? '127.0.0.1' : hostName) : hostName === api.nodeName ? api.ip : /^\d+\.\d+\.\d+\.\d+$/.test(hostName) ? hostName : undefined;
+		const ip = loopback ? (hostName === 'localhost' ? '127.0.0.1' : hostName) : hostName === api.nodeName ? api.ip : /^\d+\.\d+\.\d+\.\d+$/.test(hostName) ? hostName : this.deps.resolve?.(ctx.host.name, hostName);
 		if (!ip) return fail(new CurlError(6, `Could not resolve host: ${hostName}`));
 		info(`  Trying ${ip}:${url.port}...`);
-		const listening = url.port === api.port && (loopback ? ctx.host.name === api.nodeName : ip === api.ip);
-		const reach = listening ? this.deps.reachable(ctx.host.name) : 'refused';
+		// Where the connection lands after the network's rules (a Service's ClusterIP may lead to the API server or a Pod).
+		const connection = this.deps.connect?.(ctx.host.name, ip, url.port);
+		const listening = connection ? connection.kind === 'apiserver' : url.port === api.port && (loopback ? ctx.host.name === api.nodeName : ip === api.ip);
+		let reach = listening ? this.deps.reachable(ctx.host.name) : 'refused';
+		if (connection?.kind === 'timeout') reach = 'timeout';
 		// An ephemeral port from Linux's default range (net.ipv4.ip_local_port_range = 32768 60999).
 		const localPort = 32768 + Math.floor(this.deps.random() * 28232);
 		const localIp = loopback ? '127.0.0.1' : (this.deps.hostIp?.(ctx.host.name) ?? '0.0.0.0');
+		if (connection?.kind === 'unreachable') {
+			// ARP gets no answer: connect() fails with EHOSTUNREACH once the kernel gives up.
+			const waited = connection.afterMs + Math.floor(this.deps.random() * 100);
+			const limitMs = opts.timeoutSeconds !== undefined ? Math.round(opts.timeoutSeconds * 1000) : undefined;
+			if (limitMs !== undefined && limitMs < waited) {
+				// -m / --connect-timeout runs out first.
+				this.deps.elapse?.(limitMs);
+				return fail(new CurlError(28, `Failed to connect to ${hostName} port ${url.port} after ${limitMs} ms: Timeout was reached`));
+			}
+			this.deps.elapse?.(waited);
+			info(`connect to ${ip} port ${url.port} from ${localIp} port ${localPort} failed: No route to host`);
+			return fail(new CurlError(7, `Failed to connect to ${hostName} port ${url.port} after ${waited} ms: Couldn't connect to server`));
+		}
+		if (connection?.kind === 'http') return this.plainTransfer(connection, opts, ctx, url, ip, verbose, stderr, body, fail);
 		if (reach !== 'ok') {
 			const limitMs = opts.timeoutSeconds !== undefined ? Math.round(opts.timeoutSeconds * 1000) : undefined;
 			if (reach === 'timeout') {
@@ -282,11 +303,34 @@ export class Curl {
 		return this.output(opts, ctx, url, verbose, stderr, response, protocol, headers, body, undefined, method);
 	}
 
+	/**
+	 * A plain-HTTP exchange with a server the network led to (a Pod, kube-proxy's
+	 * health server): HTTP/1.1 without TLS; `https://` to it fails the TLS
+	 * handshake, as OpenSSL 3 reports a server that answers in clear text.
+	 */
+	private plainTransfer(connection: Extract<CurlConnection, { kind: 'http' }>, opts: CurlOptions, ctx: CommandContext, url: ParsedUrl, ip: string, verbose: string[], stderr: string, body: string | undefined, fail: (error: CurlError) => Transfer): Transfer {
+		const hostName = url.host.replace(/^\[|\]$/g, '');
+		verbose.push(`* Connected to ${hostName} (${ip}) port ${url.port}\n`);
+		if (url.scheme === 'https') {
+			verbose.push('* ALPN: curl offers h2,http/1.1\n', '* TLSv1.3 (OUT), TLS handshake, Client hello (1):\n');
+			// Ubuntu 24.04's curl 8.5.0 is built with OpenSSL 3.0.13; a clear-text answer is not a TLS record.
+			return fail(new CurlError(35, 'OpenSSL/3.0.13: error:0A00010B:SSL routines::wrong version number'));
+		}
+		const method = opts.method ?? (opts.head ? 'HEAD' : body !== undefined ? 'POST' : 'GET');
+		const headers = this.requestHeaders(opts, url, body, true, ctx.host.name);
+		const answer = connection.serve({ method, target: url.target, headers });
+		// Connected, but the server closed without an HTTP answer.
+		if (answer.status === 0) return fail(new CurlError(52, 'Empty reply from server'));
+		const response: HttpResponse = { status: answer.status, headers: answer.headers, body: method === 'HEAD' ? '' : answer.body };
+		const reason = HTTP1_REASONS[answer.status] ?? '';
+		return this.output(opts, ctx, url, verbose, stderr, response, answer.protocol, headers, body, `${answer.protocol} ${answer.status} ${reason}`.trimEnd(), method, true);
+	}
+
 	/** The request headers curl sends: Host, User-Agent, Accept, Content-Type for -d, then -H (which replace or, with `Name:`, remove defaults). */
-	private requestHeaders(opts: CurlOptions, url: ParsedUrl, body: string | undefined, http1: boolean): Array<[string, string]> {
+	private requestHeaders(opts: CurlOptions, url: ParsedUrl, body: string | undefined, http1: boolean, hostName?: string): Array<[string, string]> {
 		const defaults: Array<[string, string]> = [
 			['Host', url.port === (url.scheme === 'https' ? 443 : 80) ? url.host : `${url.host}:${url.port}`],
-			['User-Agent', opts.userAgent ?? `curl/${CURL_VERSION}`],
+			['User-Agent', opts.userAgent ?? `curl/${(hostName && this.deps.versionOn?.(hostName)) || CURL_VERSION}`],
 			['Accept', opts.data.some((d) => d.mode === 'json') ? 'application/json' : '*/*'],
 		];
 		if (body !== undefined) {
@@ -316,24 +360,25 @@ export class Curl {
 	}
 
 	/** Writes the response as curl would: body to stdout (or -o), headers with -i, verbose and progress on stderr. */
-	private output(opts: CurlOptions, ctx: CommandContext, url: ParsedUrl, verbose: string[], stderr: string, response: HttpResponse, protocol: string, requestHeaders: Array<[string, string]>, requestBody: string | undefined, statusLine?: string, method = 'GET'): Transfer {
+	private output(opts: CurlOptions, ctx: CommandContext, url: ParsedUrl, verbose: string[], stderr: string, response: HttpResponse, protocol: string, requestHeaders: Array<[string, string]>, requestBody: string | undefined, statusLine?: string, method = 'GET', plain = false): Transfer {
 		const status = statusLine ?? (protocol === 'HTTP/2' ? `HTTP/2 ${response.status} ` : `HTTP/1.1 ${response.status} ${HTTP1_REASONS[response.status] ?? ''}`.trimEnd());
 		// HTTP/1.1 header names go out in Go's canonical form (Audit-Id), then Date and Content-Length
 		// (or chunked encoding) as net/http's extraHeader writes them; HTTP/2 names are lower-case.
+		// A plain server's headers (plain) are already in its own order and spelling.
 		let responseHeaders = response.headers;
-		if (protocol === 'HTTP/1.1') {
+		if (protocol === 'HTTP/1.1' && !plain) {
 			const own = response.headers.filter(([n]) => n !== 'date' && n !== 'content-length');
 			const date = response.headers.filter(([n]) => n === 'date');
 			const length = response.headers.filter(([n]) => n === 'content-length');
 			responseHeaders = [...own, ...date, ...(length.length ? length : ([['transfer-encoding', 'chunked']] as Array<[string, string]>))];
 		}
-		const headerLines = responseHeaders.map(([name, value]) => `${protocol === 'HTTP/2' ? name : canonical(name)}: ${value}\r\n`);
+		const headerLines = responseHeaders.map(([name, value]) => `${protocol === 'HTTP/2' || plain ? name : canonical(name)}: ${value}\r\n`);
 		const head = `${status}\r\n${headerLines.join('')}\r\n`;
 		const sent = `${method} ${url.target} ${protocol}\r\n${requestHeaders.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
 		const v = [...verbose];
 		v.push(...sent.split('\r\n').slice(0, -1).map((l) => `> ${l}\r\n`));
 		if (requestBody !== undefined) v.push('* We are completely uploaded and fine\n');
-		if (protocol !== 'HTTP/1.0') v.push('* TLSv1.3 (IN), TLS handshake, Newsession Ticket (4):\n');
+		if (protocol !== 'HTTP/1.0' && !plain) v.push('* TLSv1.3 (IN), TLS handshake, Newsession Ticket (4):\n');
 		v.push(...head.split('\r\n').slice(0, -1).map((l) => `< ${l}\r\n`));
 		const failed = opts.fail && response.status >= 400;
 		const body = opts.head || failed ? '' : response.body;

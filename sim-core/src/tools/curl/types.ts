@@ -51,6 +51,27 @@ export interface ServerVersion {
 	platform: string;
 }
 
+/** A plain-HTTP server's answer: its status line's protocol, headers in the server's own order and spelling. */
+export interface PlainHttpAnswer {
+	protocol: 'HTTP/1.1' | 'HTTP/1.0';
+	status: number;
+	headers: Array<[string, string]>;
+	body: string;
+}
+
+/** Where a TCP connection to an address lands on the simulated network (Services, Pods, nodes). */
+export type CurlConnection =
+	/** kube-apiserver's TLS port, directly or through the `kubernetes` Service. */
+	| { kind: 'apiserver' }
+	/** A plain-HTTP server (a Pod's nginx, kube-proxy's health server) that answers one request. */
+	| { kind: 'http'; serve(request: { method: string; target: string; headers: Array<[string, string]> }): PlainHttpAnswer }
+	/** Refused at once: nothing listens, or a REJECT rule (ICMP port unreachable). */
+	| { kind: 'refused' }
+	/** No answer at all: the SYN is dropped or routed nowhere. */
+	| { kind: 'timeout' }
+	/** The address is on a local network but nobody answers ARP: `No route to host` after `afterMs`. */
+	| { kind: 'unreachable'; afterMs: number };
+
 /** What curl is wired to. */
 export interface CurlDeps {
 	apiServer: ApiServerEndpoint;
@@ -83,4 +104,14 @@ export interface CurlDeps {
 	random(): number;
 	/** Lets virtual time pass while curl waits (a connect timeout). */
 	elapse?(ms: number): void;
+	/**
+	 * Where a connection from `hostName` to ip:port lands after the
+	 * network's rules (kube-proxy's on the nodes). Undefined, or no
+	 * function: only the API server's address answers, as without a cluster.
+	 */
+	connect?(hostName: string, ip: string, port: number): CurlConnection | undefined;
+	/** The address of a name for `hostName`'s resolver (cluster DNS inside a Pod); undefined: not found. */
+	resolve?(hostName: string, name: string): string | undefined;
+	/** curl's version on `hostName` (`curl/<version>` User-Agent); default CURL_VERSION. */
+	versionOn?(hostName: string): string | undefined;
 }

@@ -50,8 +50,9 @@ function linkHead(d: Device): string {
 /** The first line of a device (print_linkinfo): mtu, qdisc, master, state, [mode,] group, qlen. */
 function linkLine(d: Device, withMode: boolean, family?: 'inet' | 'inet6'): string {
 	// An AF_INET6 link dump carries no qdisc or group attributes.
-	if (family === 'inet6') return `${linkHead(d)}mtu ${d.mtu} ${d.master ? `master ${d.master} ` : ''}state ${d.state} qlen ${d.qlen}\n`;
-	return `${linkHead(d)}mtu ${d.mtu} qdisc ${d.qdisc} ${d.master ? `master ${d.master} ` : ''}state ${d.state} ${withMode ? 'mode DEFAULT ' : ''}group default qlen ${d.qlen}\n`;
+	if (family === 'inet6') return `${linkHead(d)}mtu ${d.mtu} ${d.master ? `master ${d.master} ` : ''}state ${d.state} ${d.qlen ? `qlen ${d.qlen}` : ''}\n`;
+	// A device with no transmit queue (a dummy) prints no qlen.
+	return `${linkHead(d)}mtu ${d.mtu} qdisc ${d.qdisc} ${d.master ? `master ${d.master} ` : ''}state ${d.state} ${withMode ? 'mode DEFAULT ' : ''}group default ${d.qlen ? `qlen ${d.qlen}` : ''}\n`;
 }
 
 function linkLayer(d: Device): string {

@@ -39,6 +39,12 @@ export interface IpDeps {
 	cniBridgeCreated?(): boolean;
 	/** Whether flannel runs on this node (default true): without it there is no flannel.1 and no routes to other nodes. */
 	flannelRunning?(): boolean;
+	/**
+	 * kube-proxy's `kube-ipvs0` dummy device in IPVS mode and the service
+	 * addresses bound to it (each a /32), or null/undefined when it does not
+	 * exist (network/ipvs/proxier.ts).
+	 */
+	kubeIpvs0?(): { addresses: string[] } | null | undefined;
 }
 
 /** One IPv4 or IPv6 address on a device. */
@@ -205,6 +211,23 @@ export function devices(deps: IpDeps): Device[] {
 				{ family: 'inet', local: own.cidr.split('/')[0], prefix: 32, scope: 'global' },
 				{ family: 'inet6', local: linkLocal(mac), prefix: 64, scope: 'link' },
 			],
+		});
+	}
+	const ipvs = deps.kubeIpvs0?.();
+	if (ipvs) {
+		// A dummy device: no ARP, never up, no queue (tx_queue_len 0, so no `qlen`), and its addresses are /32s.
+		out.push({
+			index: out.length + 1,
+			name: 'kube-ipvs0',
+			flags: ['BROADCAST', 'NOARP'],
+			mtu: 1500,
+			qdisc: 'noop',
+			state: 'DOWN',
+			qlen: 0,
+			linkType: 'ether',
+			mac: randomMac(`kube-ipvs0/${node.name}`),
+			broadcastMac: 'ff:ff:ff:ff:ff:ff',
+			addresses: ipvs.addresses.map((a) => ({ family: 'inet' as const, local: a, prefix: 32, scope: 'global' as const })),
 		});
 	}
 	const pods = deps.pods().filter((p) => !p.hostNetwork);

@@ -8,9 +8,13 @@
  *
  * The unit files (and the enablement links `systemctl is-enabled` reads)
  * belong on the node's disk: the wiring writes systemdNodeFiles() there.
+ * With `power` and `boots` in the deps, `systemctl poweroff|reboot`,
+ * `poweroff`, `reboot` and `shutdown` (haltCommand, shutdownCommand) take
+ * the machine down, and journalctl tells its boots apart.
  */
 export { systemctlCommand, runSystemctl, SYSTEMD_VERSION } from './systemctl.ts';
 export { journalctlCommand, runJournalctl, FOLLOW_MS as JOURNAL_FOLLOW_MS } from './journalctl.ts';
-export { systemdNodeFiles, UNITS, type NodeService, type UnitFacts } from './units.ts';
+export { systemdNodeFiles, UNITS, wantsLink, type NodeService, type UnitFacts } from './units.ts';
 export { nodeJournal, type JournalRecord } from './journal.ts';
-export type { SystemdDeps } from './types.ts';
+export { haltCommand, shutdownCommand, readShutdownSchedule, SHUTDOWN_SCHEDULE_FILE, type PowerAction, type SystemPower, type ShutdownSchedule } from './power.ts';
+export type { SystemdDeps, BootRecord } from './types.ts';

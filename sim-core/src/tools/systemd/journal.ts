@@ -14,6 +14,7 @@ import type { KubeletHostState } from '../../kubelet/journal.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
 import { daysFromCivil, formatTimespan } from './time.ts';
 import { UNITS, type NodeService, type UnitFacts } from './units.ts';
+import type { BootRecord } from './types.ts';
 
 /** One journal entry. */
 export interface JournalRecord {
@@ -42,6 +43,10 @@ export interface ServiceRun {
 	lines: Array<{ wallMs: number; message: string }>;
 	/** Whether the run's first line is its start (older lines may have been dropped from the bounded journal). */
 	startKept: boolean;
+	/** The boot the run belongs to (an index into the machine's boots; 0 without them). */
+	boot: number;
+	/** The run ended with its machine (a power cut): systemd had no chance to stop it, so it wrote nothing about it. */
+	cut?: boolean;
 }
 
 /** The journal's state of a unit: its runs and whether the last one is still active. */
@@ -56,14 +61,36 @@ export interface ServiceHistory {
 /** Where a kubelet run ends in its own log: its onStop line. */
 const KUBELET_STOP_MARK = '"Kubelet stopping';
 
-/** The kubelet's runs: a new PID starts a new run. */
-export function kubeletHistory(host: KubeletHostState): ServiceHistory {
+/** The boot an instant falls in: the last one begun at or before it (0 without boots). */
+export function bootIndexAt(boots: readonly BootRecord[], wallMs: number): number {
+	let index = 0;
+	for (let i = 0; i < boots.length; i++) if (boots[i].startWallMs <= wallMs) index = i;
+	return index;
+}
+
+/**
+ * Ends `run` where the next one begins: at that line, or, when the next
+ * one is in a later boot and nothing marked a stop, with its machine.
+ */
+function closeRun(run: ServiceRun | undefined, nextBoot: number, nextStartMs: number, boots: readonly BootRecord[]): void {
+	if (!run || run.stopMs !== undefined) return;
+	if (run.boot === nextBoot) {
+		run.stopMs = nextStartMs;
+		return;
+	}
+	run.cut = true;
+	run.stopMs = boots[run.boot]?.endWallMs ?? run.lines[run.lines.length - 1]?.wallMs ?? run.startMs;
+}
+
+/** The kubelet's runs: a new PID, or a new boot, starts a new run. */
+export function kubeletHistory(host: KubeletHostState, boots: readonly BootRecord[] = []): ServiceHistory {
 	const runs: ServiceRun[] = [];
 	for (const entry of host.journal) {
 		let run = runs[runs.length - 1];
-		if (!run || run.pid !== entry.pid) {
-			if (run && run.stopMs === undefined) run.stopMs = entry.wallMs;
-			run = { pid: entry.pid, startMs: entry.wallMs, lines: [], startKept: entry.line.includes('"Kubelet starting"') };
+		const boot = bootIndexAt(boots, entry.wallMs);
+		if (!run || run.pid !== entry.pid || run.boot !== boot) {
+			closeRun(run, boot, entry.wallMs, boots);
+			run = { pid: entry.pid, startMs: entry.wallMs, lines: [], startKept: entry.line.includes('"Kubelet starting"'), boot };
 			runs.push(run);
 		}
 		run.lines.push({ wallMs: entry.wallMs, message: entry.line });
@@ -94,14 +121,15 @@ const CONTAINERD_PID_STEP = 12;
  * first run the PID the runtime hands out first; runs in between, and a
  * stopped last run, an estimate between the two (the runtime's mean step).
  */
-export function containerdHistory(host: RuntimeHostState): ServiceHistory {
+export function containerdHistory(host: RuntimeHostState, boots: readonly BootRecord[] = []): ServiceHistory {
 	const runs: ServiceRun[] = [];
 	for (const line of host.journal) {
 		const at = logrusTime(line) ?? runs[runs.length - 1]?.lines.at(-1)?.wallMs ?? 0;
 		let run = runs[runs.length - 1];
-		if (!run || line.includes('msg="starting containerd')) {
-			if (run && run.stopMs === undefined) run.stopMs = at;
-			run = { pid: 0, startMs: at, lines: [], startKept: line.includes('msg="starting containerd') };
+		const boot = bootIndexAt(boots, at);
+		if (!run || line.includes('msg="starting containerd') || run.boot !== boot) {
+			closeRun(run, boot, at, boots);
+			run = { pid: 0, startMs: at, lines: [], startKept: line.includes('msg="starting containerd'), boot };
 			runs.push(run);
 		}
 		run.lines.push({ wallMs: at, message: line });
@@ -118,9 +146,16 @@ export function containerdHistory(host: RuntimeHostState): ServiceHistory {
 	return { unit: UNITS.containerd, runs, active, sinceWallMs: host.service.sinceWallMs };
 }
 
+/** Where the journal's entries come from: the two daemons' durable state, and the machine's boots. */
+export interface JournalSources {
+	kubelet: KubeletHostState;
+	containerd: RuntimeHostState;
+	boots?: readonly BootRecord[];
+}
+
 /** The unit's history from the node's durable state. */
-export function serviceHistory(service: NodeService, sources: { kubelet: KubeletHostState; containerd: RuntimeHostState }): ServiceHistory {
-	return service === 'kubelet' ? kubeletHistory(sources.kubelet) : containerdHistory(sources.containerd);
+export function serviceHistory(service: NodeService, sources: JournalSources): ServiceHistory {
+	return service === 'kubelet' ? kubeletHistory(sources.kubelet, sources.boots) : containerdHistory(sources.containerd, sources.boots);
 }
 
 /**
@@ -164,7 +199,8 @@ export function unitRecords(history: ServiceHistory): JournalRecord[] {
 				out.push(own(l));
 			});
 		}
-		if (run.stopMs !== undefined) {
+		// A run cut short by a power loss has no stop messages: systemd went down with it.
+		if (run.stopMs !== undefined && !run.cut) {
 			const at = run.stopMs;
 			if (stopAt < 0) out.push(pid1(at, `Stopping ${unit.name} - ${unit.description}...`, { kind: 'stop-begun', job: jobId(service, i, true) }));
 			out.push(pid1(at, `${unit.name}: Deactivated successfully.`, { kind: 'succeeded' }));
@@ -176,7 +212,7 @@ export function unitRecords(history: ServiceHistory): JournalRecord[] {
 }
 
 /** Every journal entry of the node's units, oldest first (a stable merge by time). */
-export function nodeJournal(sources: { kubelet: KubeletHostState; containerd: RuntimeHostState }): JournalRecord[] {
-	const all = [...unitRecords(containerdHistory(sources.containerd)), ...unitRecords(kubeletHistory(sources.kubelet))];
+export function nodeJournal(sources: JournalSources): JournalRecord[] {
+	const all = [...unitRecords(containerdHistory(sources.containerd, sources.boots)), ...unitRecords(kubeletHistory(sources.kubelet, sources.boots))];
 	return all.map((r, i) => ({ r, i })).sort((a, b) => a.r.wallMs - b.r.wallMs || a.i - b.i).map(({ r }) => r);
 }

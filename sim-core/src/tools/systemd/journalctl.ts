@@ -12,11 +12,11 @@
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { getopt, type OptSpec } from './getopt.ts';
-import { nodeJournal, type JournalRecord } from './journal.ts';
+import { bootIndexAt, nodeJournal, type JournalRecord } from './journal.ts';
 import { catalogText, formatRecord, OUTPUT_MODES, type OutputMode } from './journal-output.ts';
 import { SYSTEMD_VERSION } from './systemctl.ts';
 import { parseTimestamp } from './time.ts';
-import type { SystemdDeps } from './types.ts';
+import type { BootRecord, SystemdDeps } from './types.ts';
 import { mangle } from './units.ts';
 
 /** How long `-f` follows in virtual time before it returns, as if interrupted (the simulated terminal has no Ctrl-C). */
@@ -98,6 +98,26 @@ Options:
 `;
 }
 
+/**
+ * The boot `-b` names, as an index into `boots`: none or 0 the current
+ * one, -N the Nth before it, a positive N the Nth from the first, a boot
+ * ID (32 hex digits) that boot; 'all' for all; undefined when the journal
+ * has no such boot. Without boots, the only boot is the current one.
+ */
+function pickBoot(arg: string | undefined, boots: readonly BootRecord[]): number | 'all' | undefined {
+	const count = Math.max(1, boots.length);
+	if (arg === undefined) return count - 1;
+	if (arg === 'all') return 'all';
+	if (/^[0-9a-f]{32}$/.test(arg)) {
+		const i = boots.findIndex((b) => b.id.replace(/-/g, '') === arg);
+		return i < 0 ? undefined : i;
+	}
+	if (!/^[+-]?\d+$/.test(arg)) return undefined;
+	const n = Number(arg);
+	const index = n <= 0 ? count - 1 + n : n - 1;
+	return index >= 0 && index < count ? index : undefined;
+}
+
 interface Query {
 	units: string[];
 	identifiers: string[];
@@ -168,9 +188,16 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 		if (!p) return fail(`Unknown log level ${priority}`);
 		q.priority = p;
 	}
-	const boot = value('boot');
-	// The node has not rebooted: the current boot (0, or "all") is the only one the journal holds.
-	if (has('boot') && boot !== undefined && !/^(0|\+0|all)$/.test(boot)) return fail(`Data from the specified boot (${boot}) is not available: No such boot ID in journal`);
+	// The machine's boots, oldest first: `-b` picks one (the current by default), and a line marks where each begins.
+	const boots = deps.boots?.() ?? [];
+	let onlyBoot: number | undefined;
+	if (has('boot')) {
+		const boot = value('boot');
+		const picked = pickBoot(boot, boots);
+		if (picked === 'all') onlyBoot = undefined;
+		else if (picked === undefined) return fail(`Data from the specified boot (${boot}) is not available: No such boot ID in journal`);
+		else onlyBoot = picked;
+	}
 
 	// -n: a count, `+N` from the start, or `all`; -e alone means 1000, -f alone 10 (journalctl.c).
 	const linesArg = value('lines');
@@ -187,8 +214,15 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 	else if (has('pager-end')) count = 1000;
 
 	const hostname = !has('no-hostname');
+	const sources = { kubelet: deps.kubelet, containerd: deps.containerd, boots };
+	const inBoot = (r: JournalRecord) => onlyBoot === undefined || bootIndexAt(boots, r.wallMs) === onlyBoot;
+	// `-- Boot <id> --` between two entries of different boots (journalctl.c show(), not with -q or -m).
+	let previousBoot: number | undefined;
 	const render = (r: JournalRecord) => {
-		let line = formatRecord(r, output, ctx.host.name, hostname) + '\n';
+		const boot = bootIndexAt(boots, r.wallMs);
+		const separator = previousBoot !== undefined && boot !== previousBoot && !has('quiet') && !has('merge') ? `-- Boot ${(boots[boot]?.id ?? '').replace(/-/g, '')} --\n` : '';
+		previousBoot = boot;
+		let line = separator + formatRecord(r, output, ctx.host.name, hostname) + '\n';
 		if (has('catalog') && output !== 'cat') {
 			const text = catalogText(r);
 			if (text) line += text + '\n';
@@ -196,8 +230,8 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 		return line;
 	};
 	// Kernel messages are not part of the simulated journal.
-	const all = has('dmesg') ? [] : nodeJournal({ kubelet: deps.kubelet, containerd: deps.containerd });
-	let selected = all.filter((r) => matches(r, q));
+	const all = has('dmesg') ? [] : nodeJournal(sources);
+	let selected = all.filter((r) => matches(r, q) && inBoot(r));
 	if (count !== undefined) selected = fromHead ? selected.slice(0, count) : selected.slice(Math.max(0, selected.length - count));
 	if (has('reverse')) selected = [...selected].reverse();
 	let stdout = selected.map(render).join('');
@@ -208,10 +242,10 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 		for (let waited = 0; waited < FOLLOW_MS; waited += FOLLOW_STEP_MS) {
 			if (!ctx.shell.onSleep) break;
 			ctx.shell.onSleep(FOLLOW_STEP_MS);
-			const now = nodeJournal({ kubelet: deps.kubelet, containerd: deps.containerd });
+			const now = nodeJournal({ ...sources, boots: deps.boots?.() ?? [] });
 			// Entries are appended at the end; trimmed old ones shift the start, so look for the last one seen.
 			const fresh = now.slice(Math.min(seen, now.length));
-			stdout += fresh.filter((r) => matches(r, q)).map(render).join('');
+			stdout += fresh.filter((r) => matches(r, q) && inBoot(r)).map(render).join('');
 			seen = now.length;
 		}
 	}

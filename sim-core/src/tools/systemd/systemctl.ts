@@ -33,10 +33,11 @@ const OPTIONS: OptSpec[] = [
 	{ key: 'no-block', long: 'no-block', arg: 'none' },
 	{ key: 'output', short: 'o', long: 'output', arg: 'required' },
 	{ key: 'plain', long: 'plain', arg: 'none' },
+	{ key: 'force', short: 'f', long: 'force', arg: 'none' },
 ];
 
 /** Verbs systemctl has that this node does not simulate. */
-const OTHER_VERBS = new Set(['list-units', 'list-unit-files', 'list-timers', 'list-dependencies', 'show', 'reload', 'try-restart', 'reload-or-restart', 'kill', 'mask', 'unmask', 'edit', 'reboot', 'poweroff', 'isolate', 'set-property', 'reset-failed', 'preset', 'reenable', 'list-jobs', 'get-default', 'set-default']);
+const OTHER_VERBS = new Set(['list-units', 'list-unit-files', 'list-timers', 'list-dependencies', 'show', 'reload', 'try-restart', 'reload-or-restart', 'kill', 'mask', 'unmask', 'edit', 'halt', 'isolate', 'set-property', 'reset-failed', 'preset', 'reenable', 'list-jobs', 'get-default', 'set-default']);
 
 interface Out {
 	stdout: string;
@@ -150,6 +151,10 @@ Unit File Commands:
 Manager State Commands:
   daemon-reload                       Reload systemd manager configuration
 
+System Commands:
+  poweroff                            Shut down and power-off the system
+  reboot                              Shut down and reboot the system
+
 (This simulated node offers the commands above for kubelet and containerd.)
 `;
 }
@@ -166,7 +171,7 @@ export function runSystemctl(ctx: CommandContext, deps: SystemdDeps): CommandRes
 	const nowMs = ctx.shell.clock?.() ?? 0;
 	const lines = flags.has('lines') ? Number(flags.get('lines')) : 10;
 	if (flags.has('lines') && !/^\d+$/.test(flags.get('lines') ?? '')) return { stdout: '', stderr: `Failed to parse lines '${flags.get('lines')}'\n`, exitCode: 1 };
-	const sources = { kubelet: deps.kubelet, containerd: deps.containerd };
+	const sources = { kubelet: deps.kubelet, containerd: deps.containerd, boots: deps.boots?.() };
 	const needUnits = () => {
 		if (!names.length) {
 			out.stderr += 'Too few arguments.\n';
@@ -293,15 +298,25 @@ export function runSystemctl(ctx: CommandContext, deps: SystemdDeps): CommandRes
 		}
 		case 'daemon-reload':
 			return { ...out, exitCode: 0 };
+		case 'poweroff':
+		case 'reboot': {
+			// The verb table allows `reboot [ARG]` (the reboot parameter) and a bare `poweroff`.
+			if (names.length > (verb === 'reboot' ? 1 : 0)) return { stdout: '', stderr: 'Too many arguments.\n', exitCode: 1 };
+			const power = deps.power?.();
+			if (!power) return { stdout: '', stderr: `systemctl ${verb}: not available on this simulated node\n`, exitCode: 1 };
+			// --force skips the orderly stop of the units (every process is killed), as `poweroff -f` does.
+			power.now(verb, { force: flags.has('force') });
+			return { ...out, exitCode: 0 };
+		}
 		default:
-			if (OTHER_VERBS.has(verb)) return { stdout: '', stderr: `systemctl ${verb}: not available on this simulated node (status, start, stop, restart, is-active, is-enabled, enable, disable, cat and daemon-reload are)\n`, exitCode: 1 };
+			if (OTHER_VERBS.has(verb)) return { stdout: '', stderr: `systemctl ${verb}: not available on this simulated node (status, start, stop, restart, is-active, is-enabled, enable, disable, cat, daemon-reload, poweroff and reboot are)\n`, exitCode: 1 };
 			return { stdout: '', stderr: `Unknown command verb '${verb}'.\n`, exitCode: 1 };
 	}
 }
 
 /** `systemctl status` with no unit: the machine's summary and the cgroup of the two services. */
 function overview(ctx: CommandContext, deps: SystemdDeps): string {
-	const sources = { kubelet: deps.kubelet, containerd: deps.containerd };
+	const sources = { kubelet: deps.kubelet, containerd: deps.containerd, boots: deps.boots?.() };
 	const histories = [serviceHistory('containerd', sources), serviceHistory('kubelet', sources)];
 	const running = histories.every((h) => h.active);
 	const lines = [`${running ? '●' : '×'} ${ctx.host.name}`, `    State: ${running ? 'running' : 'degraded'}`, '     Jobs: 0 queued', `   Failed: 0 units`, '   CGroup: /', '           └─system.slice'];

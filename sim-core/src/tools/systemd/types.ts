@@ -10,6 +10,7 @@
 import type { KubeletHostState } from '../../kubelet/journal.ts';
 import type { RuntimeHostState } from '../../runtime/host-state.ts';
 import type { NodeService } from './units.ts';
+import type { SystemPower } from './power.ts';
 
 export type { NodeService } from './units.ts';
 
@@ -26,4 +27,16 @@ export interface SystemdDeps {
 	stopService(service: NodeService): void;
 	/** Starts it again (`systemctl start`). */
 	startService(service: NodeService): void;
+	/** The machine's power (`systemctl poweroff`, `reboot`, `shutdown`); without it those say they are not available. */
+	power?: () => SystemPower | undefined;
+	/** The machine's boots, oldest first (journalctl -b, the `-- Boot --` lines); without it, one boot. */
+	boots?: () => readonly BootRecord[];
+}
+
+/** One boot of the machine: its boot ID (as /proc/sys/kernel/random/boot_id gives it) and when it began and ended (wall-clock ms). */
+export interface BootRecord {
+	id: string;
+	startWallMs: number;
+	/** When the machine went down; undefined for the current boot. */
+	endWallMs?: number;
 }

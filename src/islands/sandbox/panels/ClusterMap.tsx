@@ -87,7 +87,7 @@ function NodeCard({ node, pods, components, props }: { node: NodeView; pods: Pod
 	if (node.partitioned) flags.push(t('sandbox.map.partitioned'));
 	flags.push(...node.problems);
 	return (
-		<li class={`ca-node ca-node--${look.tone}`}>
+		<li class={`ca-node ca-node--${look.tone}${node.poweredOff ? ' ca-node--powered-off' : ''}`}>
 			<div class="ca-node__head">
 				<h4 class="ca-node__title">
 					<Clickable live={props.live} class={`ca-chip ca-tone-${look.tone}`} onClick={() => props.open('inspector', { resource: 'nodes', name: node.name })}>
@@ -98,6 +98,14 @@ function NodeCard({ node, pods, components, props }: { node: NodeView; pods: Pod
 					</Clickable>
 				</h4>
 				<p class="ca-node__meta">{[node.roles.length ? node.roles.join(', ') : t('sandbox.map.worker'), node.ip].filter(Boolean).join(' · ')}</p>
+				{node.poweredOff && (
+					<p class="ca-node__power">
+						<span class="ca-glyph" aria-hidden="true">
+							⏻
+						</span>{' '}
+						<strong>{t('sandbox.map.poweredOff')}</strong> {t('sandbox.map.poweredOffDetail')}
+					</p>
+				)}
 			</div>
 			{flags.length > 0 && (
 				<ul class="ca-flags" aria-label={t('sandbox.map.conditions')}>

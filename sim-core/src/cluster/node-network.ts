@@ -1,0 +1,130 @@
+/**
+ * One machine's network side, wired: its kernel's packet-filter state
+ * (network/dataplane.ts, durable with the node, lost with its power) and
+ * its kube-proxy (`kube-proxy/<node>`), which runs while the kube-proxy
+ * DaemonSet's container runs, as the control plane's processes run with
+ * their static pods' containers. kube-proxy reads its mode from the
+ * configuration file its container mounts (the `kube-proxy` ConfigMap at
+ * /var/lib/kube-proxy/config.conf); its log lines go to that container's log.
+ *
+ * Also here: where a connection from a machine or a Pod lands
+ * (network/service-traffic.ts over every node's rules), for curl.
+ */
+import type { KubeObject } from '../api/types.ts';
+import { ApiClient } from '../client/client.ts';
+import { defaultConfig, parseKubeProxyConfig, type KubeProxyConfig } from '../network/config.ts';
+import { emptyDataplane, type NodeDataplaneState } from '../network/dataplane.ts';
+import { KubeProxy } from '../network/kube-proxy.ts';
+import { connect, type ConnectSource, type Landing, type NodeNetworkView } from '../network/service-traffic.ts';
+import type { SystemComponent } from '../runtime/images.ts';
+import type { Cluster } from './cluster.ts';
+import type { NodeHost } from './node-host.ts';
+import { NETWORK } from './options.ts';
+
+/** Where kube-proxy's container mounts its ConfigMap (kubeadm's DaemonSet). */
+const CONFIG_MOUNT = '/var/lib/kube-proxy';
+
+export class NodeNetwork {
+	/** The kernel's rules; kept in place (kube-proxy holds it) and emptied when the power goes. */
+	readonly dataplane: NodeDataplaneState;
+	readonly kubeProxy: KubeProxy;
+
+	constructor(
+		private readonly cluster: Cluster,
+		private readonly host: NodeHost,
+		restore?: NodeDataplaneState,
+	) {
+		this.dataplane = restore ? (JSON.parse(JSON.stringify(restore)) as NodeDataplaneState) : emptyDataplane();
+		this.kubeProxy = new KubeProxy(cluster.kernel, {
+			nodeName: host.name,
+			nodeIp: host.ip,
+			client: new ApiClient(cluster.transport, `kube-proxy/${host.name}`),
+			dataplane: this.dataplane,
+			config: () => this.readConfig(),
+			nodeAddresses: () => this.nodeAddresses(),
+			log: (stream, text) => {
+				host.runtime.appendComponentLog('kube-proxy', stream, text);
+			},
+		});
+		cluster.kernel.register(this.kubeProxy);
+	}
+
+	/** A system container started or stopped: kube-proxy's process follows its container. */
+	systemContainer(component: SystemComponent, started: boolean): void {
+		if (component !== 'kube-proxy') return;
+		if (started) this.cluster.kernel.start(this.kubeProxy.id);
+		else this.cluster.kernel.stop(this.kubeProxy.id);
+	}
+
+	/** The machine lost power: kube-proxy ends and the kernel's tables are gone (the kubelet's chains come back with it). */
+	powerLost(): void {
+		this.cluster.kernel.stop(this.kubeProxy.id);
+		Object.assign(this.dataplane, emptyDataplane());
+	}
+
+	snapshot(): NodeDataplaneState {
+		return JSON.parse(JSON.stringify(this.dataplane)) as NodeDataplaneState;
+	}
+
+	/** kube-proxy's --config file, as its container sees it; the cluster's chosen mode when it cannot be read. */
+	private readConfig(): KubeProxyConfig {
+		const fallback = defaultConfig(this.cluster.options.kubeProxyMode ?? '', NETWORK.podCidr);
+		const container = Object.values(this.host.runtimeState.containers).find((c) => c.name === 'kube-proxy' && c.state === 'CONTAINER_RUNNING');
+		const mount = container?.ctx.mounts?.find((m) => m.containerPath === CONFIG_MOUNT);
+		if (!mount) return fallback;
+		const path = `${mount.hostPath}/config.conf`;
+		try {
+			if (!this.host.fs.exists(path)) return fallback;
+			return parseKubeProxyConfig(this.host.fs.readFile(path)) ?? fallback;
+		} catch {
+			return fallback;
+		}
+	}
+
+	/** The node's addresses but kube-ipvs0's: the NIC, flannel.1 (the pod CIDR's network address) and cni0 once a Pod made it. */
+	nodeAddresses(): string[] {
+		const base = this.host.podCidr.split('/')[0].split('.').map(Number);
+		const out = [this.host.ip, base.join('.')];
+		if (Object.values(this.host.runtimeState.sandboxes).some((s) => !s.hostNetwork)) out.push([base[0], base[1], base[2], base[3] + 1].join('.'));
+		return out;
+	}
+
+	/** What the traffic model sees of this node. */
+	view(): NodeNetworkView {
+		const host = this.host;
+		return {
+			name: host.name,
+			ip: host.ip,
+			podCidr: host.podCidr,
+			dataplane: this.dataplane,
+			localAddresses: [...this.nodeAddresses(), ...(this.dataplane.ipvs.dummy?.addresses ?? [])],
+			podIps: Object.values(host.runtimeState.sandboxes)
+				.filter((s) => s.state === 'SANDBOX_READY' && !s.hostNetwork)
+				.map((s) => s.ip),
+			unreachable: host.poweredOff || this.cluster.isPartitioned(host.name),
+			random: () => this.cluster.kernel.rng(`network/${host.name}`).float(),
+		};
+	}
+}
+
+/** Where a connection lands on the cluster's network. */
+export function clusterConnect(cluster: Cluster, source: ConnectSource, ip: string, port: number): Landing {
+	const views = [...cluster.hosts.values()].map((h) => h.network.view());
+	return connect(views, source, ip, port);
+}
+
+/** The Service a DNS name inside a Pod of `namespace` resolves to (CoreDNS's kubernetes plugin), while a CoreDNS Pod is ready. */
+export function clusterDnsLookup(cluster: Cluster, namespace: string, name: string): string | undefined {
+	const dnsReady = cluster.list('endpointslices', 'kube-system').some((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'kube-dns' && ((s as KubeObject & { endpoints?: Array<{ conditions?: { ready?: boolean } }> }).endpoints ?? []).some((e) => e.conditions?.ready !== false));
+	if (!dnsReady) return undefined;
+	// The Pod's resolv.conf search path: <ns>.svc.cluster.local svc.cluster.local cluster.local (ndots:5).
+	const candidates = [name, `${name}.${namespace}.svc.cluster.local`, `${name}.svc.cluster.local`, `${name}.cluster.local`];
+	for (const fqdn of candidates) {
+		const m = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc\.cluster\.local\.?$/.exec(fqdn);
+		if (!m) continue;
+		const svc = cluster.get('services', m[2], m[1]);
+		const ip = (svc?.spec as { clusterIP?: string } | undefined)?.clusterIP;
+		if (ip && ip !== 'None') return ip;
+	}
+	return undefined;
+}

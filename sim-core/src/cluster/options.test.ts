@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../index.ts';
+
+describe('cluster options', () => {
+	it('refuses a highly available control plane it cannot build yet, naming the field', () => {
+		expect(() => createCluster({ controlPlane: { etcdMembers: 3 } })).toThrow('controlPlane.etcdMembers: 3 is not supported yet; this version runs one etcd member and one kube-apiserver (set 1 or leave it out)');
+		expect(() => createCluster({ controlPlane: { apiServers: 2 } })).toThrow(/^controlPlane\.apiServers: 2 is not supported yet/);
+	});
+
+	it('accepts one etcd member and one API server, said out loud', () => {
+		const cluster = createCluster({ controlPlane: { etcdMembers: 1, apiServers: 1 } });
+		expect(cluster.exec('kubectl get pods -n kube-system -l component=etcd --no-headers').stdout).toMatch(/^etcd-control-plane +1\/1 +Running/);
+	});
+
+	it('refuses a start time that is not RFC 3339', () => {
+		expect(() => createCluster({ startTime: 'yesterday' })).toThrow('startTime "yesterday" is not an RFC 3339 time');
+	});
+});

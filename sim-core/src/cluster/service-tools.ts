@@ -1,0 +1,146 @@
+/**
+ * The tools that look at, or go through, the nodes' packet-filter rules,
+ * wired to the cluster:
+ *
+ * - `iptables`, `iptables-save`, `ipvsadm` and `nft` on every node (the
+ *   reader is root there), reading the node's kernel state;
+ * - `ip addr show kube-ipvs0` (the `ip` tool learns the dummy device);
+ * - curl's network: where a connection from the workstation, a node or a
+ *   Pod lands (./node-network.ts), and the answer of what is there: a
+ *   Pod's server (the container runtime answers and logs the request), the
+ *   API server (through the `kubernetes` Service too), kube-proxy's
+ *   health server (10256) and metrics (127.0.0.1:10249);
+ * - curl inside a Pod (`kubectl exec web -- curl http://web`), for images
+ *   that have it, with the Pod's address and cluster DNS for Service names.
+ *
+ * Each connection writes one trace event (`curl` `connect`), naming the
+ * rules it went through, so the story of a request shows kube-proxy's work.
+ */
+import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
+import { MemoryFs } from '../shell/index.ts';
+import { createCurl, type CurlDeps } from '../tools/index.ts';
+import type { CurlConnection } from '../tools/curl/types.ts';
+import { goHttpAnswer, podHttpAnswer } from '../tools/curl/http-servers.ts';
+import { createIptables, createIptablesSave, createIpvsadm, createNft, type NetfilterDeps } from '../tools/netfilter/index.ts';
+import type { ConnectSource, Landing } from '../network/service-traffic.ts';
+import type { Cluster } from './cluster.ts';
+import { clusterConnect, clusterDnsLookup } from './node-network.ts';
+import type { ReaderShell } from './reader-shell.ts';
+
+/** Debian 13's curl, in the images built on it (nginx:1.29): the User-Agent it sends. */
+const DEBIAN_CURL_VERSION = '8.14.1';
+
+/** The pseudo machines curl runs on inside Pods, by host name. */
+type PodHosts = Map<string, { node: string; ip: string; namespace: string; hostNetwork: boolean }>;
+
+function describe(landing: Landing, ip: string, port: number): string {
+	const path = landing.decision?.path.filter((c) => !/^KUBE-(MARK-MASQ|FIREWALL|PROXY-FIREWALL|FORWARD)$/.test(c)) ?? [];
+	const via = path.length ? ` via ${path.join(' → ')}` : '';
+	switch (landing.kind) {
+		case 'pod':
+		case 'host':
+			return `${ip}:${port} → ${landing.ip}:${landing.port}${landing.ip === ip && landing.port === port ? '' : ` (DNAT${via})`}, seen from ${landing.clientIp}`;
+		case 'refused':
+			return `${ip}:${port} refused${via}`;
+		case 'timeout':
+			return `${ip}:${port}: no answer${via}`;
+		case 'unreachable':
+			return `${ip}:${port}: no route to host`;
+	}
+}
+
+/** curl's network side: connect(), resolve(), and the version on a Pod's image. */
+export function serviceCurlDeps(cluster: Cluster, workstationIp: string, podHosts: PodHosts): Pick<CurlDeps, 'connect' | 'resolve' | 'versionOn'> {
+	const sourceOf = (hostName: string): ConnectSource | undefined => {
+		if (hostName === 'workstation') return { kind: 'workstation', ip: workstationIp };
+		const pod = podHosts.get(hostName);
+		// A host-network Pod's traffic is the node's own.
+		if (pod) return pod.hostNetwork ? { kind: 'node', node: pod.node } : { kind: 'pod', node: pod.node, ip: pod.ip };
+		return cluster.hosts.has(hostName) ? { kind: 'node', node: hostName } : undefined;
+	};
+	const api = cluster.hosts.get(cluster.controlPlaneNode)!;
+	return {
+		connect: (hostName, ip, port): CurlConnection | undefined => {
+			const source = sourceOf(hostName);
+			if (!source) return undefined;
+			const landing = clusterConnect(cluster, source, ip, port);
+			cluster.kernel.emit({ component: 'curl', action: 'connect', peer: landing.kind === 'pod' || landing.kind === 'host' ? landing.node : undefined, msg: describe(landing, ip, port) });
+			switch (landing.kind) {
+				case 'refused':
+				case 'timeout':
+					return { kind: landing.kind };
+				case 'unreachable':
+					return { kind: 'unreachable', afterMs: landing.afterMs };
+				case 'host': {
+					const host = cluster.hosts.get(landing.node)!;
+					if (landing.node === api.name && landing.port === 6443) return { kind: 'apiserver' };
+					const proxy = host.network.kubeProxy;
+					const local = landing.ip.startsWith('127.');
+					if (cluster.kernel.isRunning(proxy.id) && proxy.serveHttp(landing.port, '/', local, cluster.kernel.wallMs())) {
+						return {
+							kind: 'http',
+							serve: (request) => {
+								const answer = proxy.serveHttp(landing.port, request.target, local, cluster.kernel.wallMs())!;
+								return goHttpAnswer(answer.status, answer.contentType, answer.body, cluster.kernel.wallMs(), answer.nosniff ? [['X-Content-Type-Options', 'nosniff']] : []);
+							},
+						};
+					}
+					return { kind: 'refused' };
+				}
+				case 'pod': {
+					const host = cluster.hosts.get(landing.node)!;
+					// Nothing listens on that port of the Pod: its kernel answers the SYN with a reset.
+					if (host.runtime.serveHttp(landing.ip, landing.port, undefined, landing.clientIp, '-')?.kind === 'refused') return { kind: 'refused' };
+					return {
+						kind: 'http',
+						serve: (request) => {
+							const userAgent = request.headers.find(([n]) => n.toLowerCase() === 'user-agent')?.[1] ?? '-';
+							const answer = host.runtime.serveHttp(landing.ip, landing.port, request.target, landing.clientIp, userAgent);
+							if (answer?.kind === 'http') return podHttpAnswer(answer, cluster.kernel.wallMs());
+							// Not an HTTP server (a database's port): the connection closes without an HTTP answer.
+							return { protocol: 'HTTP/1.1', status: 0, headers: [], body: '' };
+						},
+					};
+				}
+			}
+		},
+		resolve: (hostName, name) => {
+			const pod = podHosts.get(hostName);
+			return pod ? clusterDnsLookup(cluster, pod.namespace, name) : undefined;
+		},
+		versionOn: (hostName) => (podHosts.has(hostName) ? DEBIAN_CURL_VERSION : undefined),
+	};
+}
+
+/** The packet-filter tools on every node, `kube-ipvs0` for `ip`, and curl inside Pods. */
+export function registerNetworkTools(cluster: Cluster, shell: ReaderShell, curlDeps: CurlDeps, podHosts: PodHosts): void {
+	for (const host of cluster.hosts.values()) {
+		const deps: NetfilterDeps = {
+			dataplane: () => host.network.dataplane,
+			wallMs: () => cluster.kernel.wallMs(),
+			// systemd-resolved answers the machine's own addresses with its host name.
+			hostName: (ip) => (ip === host.ip ? host.name : ip === '127.0.0.1' ? 'localhost' : undefined),
+		};
+		host.shellHost.commands.set('iptables', createIptables(deps));
+		host.shellHost.commands.set('iptables-save', createIptablesSave(deps));
+		host.shellHost.commands.set('ipvsadm', createIpvsadm(deps));
+		host.shellHost.commands.set('nft', createNft(deps));
+	}
+	// curl in a Pod: the Pod's address and resolver; no waiting out a timeout inside an exec (the API request is still open).
+	const podCurl = createCurl({ ...curlDeps, elapse: undefined, hostIp: (name) => podHosts.get(name)?.ip ?? curlDeps.hostIp?.(name) });
+	for (const host of cluster.hosts.values()) {
+		host.podNetworkCommand = (pod, argv) => {
+			if (!/(^|\/)curl$/.test(argv[0] ?? '')) return undefined;
+			const name = `pod:${pod.namespace}/${pod.name}`;
+			podHosts.set(name, { node: host.name, ip: pod.hostNetwork ? host.ip : pod.ip, namespace: pod.namespace, hostNetwork: pod.hostNetwork });
+			try {
+				const podHost: Host = { name, fs: new MemoryFs(), commands: new Map(), user: 'root', home: '/root', kind: 'node' };
+				const ctx: CommandContext = { argv: ['curl', ...argv.slice(1)], stdin: '', env: {}, host: podHost, shell: shell.session };
+				const result: CommandResult = podCurl(ctx);
+				return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+			} finally {
+				podHosts.delete(name);
+			}
+		};
+	}
+}

@@ -1,0 +1,54 @@
+/**
+ * The packet-filtering state of one node's kernel: its iptables tables
+ * (iptables-nft), its IPVS table with the kube-ipvs0 dummy device and
+ * ipsets, and its nftables tables. It is durable, owned by the node and
+ * snapshotted with it: when kube-proxy stops, its rules stay exactly as it
+ * last wrote them (and keep sending traffic to endpoints that may be gone),
+ * which is the point of the lesson. Only kube-proxy (and the node's boot,
+ * for the kubelet's own chains) changes it; the tools read it.
+ *
+ * The kubelet creates a few chains of its own at start
+ * (pkg/kubelet/kubelet_network_linux.go): KUBE-IPTABLES-HINT in mangle (so
+ * other components can tell iptables-nft from iptables-legacy), its
+ * canary KUBE-KUBELET-CANARY in mangle, nat and filter (iptables.Monitor),
+ * and KUBE-FIREWALL, the martian-packet rule for 127.0.0.0/8, jumped to
+ * from INPUT and OUTPUT. A node's tables start with them.
+ */
+import { emptyIptables, ensureChain, ensureRule, parseRuleArgs, type IptablesState } from './iptables/model.ts';
+import { emptyIpvs, type IpvsState } from './ipvs/proxier.ts';
+import type { NftTable } from './nftables/proxier.ts';
+
+/** Plain JSON; see the module comment. */
+export interface NodeDataplaneState {
+	iptables: IptablesState;
+	ipvs: IpvsState;
+	/** nftables tables other than iptables-nft's (kube-proxy's `ip` and `ip6` tables). */
+	nftables: NftTable[];
+	/** Whether the ip_vs kernel module is loaded (kube-proxy's IPVS mode or ipvsadm loads it). */
+	ipvsModuleLoaded: boolean;
+}
+
+/** The kubelet's hint and canary chains (KubeIPTablesHintChain, the Monitor canary). */
+export const KUBE_IPTABLES_HINT = 'KUBE-IPTABLES-HINT';
+export const KUBE_KUBELET_CANARY = 'KUBE-KUBELET-CANARY';
+
+/** The chains the kubelet creates at start (syncIPTablesRules and its Monitor). */
+export function applyKubeletChains(state: IptablesState): void {
+	ensureChain(state.mangle, KUBE_IPTABLES_HINT);
+	for (const table of ['mangle', 'nat', 'filter'] as const) ensureChain(state[table], KUBE_KUBELET_CANARY);
+	ensureChain(state.filter, 'KUBE-FIREWALL');
+	ensureRule(
+		state.filter,
+		'KUBE-FIREWALL',
+		parseRuleArgs(['-A', 'KUBE-FIREWALL', '-m', 'comment', '--comment', 'block incoming localnet connections', '--dst', '127.0.0.0/8', '!', '--src', '127.0.0.0/8', '-m', 'conntrack', '!', '--ctstate', 'RELATED,ESTABLISHED,DNAT', '-j', 'DROP']).rule,
+		'prepend',
+	);
+	for (const chain of ['OUTPUT', 'INPUT']) ensureRule(state.filter, chain, parseRuleArgs(['-A', chain, '-j', 'KUBE-FIREWALL']).rule, 'prepend');
+}
+
+/** A booted node before kube-proxy ran: the kubelet's chains and nothing else. */
+export function emptyDataplane(): NodeDataplaneState {
+	const iptables = emptyIptables();
+	applyKubeletChains(iptables);
+	return { iptables, ipvs: emptyIpvs(), nftables: [], ipvsModuleLoaded: false };
+}

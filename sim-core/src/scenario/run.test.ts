@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { applyStep, startScenario } from './run.ts';
+import type { Scenario } from './types.ts';
+
+const base: Scenario = { id: 'demo/power', title: { en: 'Power', 'zh-cn': '电源' }, summary: { en: 'Power', 'zh-cn': '电源' }, cluster: { seed: 9 } };
+
+describe('power in scenarios', () => {
+	it('setup steps power a node off and on, as the reader would', () => {
+		const run = startScenario({ ...base, setup: [{ powerOff: 'node-2' }, { advance: '10s' }] });
+		expect(run.problems).toEqual([]);
+		expect(run.cluster.isPoweredOff('node-2')).toBe(true);
+		expect(run.cluster.inputs().slice(-2)).toEqual([
+			{ kind: 'powerOff', node: 'node-2' },
+			{ kind: 'advance', ms: 10_000 },
+		]);
+		expect(applyStep(run.cluster, { powerOff: 'node-2' })).toBe('node-2 is already powered off');
+		expect(applyStep(run.cluster, { powerOn: 'node-2' })).toBeUndefined();
+		expect(run.cluster.isPoweredOff('node-2')).toBe(false);
+	});
+
+	it('timed faults fire inside the simulation, credited to the scenario, and are not reader inputs', () => {
+		const run = startScenario({ ...base, faults: [{ at: '30s', powerOff: 'node-1' }, { at: '2m', powerOn: 'node-1' }] });
+		const { cluster, startMs } = run;
+		const inputs = cluster.inputs().length;
+		cluster.kernel.runUntil(startMs + 29_999);
+		expect(cluster.isPoweredOff('node-1')).toBe(false);
+		cluster.kernel.runUntil(startMs + 30_000);
+		expect(cluster.isPoweredOff('node-1')).toBe(true);
+		cluster.kernel.runUntil(startMs + 120_000);
+		expect(cluster.isPoweredOff('node-1')).toBe(false);
+		expect(cluster.trace({ sinceMs: startMs }).filter((e) => e.action === 'power-off' || e.action === 'power-on')).toMatchObject([
+			{ component: 'scenario', action: 'power-off', object: 'nodes/node-1', atMs: startMs + 30_000 },
+			{ component: 'scenario', action: 'power-on', object: 'nodes/node-1', atMs: startMs + 120_000 },
+		]);
+		expect(cluster.inputs()).toHaveLength(inputs);
+	});
+});
