@@ -102,6 +102,7 @@ export class NodeNetwork {
 				.filter((s) => s.state === 'SANDBOX_READY' && !s.hostNetwork)
 				.map((s) => s.ip),
 			unreachable: host.poweredOff || this.cluster.isPartitioned(host.name),
+			poweredOff: host.poweredOff,
 			random: () => this.cluster.kernel.rng(`network/${host.name}`).float(),
 		};
 	}

@@ -141,6 +141,26 @@ describe('ssh and a machine that is off', () => {
 		expect(cluster.prompt()).toBe('root@node-2:~# ');
 	});
 
+	it('curl to its API server port fails the same way after three seconds; a machine that is only cut off lets the SYNs time out instead', () => {
+		const cluster = new Cluster({ seed: 4 });
+		cluster.settle({ maxMs: 60_000 });
+		cluster.powerOff('control-plane');
+		let before = cluster.now();
+		const off = cluster.exec('ssh node-1 curl -sS -k https://control-plane:6443/healthz');
+		expect(off.exitCode).toBe(7);
+		expect(off.stderr).toMatch(/^curl: \(7\) Failed to connect to control-plane port 6443 after 30\d\d ms: Couldn't connect to server\n$/);
+		expect(cluster.now() - before).toBeGreaterThanOrEqual(3_000);
+		expect(cluster.now() - before).toBeLessThan(3_200);
+		cluster.powerOn('control-plane');
+		cluster.settle({ maxMs: 120_000 });
+		cluster.partition('control-plane');
+		before = cluster.now();
+		const cut = cluster.exec('ssh node-1 curl -sS -m 5 -k https://control-plane:6443/healthz');
+		expect(cut.exitCode).toBe(28);
+		expect(cut.stderr).toBe('curl: (28) Failed to connect to control-plane port 6443 after 5000 ms: Timeout was reached\n');
+		expect(cluster.now() - before).toBe(5_000);
+	});
+
 	it("a power cut under the reader's session leaves it dead: the next line finds the broken pipe and is not run", () => {
 		const cluster = onNode1();
 		cluster.exec('ssh node-2');

@@ -211,10 +211,11 @@ export class ReaderShell {
 	 */
 	private kubeconfigIdentity(ctx: CommandContext): { user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string } | undefined {
 		const fs = ctx.host.fs;
-		const path = ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`;
-		if (!fs.exists(path)) return undefined;
+		const path = explicitKubeconfig(ctx.argv) ?? (ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`);
+		const file = fs.resolve(path);
+		if (!fs.exists(file) || fs.isDir(file)) return undefined;
 		try {
-			const config = parseYaml(fs.readFile(path)) as {
+			const config = parseYaml(fs.readFile(file)) as {
 				'current-context'?: string;
 				contexts?: Array<{ name: string; context: { user: string } }>;
 				users?: Array<{ name: string; user: { 'client-certificate-data'?: string; token?: string; tokenFile?: string } }>;
@@ -234,6 +235,11 @@ export class ReaderShell {
 	}
 
 	private kubectl(ctx: CommandContext): CommandResult {
+		// An explicit --kubeconfig must exist (clientcmd's loader stats it); $KUBECONFIG and ~/.kube/config may be missing.
+		const explicit = explicitKubeconfig(ctx.argv);
+		if (explicit !== undefined && !ctx.host.fs.exists(ctx.host.fs.resolve(explicit))) {
+			return { stdout: '', stderr: `error: stat ${explicit}: no such file or directory\n`, exitCode: 1 };
+		}
 		const identity = this.kubeconfigIdentity(ctx);
 		if (!identity) {
 			// No kubeconfig: kubectl falls back to an insecure local port nothing listens on.
@@ -298,4 +304,15 @@ export class ReaderShell {
 		};
 		return runKubectl(ctx.argv.slice(1), ctx.stdin, env, COMMANDS);
 	}
+}
+
+/** The path given with `--kubeconfig=PATH` or `--kubeconfig PATH` (flags stop at `--`). */
+function explicitKubeconfig(argv: readonly string[]): string | undefined {
+	for (let i = 1; i < argv.length; i++) {
+		const a = argv[i];
+		if (a === '--') return undefined;
+		if (a.startsWith('--kubeconfig=')) return a.slice('--kubeconfig='.length);
+		if (a === '--kubeconfig') return argv[i + 1];
+	}
+	return undefined;
 }

@@ -43,6 +43,12 @@ export interface NodeNetworkView {
 	podIps: string[];
 	/** The machine is off or cut off: nothing it owns answers. */
 	unreachable: boolean;
+	/**
+	 * The machine is off, not just cut off: its NIC answers no ARP, so a
+	 * sender on the same LAN gets EHOSTUNREACH (no route to host) after the
+	 * ARP probes, where a cut-off node's dropped packets end in a timeout.
+	 */
+	poweredOff?: boolean;
 	/** The node's seeded random stream (statistic matches, numgen, ipvs). */
 	random(): number;
 }
@@ -83,13 +89,18 @@ function egressAddress(node: NodeNetworkView, dst: string, nodes: readonly NodeN
 	return node.ip;
 }
 
+/** A node that answers nothing: ARP fails for a machine that is off, packets vanish for one that is cut off. */
+function silentNode(owner: NodeNetworkView, decision?: RouteDecision): Landing {
+	return owner.poweredOff ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS, decision } : { kind: 'timeout', decision };
+}
+
 /** Delivers a packet that left `via` (after its rules) with destination ip:port. */
 function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: string, decision: RouteDecision | undefined, nodes: readonly NodeNetworkView[]): Landing {
 	if (decision && (decision.kind === 'reject' || decision.kind === 'drop')) return decision.kind === 'reject' ? { kind: 'refused', decision } : { kind: 'timeout', decision };
 	const source = decision?.masquerade ? egressAddress(via, ip, nodes) : clientIp;
 	if (ip.startsWith('127.') || via.localAddresses.includes(ip)) return { kind: 'host', node: via.name, ip, port, clientIp: source, decision };
 	const owner = nodes.find((n) => n.ip === ip);
-	if (owner) return owner.unreachable ? { kind: 'timeout', decision } : { kind: 'host', node: owner.name, ip, port, clientIp: source, decision };
+	if (owner) return owner.unreachable ? silentNode(owner, decision) : { kind: 'host', node: owner.name, ip, port, clientIp: source, decision };
 	const podNode = nodes.find((n) => inCidr(ip, n.podCidr));
 	if (podNode) {
 		if (podNode.unreachable) return { kind: 'timeout', decision };
@@ -108,7 +119,7 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 			// On the LAN but nobody's address: ARP fails. Elsewhere: the default route, and silence.
 			return inCidr(ip, '192.168.56.0/24') && ip !== source.ip ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS } : { kind: 'timeout' };
 		}
-		if (owner.unreachable) return { kind: 'timeout' };
+		if (owner.unreachable) return silentNode(owner);
 		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random());
 		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes);
 	}
@@ -120,7 +131,7 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 	// Not rewritten and addressed to another node: that node's rules apply when it arrives (a NodePort there).
 	const other = nodes.find((n) => n !== node && n.ip === decision.ip);
 	if (decision.kind === 'pass' && other) {
-		if (other.unreachable) return { kind: 'timeout', decision };
+		if (other.unreachable) return silentNode(other, decision);
 		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random());
 		const from = source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip;
 		return deliver(other, next.ip, next.port, from, next, nodes);

@@ -617,6 +617,7 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 			message: c.message,
 			labels: { ...c.labels },
 			annotations: { ...c.annotations },
+			mounts: (c.ctx.mounts ?? []).map((m) => ({ ...m })),
 		};
 	}
 

@@ -98,6 +98,8 @@ export interface ContainerInfo {
 	message?: string;
 	labels: Record<string, string>;
 	annotations: Record<string, string>;
+	/** The bind mounts the container was created with (ContainerStatus.mounts). */
+	mounts: Array<{ containerPath: string; hostPath: string; readonly: boolean }>;
 }
 
 /** CRI Image. */

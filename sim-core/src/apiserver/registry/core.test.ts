@@ -134,6 +134,21 @@ describe('Endpoints and EndpointSlices', () => {
 		expect(obj.ports).toEqual([{ port: 80, name: '', protocol: 'TCP' }]);
 		expect(create(endpointSliceStrategy, { ...slice, addressType: 'IPv5' }).errors).toEqual(['addressType: Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"']);
 	});
+
+	it('counts a slice generation from 1, bumped by endpoint or label changes but not by annotations', () => {
+		const slice = (endpoints: string[], meta: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'web-abc', namespace: 'default', ...meta }, addressType: 'IPv4', endpoints: endpoints.map((a) => ({ addresses: [a] })), ports: [{ port: 80, name: '', protocol: 'TCP' }] });
+		const { obj: first } = create(endpointSliceStrategy, slice(['10.244.1.5']));
+		expect(first.metadata.generation).toBe(1);
+		const annotated = slice(['10.244.1.5'], { generation: 1, annotations: { note: 'x' } });
+		endpointSliceStrategy.prepareForUpdate!(annotated, first, ctx);
+		expect(annotated.metadata.generation).toBe(1);
+		const moved = slice(['10.244.2.7'], { generation: 1 });
+		endpointSliceStrategy.prepareForUpdate!(moved, annotated, ctx);
+		expect(moved.metadata.generation).toBe(2);
+		const relabelled = slice(['10.244.2.7'], { generation: 2, labels: { 'kubernetes.io/service-name': 'web' } });
+		endpointSliceStrategy.prepareForUpdate!(relabelled, moved, ctx);
+		expect(relabelled.metadata.generation).toBe(3);
+	});
 });
 
 describe('Lease, ServiceAccount and PriorityClass', () => {

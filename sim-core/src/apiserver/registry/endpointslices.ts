@@ -10,6 +10,7 @@ import type { Strategy } from './strategy.ts';
 import { asArray, child, index, invalid, notSupported, required, type FieldError } from './field.ts';
 import { isValidPortNum, metaErrors, validateDNS1123Label, validateIP, validateObjectMetaUpdate } from './objectmeta.ts';
 import { isDNS1123Subdomain } from '../../api/labels.ts';
+import { jsonEquals } from './field.ts';
 
 type Json = Record<string, unknown>;
 
@@ -63,6 +64,17 @@ export const endpointSliceStrategy: Strategy = {
 			if (port.name === undefined || port.name === null) port.name = '';
 			if (!port.protocol) port.protocol = 'TCP';
 		}
+	},
+	// An EndpointSlice has no spec: its generation counts changes to anything
+	// outside metadata, and to its labels (kube-proxy keys on them).
+	prepareForCreate(obj) {
+		obj.metadata.generation = 1;
+	},
+	prepareForUpdate(obj, old) {
+		const { metadata: newMeta, ...newBody } = obj;
+		const { metadata: oldMeta, ...oldBody } = old;
+		const changed = !jsonEquals(newBody, oldBody) || !jsonEquals(newMeta.labels ?? {}, oldMeta.labels ?? {});
+		newMeta.generation = (oldMeta.generation ?? 0) + (changed ? 1 : 0);
 	},
 	validate: validateEndpointSlice,
 	validateUpdate(obj, old) {

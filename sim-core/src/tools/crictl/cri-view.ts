@@ -145,7 +145,8 @@ export function containerInspect(c: ContainerInfo, imageId: string, verbose: boo
 		message: c.message ?? '',
 		labels: { ...c.labels },
 		annotations: { ...c.annotations },
-		mounts: [],
+		// The kubelet asks for private propagation and no SELinux relabelling on a node without SELinux (kubelet_pods.go makeMounts).
+		mounts: c.mounts.map((m) => ({ containerPath: m.containerPath, gidMappings: [], hostPath: m.hostPath, propagation: 'PROPAGATION_PRIVATE', readonly: m.readonly, recursiveReadOnly: false, selinuxRelabel: false, uidMappings: [] })),
 		logPath: containerLogPath(c),
 		imageId: '',
 		user: { linux: { uid: '0', gid: '0', supplementalGroups: ['0'] } },

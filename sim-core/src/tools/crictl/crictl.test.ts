@@ -110,6 +110,20 @@ describe('crictl inspect, logs and exec', () => {
 		expect(json.info).toMatchObject({ sandboxID: c.sandboxId, runtimeType: 'io.containerd.runc.v2', snapshotter: 'overlayfs' });
 	});
 
+	it('inspect lists the bind mounts the kubelet asked for, in volumeMounts order', () => {
+		const r = setup();
+		r.h.advance(1_000);
+		r.createPod('cache', {
+			volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'logs', hostPath: { path: '/var/log/app', type: 'DirectoryOrCreate' } }],
+			containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'logs', mountPath: '/logs', readOnly: true }] }],
+		});
+		r.h.advance(300_000);
+		const [c] = Object.values(r.runtimeHost.containers);
+		const json = JSON.parse(r.shell.exec(`crictl inspect ${c.id}`).stdout) as { status: { mounts: unknown[] } };
+		const mount = (containerPath: string, hostPath: string, readonly: boolean) => ({ containerPath, gidMappings: [], hostPath, propagation: 'PROPAGATION_PRIVATE', readonly, recursiveReadOnly: false, selinuxRelabel: false, uidMappings: [] });
+		expect(json.status.mounts).toEqual([mount('/scratch', `/var/lib/kubelet/pods/${c.podUid}/volumes/kubernetes.io~empty-dir/scratch`, false), mount('/logs', '/var/log/app', true)]);
+	});
+
 	it('inspect of an unknown ID: the CRI client logs the failed call, then crictl exits 1', () => {
 		const r = withWeb();
 		const result = r.shell.exec('crictl inspect nope');

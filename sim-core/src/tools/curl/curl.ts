@@ -5,9 +5,9 @@
  *
  * Upstream behaviour reproduced (curl lib/ and src/):
  * - connection: `Failed to connect to <host> port <port> after <n> ms:
- *   Couldn't connect to server` (7) when nothing listens, (28) when the host
- *   is cut off (the kernel gives up a SYN after ~127 s), `Could not resolve
- *   host` (6);
+ *   Couldn't connect to server` (7) when nothing listens or, after 3 s of
+ *   unanswered ARP, when the machine is off; (28) when the host is cut off
+ *   (the kernel gives up a SYN after ~127 s); `Could not resolve host` (6);
  * - TLS: without -k and without a --cacert that holds the cluster CA,
  *   `SSL certificate problem: unable to get local issuer certificate` (60)
  *   with curl's hint lines; a name missing from the serving certificate
