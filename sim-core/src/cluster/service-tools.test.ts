@@ -194,3 +194,44 @@ describe.each(['iptables', 'ipvs', 'nftables'] as const)('stale rules in %s mode
 		for (let i = 0; i < 6; i++) expect(cluster.exec(`ssh node-1 curl -s http://${clusterIP}/`).exitCode).toBe(0);
 	});
 });
+
+/** The address the Pod saw the connection come from, per the `curl` `connect` trace events since `afterSeq`. */
+function seenFrom(cluster: Cluster, afterSeq: number): string[] {
+	return cluster
+		.trace({ afterSeq })
+		.filter((e) => e.component === 'curl' && e.action === 'connect')
+		.map((e) => /seen from (\S+)$/.exec(e.msg)?.[1] ?? e.msg);
+}
+
+describe.each(['iptables', 'nftables'] as const)('externalTrafficPolicy in %s mode', (mode) => {
+	it('Cluster hides the client behind the node; Local keeps the client address and drops NodePort traffic on nodes without a local Pod', () => {
+		const cluster = new Cluster({ seed: 11, kubeProxyMode: mode });
+		run(cluster, 'kubectl create deployment solo --image=nginx:1.29');
+		run(cluster, 'kubectl expose deployment solo --port=80 --type=NodePort');
+		cluster.settle({ maxMs: 120_000 });
+		cluster.advance('5s');
+		const pod = cluster.list('pods', 'default')[0];
+		const home = (pod.spec as { nodeName: string }).nodeName;
+		const ipOf = (node: string) => ({ 'control-plane': '192.168.56.10', 'node-1': '192.168.56.11', 'node-2': '192.168.56.12' })[node]!;
+		const away = home === 'node-1' ? 'node-2' : 'node-1';
+		const nodePort = (cluster.get('services', 'default', 'solo')?.spec as { ports: Array<{ nodePort: number }> }).ports[0].nodePort;
+
+		// Cluster (the default): any node forwards, and the Pod sees a node's address, not the workstation's.
+		let since = lastSeq(cluster);
+		expect(cluster.exec(`curl -s http://${ipOf(away)}:${nodePort}/`).exitCode).toBe(0);
+		expect(seenFrom(cluster, since)[0]).not.toBe('192.168.56.1');
+
+		run(cluster, `kubectl patch service solo -p '{"spec":{"externalTrafficPolicy":"Local"}}'`);
+		cluster.settle({ maxMs: 30_000 });
+		since = lastSeq(cluster);
+		expect(cluster.exec(`curl -s http://${ipOf(home)}:${nodePort}/`).exitCode).toBe(0);
+		expect(seenFrom(cluster, since)).toEqual(['192.168.56.1']);
+		const before = cluster.now();
+		expect(cluster.exec(`curl -sS -m 2 http://${ipOf(away)}:${nodePort}/`)).toMatchObject({ stderr: `curl: (28) Failed to connect to ${ipOf(away)} port ${nodePort} after 2000 ms: Timeout was reached\n`, exitCode: 28 });
+		expect(cluster.now() - before).toBe(2_000);
+		// The ClusterIP still reaches the Pod from anywhere: internalTrafficPolicy stays Cluster.
+		const clusterIP = (cluster.get('services', 'default', 'solo')?.spec as { clusterIP: string }).clusterIP;
+		expect(cluster.exec(`ssh ${away} curl -s http://${clusterIP}/`).exitCode).toBe(0);
+		if (mode === 'iptables') expect(cluster.exec(`ssh ${away} iptables-save -t filter`).stdout).toContain(`-A KUBE-EXTERNAL-SERVICES -p tcp -m comment --comment "default/solo has no local endpoints" -m addrtype --dst-type LOCAL -m tcp --dport ${nodePort} -j DROP`);
+	});
+});

@@ -226,3 +226,41 @@ export function categorizeEndpoints(endpoints: readonly EndpointInfo[], sp: Serv
 	const allReachableEndpoints = [...merged.values()].sort((a, b) => (endpointString(a) < endpointString(b) ? -1 : 1));
 	return { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints };
 }
+
+/** Which of a service port's chains its traffic goes through, given where its endpoints are. */
+export interface PolicyRouting {
+	/** The Cluster-policy chain is written (a Cluster internal policy, or an external one on an externally reachable port). */
+	usesClusterPolicyChain: boolean;
+	/** The Local-policy chain is written. */
+	usesLocalPolicyChain: boolean;
+	/** Where traffic to the cluster IP goes: the Cluster or the Local chain, as internalTrafficPolicy says. */
+	internalTrafficChain: string;
+	/** Traffic to the cluster IP has somewhere to go (a Local policy with no local endpoint has not). */
+	hasInternalEndpoints: boolean;
+	/** Where the external chain sends traffic: the Cluster or the Local chain, as externalTrafficPolicy says. */
+	externalPolicyChain: string;
+	hasExternalEndpoints: boolean;
+	/** The external chain (NodePorts, external IPs, load balancers) is written. */
+	usesExternalTrafficChain: boolean;
+}
+
+/**
+ * The part of syncProxyRules both the iptables and the nftables proxier
+ * share: from the categorized endpoints and the two traffic policies, which
+ * chains exist and where internal and external traffic is sent. `chains`
+ * names the port's Cluster and Local chains in the proxier's own spelling.
+ */
+export function policyRouting(sp: ServicePortInfo, endpoints: CategorizedEndpoints, chains: { cluster: string; local: string }): PolicyRouting {
+	const { clusterEndpoints, localEndpoints, hasAnyEndpoints } = endpoints;
+	const external = externallyAccessible(sp);
+	const noLocal = localEndpoints.length === 0;
+	return {
+		usesClusterPolicyChain: clusterEndpoints.length > 0 && (!sp.internalPolicyLocal || (external && !sp.externalPolicyLocal)),
+		usesLocalPolicyChain: localEndpoints.length > 0 && (sp.internalPolicyLocal || (sp.externalPolicyLocal && external)),
+		internalTrafficChain: sp.internalPolicyLocal ? chains.local : chains.cluster,
+		hasInternalEndpoints: hasAnyEndpoints && !(sp.internalPolicyLocal && noLocal),
+		externalPolicyChain: sp.externalPolicyLocal ? chains.local : chains.cluster,
+		hasExternalEndpoints: hasAnyEndpoints && !(sp.externalPolicyLocal && noLocal),
+		usesExternalTrafficChain: hasAnyEndpoints && external,
+	};
+}

@@ -40,6 +40,8 @@ describe('kubectl patch', () => {
 		[`patch deploy web`, 'error: must specify --patch or --patch-file containing the contents of the patch\n'],
 		[`patch deploy web -p '{}' --type=xml`, 'error: --type must be one of [json merge strategic], not "xml"\n'],
 		[`patch deploy ghost -p '{}'`, 'Error from server (NotFound): deployments.apps "ghost" not found\n'],
+		// The shell ate the unquoted JSON's double quotes; go-yaml names the line only.
+		[`patch deploy web -p {"spec":{"replicas":3}}`, `error: unable to parse "{spec:{replicas:3}}": yaml: line 1: did not find expected ',' or '}'\n`],
 		[`patch deploy web -p '{"spec":{"replicas":-1}}'`, 'The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n'],
 	])('rejects `kubectl %s`', (line, stderr) => {
 		const w = withDeployment();

@@ -55,7 +55,7 @@ function run(inv: KubectlInvocation): CommandResult {
 	try {
 		patch = parseYaml(source);
 	} catch (error) {
-		if (error instanceof YamlError) return fail(plain(`unable to parse ${JSON.stringify(patchText)}: ${error.message}`));
+		if (error instanceof YamlError) return fail(plain(`unable to parse ${JSON.stringify(patchText)}: yaml: line ${error.line}: ${error.reason}`));
 		throw error;
 	}
 	const visited = visit(inv, { allowEmptySelector: false, requireObject: true });

@@ -32,7 +32,7 @@
  * balancer ever sets an ingress IP here.
  */
 import { iptablesEndpointChain, iptablesServiceChains, IPTABLES_SERVICE_CHAIN_PREFIXES } from '../chain-names.ts';
-import { categorizeEndpoints, endpointString, externallyAccessible, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
+import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
 import { ensureChain, ensureRule, findChain, parseRuleArgs, type IptablesState, type Rule, type Table } from './model.ts';
 
 export const KUBE_SERVICES = 'KUBE-SERVICES';
@@ -196,24 +196,10 @@ export function syncIptablesRules(state: IptablesState, servicePorts: readonly S
 		const name = sp.nameString;
 		const chains = iptablesServiceChains(name, protocol);
 		const all = endpointsByPort[servicePortKey(sp)] ?? [];
-		const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorizeEndpoints(all, sp);
-		const usesClusterPolicyChain = clusterEndpoints.length > 0 && (!sp.internalPolicyLocal || (externallyAccessible(sp) && !sp.externalPolicyLocal));
-		const usesLocalPolicyChain = localEndpoints.length > 0 && (sp.internalPolicyLocal || (sp.externalPolicyLocal && externallyAccessible(sp)));
-
-		let internalTrafficChain = chains.cluster;
-		let hasInternalEndpoints = hasEndpoints;
-		if (sp.internalPolicyLocal) {
-			internalTrafficChain = chains.local;
-			if (localEndpoints.length === 0) hasInternalEndpoints = false;
-		}
-		let externalPolicyChain = chains.cluster;
-		let hasExternalEndpoints = hasEndpoints;
-		if (sp.externalPolicyLocal) {
-			externalPolicyChain = chains.local;
-			if (localEndpoints.length === 0) hasExternalEndpoints = false;
-		}
+		const categorized = categorizeEndpoints(all, sp);
+		const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorized;
+		const { usesClusterPolicyChain, usesLocalPolicyChain, internalTrafficChain, hasInternalEndpoints, externalPolicyChain, hasExternalEndpoints, usesExternalTrafficChain } = policyRouting(sp, categorized, chains);
 		const externalTrafficChain = chains.external;
-		const usesExternalTrafficChain = hasEndpoints && externallyAccessible(sp);
 		const usesFWChain = hasEndpoints && sp.loadBalancerVIPs.length > 0 && sp.loadBalancerSourceRanges.length > 0;
 		const loadBalancerTrafficChain = usesFWChain ? chains.firewall : externalTrafficChain;
 

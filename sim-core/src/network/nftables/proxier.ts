@@ -25,7 +25,7 @@
  * absent, as it is upstream when kube-proxy knows no ServiceCIDR.
  */
 import { nftEndpointChain, nftServiceChains } from '../chain-names.ts';
-import { categorizeEndpoints, endpointString, externallyAccessible, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
+import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
 import { cidrContains } from '../iptables/proxier.ts';
 
 /** A base chain's hook. */
@@ -281,7 +281,8 @@ export function syncNftablesRules(table: NftTable, servicePorts: readonly Servic
 		const protocol = sp.protocol.toLowerCase();
 		const chains = nftServiceChains(sp.namespace, sp.name, protocol, sp.portName);
 		const all = endpointsByPort[servicePortKey(sp)] ?? [];
-		const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorizeEndpoints(all, sp);
+		const categorized = categorizeEndpoints(all, sp);
+		const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = categorized;
 		const skip = !options.fullSync && !options.changed.has(`${sp.namespace}/${sp.name}`);
 		const ensure = (name: string) => {
 			if (activeChains.has(name)) return;
@@ -293,23 +294,9 @@ export function syncNftablesRules(table: NftTable, servicePorts: readonly Servic
 			ensure(names.chain);
 			if (sp.affinityClientIP) activeAffinitySets.add(names.affinitySet);
 		}
-		const usesClusterPolicyChain = clusterEndpoints.length > 0 && (!sp.internalPolicyLocal || (externallyAccessible(sp) && !sp.externalPolicyLocal));
+		const { usesClusterPolicyChain, usesLocalPolicyChain, internalTrafficChain, hasInternalEndpoints, externalPolicyChain, hasExternalEndpoints, usesExternalTrafficChain } = policyRouting(sp, categorized, chains);
 		if (usesClusterPolicyChain) ensure(chains.cluster);
-		const usesLocalPolicyChain = localEndpoints.length > 0 && (sp.internalPolicyLocal || (sp.externalPolicyLocal && externallyAccessible(sp)));
 		if (usesLocalPolicyChain) ensure(chains.local);
-		let internalTrafficChain = chains.cluster;
-		let hasInternalEndpoints = hasEndpoints;
-		if (sp.internalPolicyLocal) {
-			internalTrafficChain = chains.local;
-			if (localEndpoints.length === 0) hasInternalEndpoints = false;
-		}
-		let externalPolicyChain = chains.cluster;
-		let hasExternalEndpoints = hasEndpoints;
-		if (sp.externalPolicyLocal) {
-			externalPolicyChain = chains.local;
-			if (localEndpoints.length === 0) hasExternalEndpoints = false;
-		}
-		const usesExternalTrafficChain = hasEndpoints && externallyAccessible(sp);
 		if (usesExternalTrafficChain) ensure(chains.external);
 		let internalVerdict = '';
 		let externalVerdict = '';
