@@ -103,7 +103,7 @@ export class NodeHost {
 	/** Tools that run inside this node's system containers (etcdctl in etcd's), set by the tools wiring. */
 	execInSystemContainer?: (component: string, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
 	/** Network clients run inside a Pod's container (curl in `kubectl exec`), set by the tools wiring. */
-	podNetworkCommand?: (pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
+	podNetworkCommand?: (pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[], readFile?: (path: string) => string | undefined) => { exitCode: number; stdout: string; stderr: string } | undefined;
 	/** The kernel's packet-filter rules and kube-proxy (./node-network.ts). */
 	readonly network: NodeNetwork;
 
@@ -159,7 +159,7 @@ export class NodeHost {
 				isComponentFailing: (_node, component) => cluster.isFailing(component, this.name),
 				probe: (_node, component, _port, path) => this.probeComponent(component, path),
 				exec: (_node, component, argv) => this.execInSystemContainer?.(component, argv),
-				podNetworkCommand: (_node, pod, argv) => this.podNetworkCommand?.(pod, argv),
+				podNetworkCommand: (_node, pod, argv, readFile) => this.podNetworkCommand?.(pod, argv, readFile),
 			},
 		});
 		for (const image of options.images ?? []) for (const name of image.names) this.runtime.preload(name);

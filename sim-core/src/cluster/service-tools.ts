@@ -27,6 +27,9 @@ import type { Cluster } from './cluster.ts';
 import { clusterConnect, clusterDnsLookup } from './node-network.ts';
 import type { ReaderShell } from './reader-shell.ts';
 
+/** Where a Pod finds the cluster CA (the kube-api-access projected volume's ca.crt). */
+const SERVICE_ACCOUNT_CA_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+
 /** Debian 13's curl, in the images built on it (nginx:1.29): the User-Agent it sends. */
 const DEBIAN_CURL_VERSION = '8.14.1';
 
@@ -127,14 +130,15 @@ export function registerNetworkTools(cluster: Cluster, shell: ReaderShell, curlD
 		host.shellHost.commands.set('nft', createNft(deps));
 	}
 	// curl in a Pod: the Pod's address and resolver; no waiting out a timeout inside an exec (the API request is still open).
-	const podCurl = createCurl({ ...curlDeps, elapse: undefined, hostIp: (name) => podHosts.get(name)?.ip ?? curlDeps.hostIp?.(name) });
+	// A Pod trusts the cluster CA the kubelet projects next to its token (from the kube-root-ca.crt ConfigMap).
+	const podCurl = createCurl({ ...curlDeps, elapse: undefined, hostIp: (name) => podHosts.get(name)?.ip ?? curlDeps.hostIp?.(name), trustedCaFiles: [SERVICE_ACCOUNT_CA_FILE] });
 	for (const host of cluster.hosts.values()) {
-		host.podNetworkCommand = (pod, argv) => {
+		host.podNetworkCommand = (pod, argv, readFile) => {
 			if (!/(^|\/)curl$/.test(argv[0] ?? '')) return undefined;
 			const name = `pod:${pod.namespace}/${pod.name}`;
 			podHosts.set(name, { node: host.name, ip: pod.hostNetwork ? host.ip : pod.ip, namespace: pod.namespace, hostNetwork: pod.hostNetwork });
 			try {
-				const podHost: Host = { name, fs: new MemoryFs(), commands: new Map(), user: 'root', home: '/root', kind: 'node' };
+				const podHost: Host = { name, fs: containerFiles(argv, readFile), commands: new Map(), user: 'root', home: '/root', kind: 'node' };
 				const ctx: CommandContext = { argv: ['curl', ...argv.slice(1)], stdin: '', env: {}, host: podHost, shell: shell.session };
 				const result: CommandResult = podCurl(ctx);
 				return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
@@ -143,4 +147,22 @@ export function registerNetworkTools(cluster: Cluster, shell: ReaderShell, curlD
 			}
 		};
 	}
+}
+
+/**
+ * The container's files curl may open, copied from the container: every
+ * argument that names an absolute path, alone, after `=` (`--cacert=/x`)
+ * or after `@` (`-d @/x`). curl reads nothing else from disk.
+ */
+function containerFiles(argv: readonly string[], readFile: ((path: string) => string | undefined) | undefined): MemoryFs {
+	const fs = new MemoryFs();
+	if (!readFile) return fs;
+	for (const arg of argv.slice(1)) {
+		const path = /^(?:[^=@]*[=@])?(\/[^\s]*)$/.exec(arg)?.[1];
+		const text = path === undefined ? undefined : readFile(path);
+		if (path === undefined || text === undefined) continue;
+		fs.mkdir(path.slice(0, path.lastIndexOf('/')) || '/', true);
+		fs.writeFile(path, text);
+	}
+	return fs;
 }

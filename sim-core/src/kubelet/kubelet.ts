@@ -46,6 +46,7 @@ import { makeMounts } from './volumes/container-mounts.ts';
 import { cacheSyncError, notFoundError, type LookupResult, type ObjectLookup } from './volumes/lookup.ts';
 import type { NodeDisk } from './volumes/node-disk.ts';
 import { KUBELET_ROOT_DIR, podDir } from './volumes/paths.ts';
+import { SERVICE_ACCOUNT_ISSUER, type IssuedToken, type TokenSubject } from './volumes/service-account-token.ts';
 import { hasRemountableVolumes, markRemount, newPodVolumes, nextRetryAtMs, pollNoticesAtMs, POD_ATTACH_AND_MOUNT_TIMEOUT_MS, reconcilePod, SYNC_FREQUENCY_MS, unmountedVolumes, waitTimeoutError, type PodVolumes } from './volumes/volume-manager.ts';
 
 /** Timing knobs, with the KubeletConfiguration defaults (FACTS.md A). */
@@ -1166,6 +1167,31 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		return false;
 	}
 
+	/**
+	 * The token manager's request (pkg/kubelet/token): a TokenRequest for the
+	 * pod's service account, bound to the pod, for the projection's audience
+	 * (none: the API server's own) and lifetime. The API server signs it, so
+	 * the token authenticates as the service account.
+	 */
+	private requestServiceAccountToken(subject: TokenSubject): { ok: true; token: IssuedToken } | { ok: false; error: string } {
+		const spec: Record<string, unknown> = {
+			...(subject.audience ? { audiences: [subject.audience] } : {}),
+			expirationSeconds: subject.expirationSeconds,
+			boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: subject.podName, uid: subject.podUid },
+		};
+		const got = this.client.call<{ status?: { token?: string } }>({
+			verb: 'create',
+			...R.serviceaccounts,
+			namespace: subject.namespace,
+			name: subject.serviceAccountName,
+			subresource: 'token',
+			body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec },
+		});
+		if (!got.ok) return { ok: false, error: got.message };
+		const token = got.object.status?.token ?? '';
+		return { ok: true, token: { token, issuedWallMs: Math.floor(this.kernel.wallMs() / 1000) * 1000, expirationSeconds: subject.expirationSeconds, audience: subject.audience || SERVICE_ACCOUNT_ISSUER } };
+	}
+
 	/** One reconciler pass over the pod's volumes: events and journal lines for what it did, the next retry scheduled. */
 	private reconcileVolumes(w: PodWorker): void {
 		const v = w.volumes;
@@ -1184,6 +1210,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 				nodeName: this.nodeName,
 				nodeUid: this.state.nodeUid ?? '',
 			},
+			requestToken: (subject) => this.requestServiceAccountToken(subject),
 		});
 		const mounted: string[] = [];
 		for (const o of outcomes) {

@@ -20,7 +20,7 @@ import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { formatRfc3339Micro } from '../sim/clock.ts';
 import { normalizeImageRef, PAUSE_IMAGE, parseImageRef, resolveImage, syntheticHex64, systemComponentOf, type CatalogImage, type SystemComponent } from './images.ts';
-import { accessLogLine, baselinePaths, binaryExists, httpAnswer, PROBE_USER_AGENT, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
+import { accessLogLine, baselinePaths, binaryExists, httpAnswer, PROBE_USER_AGENT, readFile, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
 import { prepareMountSources, syncMounts, type HostFiles } from './mounts.ts';
 import { advanceProgram, createProgram, execSync as programExecSync, killNow, predictExit, programMayRun, requestStop, type ProgramHost } from './program.ts';
 import { allocateIp, gatewayIp, releaseIp } from './ipam.ts';
@@ -78,7 +78,7 @@ export interface SystemContainerHooks {
 	 * address. Undefined: not a client the network answers; the image's own
 	 * program runs.
 	 */
-	podNetworkCommand?(node: string, pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[]): { exitCode: number; stdout: string; stderr: string } | undefined;
+	podNetworkCommand?(node: string, pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[], readFile?: (path: string) => string | undefined): { exitCode: number; stdout: string; stderr: string } | undefined;
 }
 
 export interface ContainerRuntimeDeps {
@@ -782,11 +782,16 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		const system = c.component && this.deps.hooks?.exec?.(this.node, c.component, argv);
 		if (system) return { ok: true, value: system };
 		const sandbox = this.host.sandboxes[c.sandboxId];
-		const networked = sandbox && binaryExists(image, argv[0] ?? '') ? this.deps.hooks?.podNetworkCommand?.(this.node, { namespace: c.namespace, name: c.podName, ip: sandbox.ip, hostname: c.ctx.hostname, hostNetwork: sandbox.hostNetwork }, argv) : undefined;
-		if (networked) return { ok: true, value: networked };
 		// The command sees the volumes as they are now; what it writes under one reaches the node.
 		this.syncContainerMounts(c, image);
-		const result = programExecSync(this.programHost(c, image), argv, this.nowMs);
+		// curl, run directly or from a shell, goes out on the pod's network and reads the container's files (--cacert, -d @file).
+		const pod = sandbox ? { namespace: c.namespace, name: c.podName, ip: sandbox.ip, hostname: c.ctx.hostname, hostNetwork: sandbox.hostNetwork } : undefined;
+		const hook = this.deps.hooks?.podNetworkCommand;
+		const network = pod && hook ? (args: string[], read: (path: string) => string | undefined) => hook(this.node, pod, args, read) : undefined;
+		const host: ProgramHost = { ...this.programHost(c, image), network };
+		const networked = network && binaryExists(image, argv[0] ?? '') ? network(argv, (path) => readFile(image, c.ctx, c.files, path)) : undefined;
+		if (networked) return { ok: true, value: networked };
+		const result = programExecSync(host, argv, this.nowMs);
 		this.syncContainerMounts(c, image);
 		if (!result.ok) return { ok: false, error: errors.execSyncNotFound(this.newId(), result.notFound) };
 		// The command may have changed files the process watches.

@@ -72,6 +72,14 @@ export interface ProgramHost {
 	sync?: boolean;
 	/** How deep in nested `$(...)` the commands run. */
 	substDepth?: number;
+	/**
+	 * Network clients (curl) run against the cluster's network, given the
+	 * argv and a reader of the container's files; undefined leaves the
+	 * command to the image's behaviour. Set only for exec'd commands, which
+	 * run at one known instant: a main process is evaluated lazily, and its
+	 * connections must not depend on when someone looked.
+	 */
+	network?(argv: string[], readFile: (path: string) => string | undefined): { exitCode: number; stdout: string; stderr: string } | undefined;
 }
 
 /** Bounds: instructions per advance, and per instant (a loop with no sleep spins). */
@@ -443,7 +451,8 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 		status = r;
 	} else {
 		const main = !host.sync && !background && !isPipeSource && !instr.pipeFrom;
-		const outcome = runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at) });
+		const networked = host.network && binaryExists(host.image, name) ? host.network(argv, (path) => readFile(host.image, host.ctx, host.files, path)) : undefined;
+		const outcome: ReturnType<typeof runCommand> = networked ? { kind: 'done', status: networked.exitCode, out: [...outputLines(networked.stdout, 'stdout'), ...outputLines(networked.stderr, 'stderr')] } : runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at) });
 		switch (outcome.kind) {
 			case 'not-found':
 				out.push({ stream: 'stderr', text: host.image.family === 'busybox' || host.image.family === 'alpine' ? `sh: ${name}: not found` : `sh: 1: ${name}: not found` });
@@ -756,6 +765,12 @@ function evalTest(args: string[], host: ProgramHost): boolean {
 }
 
 /** `kubectl exec` / ExecSync: runs argv in the container, without time passing. */
+/** A tool's output as the interpreter's lines (a last line without its newline still counts). */
+function outputLines(text: string, stream: 'stdout' | 'stderr'): OutputLine[] {
+	if (!text) return [];
+	return text.replace(/\n$/, '').split('\n').map((line) => ({ stream, text: line }));
+}
+
 export function execSync(host: ProgramHost, argv: string[], atMs: number): { ok: true; exitCode: number; stdout: string; stderr: string } | { ok: false; notFound: string } {
 	if (argv.length === 0) return { ok: false, notFound: '' };
 	const join = (lines: OutputLine[], stream: 'stdout' | 'stderr') =>

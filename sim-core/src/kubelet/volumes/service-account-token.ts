@@ -3,14 +3,12 @@
  * file of `kube-api-access-xxxxx`), and when the kubelet's token manager
  * asks for a fresh one.
  *
- * Upstream the kubelet asks the API server (POST
- * serviceaccounts/<sa>/token, a TokenRequest bound to the pod) and the API
- * server signs a JWT with the service-account key. This simulation's API
- * server does not serve TokenRequest yet, so the kubelet builds the token
- * the API server would return: the same claims, in the same order, with a
- * placeholder signature that says it is not real (like the simulated
- * certificates of the cluster's PKI). The service account's UID, which only
- * the API server knows, is derived from its name.
+ * The kubelet asks the API server for the token, as upstream's does (POST
+ * serviceaccounts/<sa>/token, a TokenRequest bound to the pod; see
+ * Kubelet.requestServiceAccountToken), and the API server signs it, so the
+ * token authenticates. `issueToken` builds a token of the same shape
+ * locally, with a placeholder signature, for the volume plugins' unit tests,
+ * which run without an API server; the refresh rule below serves both.
  *
  * Mirrors pkg/kubelet/token/token_manager.go (requiresRefresh),
  * pkg/serviceaccount/claims.go (the claims) and

@@ -160,6 +160,12 @@ export interface ReconcileContext extends Omit<SetUpContext, 'token'> {
 	nowWallMs: number;
 	/** The facts a token is bound to, except the projection's own. */
 	tokenSubject: Omit<TokenSubject, 'audience' | 'expirationSeconds'>;
+	/**
+	 * The token manager's TokenRequest (POST serviceaccounts/<name>/token,
+	 * bound to the pod). Without it the token is built as the API server
+	 * would build it (unit tests of the volume plugins run with no API server).
+	 */
+	requestToken?(subject: TokenSubject): { ok: true; token: IssuedToken } | { ok: false; error: string };
 }
 
 /**
@@ -179,10 +185,17 @@ export function reconcilePod(state: PodVolumes, pod: Pod, ctx: ReconcileContext)
 			token: (source) => {
 				const key = `${spec.name}/${source.path}`;
 				const held = state.tokens[key];
-				if (held && held.audience === (source.audience || SERVICE_ACCOUNT_ISSUER) && held.expirationSeconds === source.expirationSeconds && !requiresRefresh(held, ctx.nowWallMs)) return { ok: true, token: held.token };
-				const issued = issueToken({ ...ctx.tokenSubject, audience: source.audience, expirationSeconds: source.expirationSeconds }, ctx.nowWallMs);
-				state.tokens[key] = issued;
-				return { ok: true, token: issued.token };
+				const same = held && held.audience === (source.audience || SERVICE_ACCOUNT_ISSUER) && held.expirationSeconds === source.expirationSeconds;
+				if (same && !requiresRefresh(held, ctx.nowWallMs)) return { ok: true, token: held.token };
+				const subject = { ...ctx.tokenSubject, audience: source.audience, expirationSeconds: source.expirationSeconds };
+				const got = ctx.requestToken ? ctx.requestToken(subject) : { ok: true as const, token: issueToken(subject, ctx.nowWallMs) };
+				if (!got.ok) {
+					// token_manager.go: a failed refresh keeps a token that has not expired yet; with none, the mount fails.
+					if (same && ctx.nowWallMs < held.issuedWallMs + held.expirationSeconds * 1000) return { ok: true, token: held.token };
+					return { ok: false, error: `failed to fetch token: ${got.error}` };
+				}
+				state.tokens[key] = got.token;
+				return { ok: true, token: got.token.token };
 			},
 		});
 		if (result.ok) {

@@ -145,13 +145,16 @@ describe('volumes of a running pod', () => {
 		expect(exec(r, 'app', ['sh', '-c', 'echo x > /etc/creds/password'])).toBe("sh: can't create /etc/creds/password: Read-only file system\n");
 	});
 
-	it('the kube-api-access volume gives token, ca.crt and namespace under /var/run/secrets/kubernetes.io/serviceaccount', () => {
+	const kubeApiAccess = {
+		name: 'kube-api-access-x7k2p',
+		projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }, { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } }] },
+	};
+
+	it('the kube-api-access volume gives token, ca.crt and namespace under /var/run/secrets/kubernetes.io/serviceaccount; the token is the API server\'s, signed for the pod', () => {
 		const r = rig();
 		putConfigMap(r, 'kube-root-ca.crt', { 'ca.crt': '-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n' });
-		const kubeApiAccess = {
-			name: 'kube-api-access-x7k2p',
-			projected: { defaultMode: 420, sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }, { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }, { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } }] },
-		};
+		// The ServiceAccount controller's part: the namespace's default account exists.
+		expect(r.tester.create(R.serviceaccounts, 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } }).ok).toBe(true);
 		createPod(r, 'web', { containers: [nginx([{ name: 'kube-api-access-x7k2p', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }])], volumes: [kubeApiAccess] });
 		r.h.advance(2_000);
 		const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -163,6 +166,19 @@ describe('volumes of a running pod', () => {
 		const claims = JSON.parse(decodeBase64(payload + '='.repeat((4 - (payload.length % 4)) % 4)) ?? '{}') as { sub: string; 'kubernetes.io': { pod: { name: string; uid: string } } };
 		expect(claims.sub).toBe('system:serviceaccount:default:default');
 		expect(claims['kubernetes.io'].pod).toEqual({ name: 'web', uid: getPod(r, 'web').metadata.uid });
+		// The kubelet asked for it with a TokenRequest; the API server's authenticator accepts what it signed.
+		const requests = r.h.kernel.trace.state.events.filter((e) => e.component === 'kube-apiserver' && /serviceaccounts\/default\/token|signed a token/.test(`${e.object ?? ''} ${e.msg}`));
+		expect(requests.length).toBeGreaterThan(0);
+		expect(r.h.apiServer.authenticateToken(token)?.username).toBe('system:serviceaccount:default:default');
+	});
+
+	it('with no such ServiceAccount the token cannot be fetched and the volume fails to mount', () => {
+		const r = rig();
+		putConfigMap(r, 'kube-root-ca.crt', { 'ca.crt': '-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n' });
+		createPod(r, 'web', { containers: [nginx([{ name: 'kube-api-access-x7k2p', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }])], volumes: [kubeApiAccess] });
+		r.h.advance(2_000);
+		const failed = r.tester.list<CoreEvent>(R.events, 'default');
+		expect(failed.ok && failed.object.items.map((e) => `${e.reason}: ${e.message}`)).toContain('FailedMount: MountVolume.SetUp failed for volume "kube-api-access-x7k2p" : failed to fetch token: serviceaccounts "default" not found');
 	});
 
 	it('a ConfigMap update reaches the files at the next resync (1 min), never a subPath mount', () => {
