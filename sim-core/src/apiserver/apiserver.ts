@@ -122,6 +122,8 @@ export interface ApiServerDeps {
 	systemObjects?: () => KubeObject[];
 	/** Forwards pods/log (and later exec) to the kubelet of a node; undefined if unreachable. */
 	nodeProxy?(nodeName: string, request: ApiRequest): ApiResponse | undefined;
+	/** Why a dial to a node's kubelet failed, as Go's net package words it (`connect: no route to host`, `i/o timeout`); default: refused. */
+	kubeletDialError?(nodeName: string): string;
 	/**
 	 * Service account tokens: the signing key (kubeadm's sa.key; by default
 	 * derived from the cluster seed), `--service-account-issuer`,
@@ -1087,7 +1089,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			const node = this.readCurrent(resourceByName('', 'nodes')!, undefined, nodeName);
 			const address = ((node?.status as { addresses?: Array<{ type: string; address: string }> } | undefined)?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? nodeName;
 			// The proxy's own failure: a 500 without a reason, which kubectl prints as `Error from server: error dialing backend: ...`.
-			return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error dialing backend: dial tcp ${address}:10250: connect: connection refused`, code: 500 } };
+			return dialFailure(`error dialing backend: dial tcp ${address}:10250: ${this.deps.kubeletDialError?.(nodeName) ?? 'connect: connection refused'}`);
 		}
 		return response;
 	}
@@ -1119,10 +1121,16 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		if (!response) {
 			const node = this.readCurrent(resourceByName('', 'nodes')!, undefined, nodeName);
 			const address = ((node?.status as { addresses?: Array<{ type: string; address: string }> } | undefined)?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address ?? nodeName;
-			return errors.internalError(`Get "https://${address}:10250/containerLogs/${request.namespace}/${request.name}/${request.query?.container ?? ''}": dial tcp ${address}:10250: connect: connection refused`);
+			// The log stream's client error, served as a Status without a reason (ErrorToAPIStatus of a plain error).
+			return dialFailure(`Get "https://${address}:10250/containerLogs/${request.namespace}/${request.name}/${request.query?.container ?? ''}": dial tcp ${address}:10250: ${this.deps.kubeletDialError?.(nodeName) ?? 'connect: connection refused'}`);
 		}
 		return response;
 	}
+}
+
+/** A 500 Status without a reason: what a plain Go error becomes on the wire; kubectl prints `Error from server: <message>`. */
+function dialFailure(message: string): ApiResponse {
+	return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 } };
 }
 
 /** A short label for trace lines: resource/namespace/name. */

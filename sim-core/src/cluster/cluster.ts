@@ -158,6 +158,8 @@ export class Cluster {
 			decode: (body, info) => strictDecode(body, { group: info.group, version: info.version, kind: info.kind }),
 			systemObjects: () => [...systemNamespaces(), ...systemPriorityClasses(), ...kubernetesService({ apiServerIp: apiIp, kubernetesServiceIp: NETWORK.kubernetesServiceIp }), ...bootstrapPolicyObjects()],
 			nodeProxy: (nodeName, request) => this.proxyToKubelet(nodeName, request),
+			// A machine that is off answers no ARP (EHOSTUNREACH); a cut-off one drops the SYNs until the dial times out.
+			kubeletDialError: (nodeName) => (this.hosts.get(nodeName)?.poweredOff ? 'connect: no route to host' : this.partitions.has(nodeName) ? 'i/o timeout' : 'connect: connection refused'),
 		});
 		// Losing the leader lease ends the process (its container exits 1 and the kubelet restarts it).
 		const crash = (component: string) => () => this.hosts.get(controlPlane.name)?.componentCrashed(component);

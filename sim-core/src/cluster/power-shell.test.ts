@@ -208,6 +208,15 @@ describe('the journal across boots', () => {
 		const current = cluster.exec('journalctl -b -u kubelet -o cat').stdout.split('\n');
 		expect(current[0]).toBe('Started kubelet.service - kubelet: The Kubernetes Node Agent.');
 		expect(cluster.exec('journalctl -b -2').stderr).toBe('Data from the specified boot (-2) is not available: No such boot ID in journal\n');
+		// --list-boots: the table a reader matches against the kubelet's Rebooted event.
+		const boots = cluster.exec('journalctl --list-boots').stdout.split('\n');
+		expect(boots[0]).toBe('IDX BOOT ID                          FIRST ENTRY                 LAST ENTRY');
+		expect(boots[1]).toMatch(new RegExp(`^ -1 ${bootId.replace(/-/g, '')} Mon 2026-11-30 08:00:00 UTC Mon 2026-11-30 08:0\\d:\\d\\d UTC$`));
+		expect(boots[2]).toMatch(new RegExp(`^  0 ${newBootId.replace(/-/g, '')} Mon 2026-11-30 08:0\\d:\\d\\d UTC Mon 2026-11-30 08:0\\d:\\d\\d UTC$`));
+		expect(boots).toHaveLength(4);
+		expect(cluster.exec('journalctl --list-boots -r -n 1').stdout.split('\n')[1]).toBe(boots[2]);
+		const rebooted = cluster.list('events', 'default').filter((e) => (e as { reason?: string }).reason === 'Rebooted');
+		expect(rebooted.map((e) => (e as { message?: string }).message)).toEqual([`Node node-1 has been rebooted, boot id: ${newBootId}`]);
 	});
 
 	it('after a power cut, the previous boot just stops: no unit was stopped', () => {
@@ -222,5 +231,26 @@ describe('the journal across boots', () => {
 		expect(previous).not.toContain('Stopped containerd.service');
 		expect(previous).not.toContain('Kubelet stopping');
 		expect(cluster.exec('systemctl is-active kubelet containerd').stdout).toBe('active\nactive\n');
+	});
+});
+
+describe("the API server's dial to a kubelet", () => {
+	const BOX = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: box\nspec:\n  nodeName: node-1\n  containers:\n  - name: box\n    image: nginx:1.29\n';
+	const logs = 'Error from server: Get "https://192.168.56.11:10250/containerLogs/default/box/box": dial tcp 192.168.56.11:10250: ';
+	const exec = 'Error from server: error dialing backend: dial tcp 192.168.56.11:10250: ';
+
+	it.each([
+		['the kubelet is stopped', (c: Cluster) => c.stop('kubelet', 'node-1'), 'connect: connection refused'],
+		['the node is cut off', (c: Cluster) => c.partition('node-1'), 'i/o timeout'],
+		['the machine is off', (c: Cluster) => c.powerOff('node-1'), 'connect: no route to host'],
+	])('fails as Go words it when %s: kubectl logs and exec print the dial error', (_what, fault, why) => {
+		const cluster = new Cluster({ seed: 4 });
+		cluster.writeFile('box.yaml', BOX);
+		cluster.exec('kubectl apply -f box.yaml');
+		cluster.settle({ maxMs: 60_000 });
+		expect(cluster.exec('kubectl logs box').exitCode).toBe(0);
+		fault(cluster);
+		expect(cluster.exec('kubectl logs box')).toMatchObject({ stdout: '', stderr: `${logs}${why}\n`, exitCode: 1 });
+		expect(cluster.exec('kubectl exec box -- ls')).toMatchObject({ stdout: '', stderr: `${exec}${why}\n`, exitCode: 1 });
 	});
 });

@@ -1479,7 +1479,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	 * Lines end with a newline; `timestamps` prefixes each with its RFC 3339 time.
 	 */
 	serveLog(namespace: string, pod: string, container: string | undefined, options: { tailLines?: number; previous?: boolean; timestamps?: boolean } = {}): ServeResult<string> {
-		if (!this.kernel.isRunning(this.id)) return { ok: false, code: 500, reason: 'InternalError', message: `Get "https://${this.deps.nodeIp}:10250/containerLogs/${namespace}/${pod}/${container ?? ''}": dial tcp ${this.deps.nodeIp}:10250: connect: connection refused` };
+		if (!this.kernel.isRunning(this.id)) return { ok: false, code: 500, reason: '', message: `Get "https://${this.deps.nodeIp}:10250/containerLogs/${namespace}/${pod}/${container ?? ''}": dial tcp ${this.deps.nodeIp}:10250: connect: connection refused` };
 		const w = this.workerByName(namespace, pod);
 		if (!w) return notFound(`pod "${pod}" not found`);
 		const picked = this.pickContainer(w, container);
@@ -1494,7 +1494,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 
 	/** POST /exec/<ns>/<pod>/<container>: runs a command in a running container (kubectl exec). */
 	exec(namespace: string, pod: string, container: string | undefined, argv: string[]): ServeResult<{ exitCode: number; stdout: string; stderr: string }> {
-		if (!this.kernel.isRunning(this.id)) return { ok: false, code: 500, reason: 'InternalError', message: `error dialing backend: dial tcp ${this.deps.nodeIp}:10250: connect: connection refused` };
+		if (!this.kernel.isRunning(this.id)) return { ok: false, code: 500, reason: '', message: `error dialing backend: dial tcp ${this.deps.nodeIp}:10250: connect: connection refused` };
 		const w = this.workerByName(namespace, pod);
 		if (!w) return notFound(`pod "${pod}" not found`);
 		const picked = this.pickContainer(w, container);

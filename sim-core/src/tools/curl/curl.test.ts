@@ -419,6 +419,12 @@ describe('curl output plumbing', () => {
 		expect(fixture().shell.exec(`curl -ks -o /dev/null -w '%{http_code}\\n' ${API}/api/v1/namespaces/default/pods`).stdout).toBe('403\n');
 	});
 
+	it('still prints -w when the connection fails: http_code 000', () => {
+		const f = fixture();
+		f.state.reach = 'refused';
+		expect(f.shell.exec(`curl -ks -o /dev/null -w '%{http_code}\\n' ${API}/healthz`)).toMatchObject({ stdout: '000\n', stderr: '', exitCode: 7 });
+	});
+
 	it('starts -v with curl’s connection lines and ends with the request and response headers', () => {
 		const r = fixture().shell.exec(`curl -kv ${API}/healthz`);
 		const lines = r.stderr.split('\n');

@@ -166,7 +166,9 @@ export class Curl {
 				info('Closing connection');
 			}
 			const message = !opts.silent || opts.showError ? `curl: (${error.code}) ${error.text}\n${error.hint}` : '';
-			return { stdout: '', stderr: (opts.verbose ? verbose.join('') : '') + stderr + message, exitCode: error.code, verbose };
+			// -w is written for a failed transfer too, with no response: `%{http_code}` is 000 (the probe idiom `-s -o /dev/null -w '%{http_code}'`).
+			const written = opts.writeOut !== undefined ? writeOut(opts.writeOut, 0, 0, url?.href ?? urlText) : '';
+			return { stdout: written, stderr: (opts.verbose ? verbose.join('') : '') + stderr + message, exitCode: error.code, verbose };
 		};
 		if (!url) return fail(new CurlError(3, 'URL using bad/illegal format or missing URL'));
 		if (url.scheme !== 'http' && url.scheme !== 'https') return fail(new CurlError(1, `Protocol "${url.scheme}" not supported or disabled in libcurl`));

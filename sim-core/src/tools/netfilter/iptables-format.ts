@@ -224,13 +224,25 @@ function address(cidr: Rule['src'], invert: boolean | undefined, opts: ListOptio
 	return `${invert ? '!' : ' '}${text.padEnd(19)} `;
 }
 
+/** IANA protocol numbers of the protocols kube-proxy's rules name. */
+const PROTOCOL_NUMBERS: Record<string, string> = { all: '0', icmp: '1', tcp: '6', udp: '17', icmpv6: '58', sctp: '132' };
+
+/**
+ * The prot column. iptables 1.8.9 and 1.8.10 (Ubuntu 24.04's) print the
+ * protocol's number with -n ("xshared: Print protocol numbers if --numeric
+ * was given"; reverted after 1.8.10), its name otherwise.
+ */
+function protocolColumn(proto: string, numeric: boolean): string {
+	return numeric ? (PROTOCOL_NUMBERS[proto] ?? proto) : proto;
+}
+
 /** One rule in list form. */
 export function listRule(r: Rule, index: number, opts: ListOptions): string {
 	let out = '';
 	if (opts.lineNumbers) out += `${String(index).padEnd(4)} `;
 	if (opts.verbose) out += printNum(0, opts.exact) + printNum(0, opts.exact);
 	out += `${targetName(r.target).padEnd(9)} `;
-	out += `${r.protoInvert ? '!' : ' '}${(r.proto ?? 'all').padEnd(5)}`;
+	out += `${r.protoInvert ? '!' : ' '}${protocolColumn(r.proto ?? 'all', opts.numeric).padEnd(5)}`;
 	out += '-- ';
 	if (opts.verbose) out += ` ${(opts.numeric ? '*' : 'any').padEnd(6)} ${(opts.numeric ? '*' : 'any').padEnd(6)} `;
 	out += address(r.src, r.srcInvert, opts);

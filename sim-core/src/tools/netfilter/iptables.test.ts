@@ -39,16 +39,16 @@ function node(user = 'root') {
 }
 
 describe('iptables -L', () => {
-	it('lists a service chain numerically, with the kernel’s reading of the probabilities', () => {
+	it('lists a service chain numerically (protocol numbers, as iptables 1.8.10 prints them with -n), with the kernel’s reading of the probabilities', () => {
 		const r = node().run('iptables -t nat -L KUBE-SVC-LOLE4ISW44XBNF3G -n');
 		expect(r).toEqual({
 			stdout: [
 				'Chain KUBE-SVC-LOLE4ISW44XBNF3G (1 references)',
 				'target     prot opt source               destination         ',
-				'KUBE-MARK-MASQ  tcp  -- !10.244.0.0/16        10.96.12.34          /* default/web cluster IP */ tcp dpt:80',
-				'KUBE-SEP-6E6ODH4XAXYJOLUZ  all  --  0.0.0.0/0            0.0.0.0/0            /* default/web -> 10.244.1.10:80 */ statistic mode random probability 0.33333333349',
-				'KUBE-SEP-MQ4W7Q2CV67URU6Q  all  --  0.0.0.0/0            0.0.0.0/0            /* default/web -> 10.244.1.2:80 */ statistic mode random probability 0.50000000000',
-				'KUBE-SEP-7QE66YRUUVCO6FRM  all  --  0.0.0.0/0            0.0.0.0/0            /* default/web -> 10.244.2.3:80 */',
+				'KUBE-MARK-MASQ  6    -- !10.244.0.0/16        10.96.12.34          /* default/web cluster IP */ tcp dpt:80',
+				'KUBE-SEP-6E6ODH4XAXYJOLUZ  0    --  0.0.0.0/0            0.0.0.0/0            /* default/web -> 10.244.1.10:80 */ statistic mode random probability 0.33333333349',
+				'KUBE-SEP-MQ4W7Q2CV67URU6Q  0    --  0.0.0.0/0            0.0.0.0/0            /* default/web -> 10.244.1.2:80 */ statistic mode random probability 0.50000000000',
+				'KUBE-SEP-7QE66YRUUVCO6FRM  0    --  0.0.0.0/0            0.0.0.0/0            /* default/web -> 10.244.2.3:80 */',
 				'',
 			].join('\n'),
 			stderr: '',
@@ -73,9 +73,9 @@ describe('iptables -L', () => {
 		expect(r.stdout.split('\n')).toEqual([
 			'Chain KUBE-POSTROUTING (1 references)',
 			'num  target     prot opt source               destination         ',
-			'1    RETURN     all  --  0.0.0.0/0            0.0.0.0/0            mark match ! 0x4000/0x4000',
-			'2    MARK       all  --  0.0.0.0/0            0.0.0.0/0            MARK xor 0x4000',
-			'3    MASQUERADE  all  --  0.0.0.0/0            0.0.0.0/0            /* kubernetes service traffic requiring SNAT */ random-fully',
+			'1    RETURN     0    --  0.0.0.0/0            0.0.0.0/0            mark match ! 0x4000/0x4000',
+			'2    MARK       0    --  0.0.0.0/0            0.0.0.0/0            MARK xor 0x4000',
+			'3    MASQUERADE  0    --  0.0.0.0/0            0.0.0.0/0            /* kubernetes service traffic requiring SNAT */ random-fully',
 			'',
 		]);
 	});
@@ -85,7 +85,7 @@ describe('iptables -L', () => {
 		expect(r.stdout.split('\n')).toEqual([
 			'Chain OUTPUT (policy ACCEPT 0 packets, 0 bytes)',
 			' pkts bytes target     prot opt in     out     source               destination         ',
-			'    0     0 KUBE-SERVICES  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* kubernetes service portals */',
+			'    0     0 KUBE-SERVICES  0    --  *      *       0.0.0.0/0            0.0.0.0/0            /* kubernetes service portals */',
 			'',
 		]);
 	});
@@ -94,7 +94,7 @@ describe('iptables -L', () => {
 		const r = node().run('iptables -t nat -L OUTPUT -nvx');
 		expect(r.stdout.split('\n').slice(1, 3)).toEqual([
 			'    pkts      bytes target     prot opt in     out     source               destination         ',
-			'       0        0 KUBE-SERVICES  all  --  *      *       0.0.0.0/0            0.0.0.0/0            /* kubernetes service portals */',
+			'       0        0 KUBE-SERVICES  0    --  *      *       0.0.0.0/0            0.0.0.0/0            /* kubernetes service portals */',
 		]);
 	});
 
@@ -114,7 +114,7 @@ describe('iptables -L', () => {
 			'Chain KUBE-SERVICES (2 references)',
 		]);
 		expect(out).toContain('\n\nChain FORWARD (policy ACCEPT)\n');
-		expect(out).toContain('REJECT     tcp  --  0.0.0.0/0            10.96.5.5            /* default/empty has no endpoints */ tcp dpt:80 reject-with icmp-port-unreachable\n');
+		expect(out).toContain('REJECT     6    --  0.0.0.0/0            10.96.5.5            /* default/empty has no endpoints */ tcp dpt:80 reject-with icmp-port-unreachable\n');
 	});
 });
 

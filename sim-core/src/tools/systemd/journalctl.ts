@@ -15,7 +15,7 @@ import { getopt, type OptSpec } from './getopt.ts';
 import { bootIndexAt, nodeJournal, type JournalRecord } from './journal.ts';
 import { catalogText, formatRecord, OUTPUT_MODES, type OutputMode } from './journal-output.ts';
 import { SYSTEMD_VERSION } from './systemctl.ts';
-import { parseTimestamp } from './time.ts';
+import { formatTimestamp, parseTimestamp } from './time.ts';
 import type { BootRecord, SystemdDeps } from './types.ts';
 import { mangle } from './units.ts';
 
@@ -44,6 +44,7 @@ const OPTIONS: OptSpec[] = [
 	{ key: 'identifier', short: 't', long: 'identifier', arg: 'required' },
 	{ key: 'boot', short: 'b', long: 'boot', arg: 'optional', takesNext: isBoot },
 	{ key: 'dmesg', short: 'k', long: 'dmesg', arg: 'none' },
+	{ key: 'list-boots', long: 'list-boots', arg: 'none' },
 	{ key: 'quiet', short: 'q', long: 'quiet', arg: 'none' },
 	{ key: 'no-pager', long: 'no-pager', arg: 'none' },
 	{ key: 'no-tail', long: 'no-tail', arg: 'none' },
@@ -82,6 +83,7 @@ Options:
   -S --since=DATE            Show entries not older than the specified date
   -U --until=DATE            Show entries not newer than the specified date
   -b --boot[=ID]             Show current boot or the specified boot
+     --list-boots            Show terse information about recorded boots
   -u --unit=UNIT             Show logs from the specified unit
   -t --identifier=STRING     Show entries with the specified syslog identifier
   -p --priority=RANGE        Show entries with the specified priority
@@ -215,6 +217,7 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 
 	const hostname = !has('no-hostname');
 	const sources = { kubelet: deps.kubelet, containerd: deps.containerd, boots };
+	if (has('list-boots')) return { stdout: listBoots(boots, nodeJournal(sources), nowMs, has('reverse'), count), stderr: '', exitCode: 0 };
 	const inBoot = (r: JournalRecord) => onlyBoot === undefined || bootIndexAt(boots, r.wallMs) === onlyBoot;
 	// `-- Boot <id> --` between two entries of different boots (journalctl.c show(), not with -q or -m).
 	let previousBoot: number | undefined;
@@ -250,6 +253,28 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 		}
 	}
 	return { stdout, stderr: '', exitCode: 0 };
+}
+
+/**
+ * `--list-boots`: one row a boot, oldest first (newest first with -r, the
+ * last N with -n), as systemd v255's list_boots() lays out its table: IDX
+ * counted back from the current boot (0) and right-aligned, the boot ID
+ * without dashes, and the first and last entry of each boot. Columns are
+ * padded to their widest cell, one space apart, the last one not padded.
+ */
+function listBoots(boots: readonly BootRecord[], records: readonly JournalRecord[], nowMs: number, reverse: boolean, count: number | undefined): string {
+	const list = boots.length ? boots : [{ id: '', startWallMs: nowMs }];
+	let rows = list.map((b, i) => {
+		const mine = records.filter((r) => bootIndexAt(boots, r.wallMs) === i);
+		const first = mine[0]?.wallMs ?? b.startWallMs;
+		const last = mine.at(-1)?.wallMs ?? b.endWallMs ?? first;
+		return [String(i - list.length + 1), b.id.replace(/-/g, ''), formatTimestamp(first), formatTimestamp(last)];
+	});
+	if (count !== undefined) rows = rows.slice(Math.max(0, rows.length - count));
+	if (reverse) rows = [...rows].reverse();
+	const table = [['IDX', 'BOOT ID', 'FIRST ENTRY', 'LAST ENTRY'], ...rows];
+	const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
+	return table.map((row) => row.map((cell, c) => (c === 0 ? cell.padStart(widths[c]) : c === row.length - 1 ? cell : cell.padEnd(widths[c]))).join(' ')).join('\n') + '\n';
 }
 
 /** The `journalctl` shell command. */
