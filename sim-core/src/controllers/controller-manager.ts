@@ -25,7 +25,6 @@
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
  * - disruption-controller (PodDisruptionBudgets): pkg/controller/disruption
  * - ttl-after-finished-controller: pkg/controller/ttlafterfinished
- * - pod-garbage-collector-controller (podgc): pkg/controller/podgc
  * - horizontal-pod-autoscaler-controller: pkg/controller/podautoscaler
  * - resourcequota-controller: pkg/controller/resourcequota
  * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
@@ -50,6 +49,7 @@ import { GarbageCollector } from './garbage-collector.ts';
 import { NamespaceController } from './namespace.ts';
 import { NodeIpamController } from './node-ipam.ts';
 import { NodeLifecycleController } from './node-lifecycle.ts';
+import { PodGcController, TERMINATED_POD_GC_THRESHOLD } from './podgc.ts';
 import { ReplicaSetController } from './replicaset.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher.ts';
 import { ServiceAccountController } from './serviceaccount.ts';
@@ -98,6 +98,8 @@ export interface KubeControllerManagerOptions {
 	endpointSliceUpdatesBatchPeriodMs: number;
 	/** --endpoint-updates-batch-period (default 0). */
 	endpointUpdatesBatchPeriodMs: number;
+	/** --terminated-pod-gc-threshold (default 12500; 0 turns that part of PodGC off). */
+	terminatedPodGcThreshold: number;
 	/**
 	 * Called when the manager loses its leader lease. The real binary exits
 	 * then and the kubelet restarts its container; the cluster wiring does
@@ -138,6 +140,7 @@ export const DEFAULT_KCM_OPTIONS: KubeControllerManagerOptions = {
 	// EndpointSliceControllerConfiguration / EndpointControllerConfiguration: EndpointUpdatesBatchPeriod is left at 0.
 	endpointSliceUpdatesBatchPeriodMs: 0,
 	endpointUpdatesBatchPeriodMs: 0,
+	terminatedPodGcThreshold: TERMINATED_POD_GC_THRESHOLD,
 };
 
 type ControllerFactory = (host: ControllerHost, options: KubeControllerManagerOptions) => ControllerBase<unknown>;
@@ -153,6 +156,7 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new RootCaCertPublisher(host, o.rootCaPem),
 	(host, o) => new NodeLifecycleController(host, o),
 	(host) => new TaintEvictionController(host),
+	(host, o) => new PodGcController(host, o.terminatedPodGcThreshold),
 	(host, o) => new NodeIpamController(host, o),
 	(host, o) => new EndpointSliceController(host, o),
 	(host, o) => new EndpointsController(host, o),
