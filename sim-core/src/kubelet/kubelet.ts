@@ -198,6 +198,8 @@ export interface KubeletState {
 	/** The Node as last read from or written to the API. */
 	node?: Node;
 	registerDelayMs: number;
+	/** lastNodeUnschedulable: the spec.unschedulable last seen, for the NodeSchedulable / NodeNotSchedulable events. */
+	lastNodeUnschedulable?: boolean;
 	nodeStatus: { lastPostedMs: number; everPosted: boolean; busy: boolean };
 	runtime: { lastOkMs?: number; networkError?: string; down: boolean };
 	leaseDelayMs: number;
@@ -524,6 +526,13 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			const now = formatRfc3339(this.kernel.wallMs());
 			const events: Array<[string, string]> = [];
 			setNodeConditions(status, now, { runtimeErrors: errors.runtime, networkErrors: errors.network }, (type, reason) => events.push([type, reason]));
+			// recordNodeSchedulableEvent, the last setter: a cordon or uncordon seen since the last pass (a fresh kubelet starts from false).
+			const unschedulable = current.spec?.unschedulable === true;
+			if ((this.state.lastNodeUnschedulable ?? false) !== unschedulable) {
+				const reason = unschedulable ? 'NodeNotSchedulable' : 'NodeSchedulable';
+				this.nodeEvent('Normal', reason, `Node ${this.nodeName} status is now: ${reason}`);
+				this.state.lastNodeUnschedulable = unschedulable;
+			}
 			const due = !this.state.nodeStatus.everPosted || this.nowMs - this.state.nodeStatus.lastPostedMs >= this.config.nodeStatusReportFrequencyMs;
 			if (!force && !due && !rebooted && !nodeStatusHasChanged(current.status, status)) return;
 			delete updated.metadata.resourceVersion;
