@@ -87,7 +87,7 @@ describe('the faults panel', () => {
 		const dark: ClusterView = { ...view, nodes: view.nodes.map((n) => (n.name === 'node-1' ? { ...n, poweredOff: true } : n)) };
 		const el = mount(h(Faults, { view: dark, t, request: async (r) => (sent.push(r), { type: 'view' as const, view }) }));
 		const powerRows = [...el.querySelectorAll('.ca-faults__row')].filter((r) => r.textContent!.startsWith('Power'));
-		expect(powerRows.map((r) => r.querySelector('.ca-faults__state')!.textContent)).toEqual(['● On', '⏻ Off', '● On']);
+		expect(powerRows.map((r) => r.querySelector('.ca-faults__state')!.textContent)).toEqual(['● On', '✕ Off', '● On']);
 		const powerOn = el.querySelector<HTMLButtonElement>('[aria-label="Power on node-1"]')!;
 		expect(powerOn.textContent).toBe('Power on');
 		expect(el.querySelector('[aria-label="Power off node-2"]')!.textContent).toBe('Power off');

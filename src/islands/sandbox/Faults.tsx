@@ -82,7 +82,7 @@ export function Faults({ view, request, t }: FaultsProps) {
 						<li class="ca-faults__row">
 							<span class="ca-faults__name">{t('sandbox.faults.power')}</span>
 							<span class={`ca-faults__state ca-faults__state--${node.poweredOff ? 'bad' : 'ok'}`}>
-								<span aria-hidden="true">{node.poweredOff ? '⏻ ' : '● '}</span>
+								<span aria-hidden="true">{node.poweredOff ? '✕ ' : '● '}</span>
 								{node.poweredOff ? t('sandbox.faults.poweredOff') : t('sandbox.faults.poweredOn')}
 							</span>
 							<button

@@ -100,8 +100,9 @@ function NodeCard({ node, pods, components, props }: { node: NodeView; pods: Pod
 				<p class="ca-node__meta">{[node.roles.length ? node.roles.join(', ') : t('sandbox.map.worker'), node.ip].filter(Boolean).join(' · ')}</p>
 				{node.poweredOff && (
 					<p class="ca-node__power">
+						{/* The legend's fault mark: a power symbol (U+23FB) is missing from most fonts, CJK ones included. */}
 						<span class="ca-glyph" aria-hidden="true">
-							⏻
+							✕
 						</span>{' '}
 						<strong>{t('sandbox.map.poweredOff')}</strong> {t('sandbox.map.poweredOffDetail')}
 					</p>
