@@ -13,7 +13,8 @@
  * If Starlight's markup changes, this fails the build instead of silently
  * shipping the old problem.
  */
-const SHORTCUT_HINT = /<kbd class="([^"]*)" style="display: none;">/;
+// In `astro dev` elements carry extra attributes (data-astro-source-file...): keep them.
+const SHORTCUT_HINT = /<kbd class="([^"]*)" style="display: none;"([^>]*)>/;
 
 export function fixSearchButton(html: string): string {
 	if (!SHORTCUT_HINT.test(html)) {
@@ -23,6 +24,6 @@ export function fixSearchButton(html: string): string {
 	// "Search Ctrl K" rather than "SearchCtrlK" (the button and the hint are
 	// flex rows, so the spaces change nothing on screen).
 	return html
-		.replace(SHORTCUT_HINT, ' <kbd class="$1 ca-shortcut-pending">')
-		.replace(/(ca-shortcut-pending">\s*<kbd[^>]*>[^<]*<\/kbd>)(<kbd)/, '$1 $2');
+		.replace(SHORTCUT_HINT, ' <kbd class="$1 ca-shortcut-pending"$2>')
+		.replace(/(ca-shortcut-pending"[^>]*>\s*<kbd[^>]*>[^<]*<\/kbd>)(<kbd)/, '$1 $2');
 }

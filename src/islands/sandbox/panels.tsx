@@ -1,9 +1,14 @@
+/** @jsxImportSource preact */
 /**
  * The panels built in ./panels/ (map, inspector, timeline, story, why, YAML
  * editor), found by file name. The map is bundled with the island and
  * rendered on the server (it is the picture readers without JavaScript
  * see); every other panel is fetched the first time it is opened, so the
  * code that loads when the sandbox scrolls into view stays small.
+ *
+ * The pragma above is for the dev server's dependency scan, which reads
+ * this file with esbuild's React default because of its import.meta.glob
+ * calls and would otherwise look for react/jsx-dev-runtime.
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
