@@ -42,6 +42,7 @@ export class NodeNetwork {
 			dataplane: this.dataplane,
 			config: () => this.readConfig(),
 			nodeAddresses: () => this.nodeAddresses(),
+			serviceCIDRs: () => [NETWORK.serviceCidr],
 			log: (stream, text) => {
 				host.runtime.appendComponentLog('kube-proxy', stream, text);
 			},

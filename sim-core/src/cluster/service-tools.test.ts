@@ -235,3 +235,14 @@ describe.each(['iptables', 'nftables'] as const)('externalTrafficPolicy in %s mo
 		if (mode === 'iptables') expect(cluster.exec(`ssh ${away} iptables-save -t filter`).stdout).toContain(`-A KUBE-EXTERNAL-SERVICES -p tcp -m comment --comment "default/solo has no local endpoints" -m addrtype --dst-type LOCAL -m tcp --dport ${nodePort} -j DROP`);
 	});
 });
+
+describe('nftables mode: an address in the service range that no Service holds', () => {
+	it('is dropped by cluster-ips-check (v1.34+), so the connection times out', () => {
+		const { cluster } = fixtureFor('nftables');
+		const since = lastSeq(cluster);
+		expect(cluster.exec('ssh node-1 curl -sS -m 2 http://10.96.200.200/')).toMatchObject({ stderr: 'curl: (28) Failed to connect to 10.96.200.200 port 80 after 2000 ms: Timeout was reached\n', exitCode: 28 });
+		const connect = cluster.trace({ afterSeq: since }).find((e) => e.component === 'curl' && e.action === 'connect');
+		expect(connect?.msg).toBe('10.96.200.200:80: no answer via firewall-check → services → service-endpoints-check → cluster-ips-check');
+		expect(cluster.exec('ssh node-1 nft list chain ip kube-proxy cluster-ips-check').stdout).toContain('ip daddr 10.96.0.0/12 drop comment "Drop traffic to unallocated ClusterIPs"');
+	});
+});

@@ -69,6 +69,12 @@ export interface KubeProxyDeps {
 	config(): KubeProxyConfig | undefined;
 	/** The node's local addresses (for IPVS NodePorts: every address but kube-ipvs0's). */
 	nodeAddresses(): string[];
+	/**
+	 * The service CIDRs kube-proxy learns from the ServiceCIDR objects (the
+	 * default one mirrors the API server's --service-cluster-ip-range). This
+	 * API server serves no ServiceCIDR yet, so the wiring passes the range.
+	 */
+	serviceCIDRs?(): string[];
 	/** Writes one line to kube-proxy's container log (`kubectl logs`). */
 	log?(stream: 'stdout' | 'stderr', text: string): void;
 }
@@ -432,11 +438,11 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 				let v6 = dp.nftables.find((t) => t.family === 'ip6' && t.name === 'kube-proxy');
 				if (!v6) dp.nftables.push((v6 = newKubeProxyTable('ip6')));
 				const primary = config.nodePortAddresses.includes('primary') ? [this.deps.nodeIp] : config.nodePortAddresses.filter((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a.split('/')[0]));
-				const nftConfig = { clusterCIDR: config.clusterCIDR, masqueradeMark: mark, masqueradeAll: config.masqueradeAll, nodePortIPs: primary, nodeIp: this.deps.nodeIp };
+				const nftConfig = { clusterCIDR: config.clusterCIDR, masqueradeMark: mark, masqueradeAll: config.masqueradeAll, nodePortIPs: primary, nodeIp: this.deps.nodeIp, serviceCIDRs: this.deps.serviceCIDRs?.() ?? [] };
 				const memory = s.nft;
 				const r = syncNftablesRules(v4, servicePorts, endpoints, nftConfig, memory, { fullSync, changed, nowMs: this.nowMs });
 				// The IPv6 proxier of the dual-stack pair keeps its table too; it has no services in an IPv4 cluster.
-				syncNftablesRules(v6, [], {}, { ...nftConfig, clusterCIDR: '', nodePortIPs: [] }, s.nft6, { fullSync, changed, nowMs: this.nowMs });
+				syncNftablesRules(v6, [], {}, { ...nftConfig, clusterCIDR: '', nodePortIPs: [], serviceCIDRs: [] }, s.nft6, { fullSync, changed, nowMs: this.nowMs });
 				msg = `${fullSync ? 'full' : 'partial'} nftables sync: ${servicePorts.length} service ports, ${r.servicesWritten} written, ${r.chains} chains`;
 				break;
 			}

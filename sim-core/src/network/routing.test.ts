@@ -25,7 +25,7 @@ function nftNode(): NodeDataplaneState {
 	const table = newKubeProxyTable('ip');
 	dp.nftables.push(table);
 	const { servicePorts, endpoints } = fixture();
-	syncNftablesRules(table, servicePorts, endpoints, { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP }, emptyNftMemory(), { fullSync: true, changed: new Set(), nowMs: 0 });
+	syncNftablesRules(table, servicePorts, endpoints, { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP, serviceCIDRs: ['10.96.0.0/12'] }, emptyNftMemory(), { fullSync: true, changed: new Set(), nowMs: 0 });
 	return dp;
 }
 

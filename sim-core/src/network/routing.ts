@@ -333,7 +333,8 @@ class Walker {
 			for (const chain of table.chains) {
 				if (!chain.base || chain.base.hook !== hook) continue;
 				const priority = chain.base.priority;
-				const chainStage = chain.base.type === 'nat' ? (priority === 'srcnat' ? 'srcnat' : 'dnat') : priority === 'dstnat - 10' ? (hook === 'input' || hook === 'forward' ? 'filter' : 'pre-dnat') : 'post-dnat';
+				// Before DNAT (dstnat - 10, prerouting and output only), or at the filter priority: input and forward after routing, output after DNAT.
+				const chainStage = chain.base.type === 'nat' ? (priority === 'srcnat' ? 'srcnat' : 'dnat') : priority === 'dstnat - 10' ? 'pre-dnat' : hook === 'output' ? 'post-dnat' : 'filter';
 				if (chainStage !== stage) continue;
 				const v = this.nftChain(table, chain.name, p, 0);
 				if (v === 'drop' || v === 'reject') return v;

@@ -11,7 +11,7 @@ import { buildEndpoints, buildServicePorts } from '../service-map.ts';
 import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_IP, ready, slice } from '../testing.ts';
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules, type NftablesProxierConfig } from './proxier.ts';
 
-const CONFIG: NftablesProxierConfig = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP };
+const CONFIG: NftablesProxierConfig = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP, serviceCIDRs: ['10.96.0.0/12'] };
 
 const EXPECTED = `table ip kube-proxy {
 	comment "rules for kube-proxy"
@@ -57,31 +57,31 @@ const EXPECTED = `table ip kube-proxy {
 		elements = { tcp . 30080 : goto external-4OLDCMEK-default/web-np/tcp/http }
 	}
 
-	chain filter-prerouting {
+	chain filter-prerouting-pre-dnat {
 		type filter hook prerouting priority dstnat - 10; policy accept;
 		ct state new jump firewall-check
 	}
 
+	chain filter-output-pre-dnat {
+		type filter hook output priority dstnat - 10; policy accept;
+		ct state new jump firewall-check
+	}
+
 	chain filter-input {
-		type filter hook input priority dstnat - 10; policy accept;
+		type filter hook input priority filter; policy accept;
 		ct state new jump nodeport-endpoints-check
 		ct state new jump service-endpoints-check
 	}
 
 	chain filter-forward {
-		type filter hook forward priority dstnat - 10; policy accept;
+		type filter hook forward priority filter; policy accept;
 		ct state new jump service-endpoints-check
 		ct state new jump cluster-ips-check
 	}
 
 	chain filter-output {
-		type filter hook output priority dstnat - 10; policy accept;
+		type filter hook output priority filter; policy accept;
 		ct state new jump service-endpoints-check
-		ct state new jump firewall-check
-	}
-
-	chain filter-output-post-dnat {
-		type filter hook output priority dstnat + 10; policy accept;
 		ct state new jump cluster-ips-check
 	}
 
@@ -125,6 +125,7 @@ const EXPECTED = `table ip kube-proxy {
 
 	chain cluster-ips-check {
 		ip daddr @cluster-ips reject comment "Reject traffic to invalid ports of ClusterIPs"
+		ip daddr 10.96.0.0/12 drop comment "Drop traffic to unallocated ClusterIPs"
 	}
 
 	chain mark-for-masquerade {
@@ -147,7 +148,7 @@ const EXPECTED = `table ip kube-proxy {
 	}
 
 	chain service-4OLDCMEK-default/web-np/tcp/http {
-		ip daddr 10.96.40.5 tcp dport 80 ip saddr != 10.244.0.0/16 jump mark-for-masquerade
+		ip daddr 10.96.40.5 ip saddr != 10.244.0.0/16 jump mark-for-masquerade
 		numgen random mod 2 vmap { 0 : goto endpoint-I3MHJQFS-default/web-np/tcp/http__10.244.1.2/8080, 1 : goto endpoint-HWLPMSBI-default/web-np/tcp/http__10.244.2.3/8080 }
 	}
 
@@ -172,7 +173,7 @@ const EXPECTED = `table ip kube-proxy {
 	}
 
 	chain service-PFISGYVC-default/web/tcp/ {
-		ip daddr 10.96.12.34 tcp dport 80 ip saddr != 10.244.0.0/16 jump mark-for-masquerade
+		ip daddr 10.96.12.34 ip saddr != 10.244.0.0/16 jump mark-for-masquerade
 		numgen random mod 3 vmap { 0 : goto endpoint-5WQECUFU-default/web/tcp/__10.244.1.10/80, 1 : goto endpoint-5V4SALOI-default/web/tcp/__10.244.1.2/80, 2 : goto endpoint-UGIWMMTN-default/web/tcp/__10.244.2.3/80 }
 	}
 }
@@ -209,9 +210,9 @@ describe('the nftables proxier', () => {
 		const table = newKubeProxyTable('ip');
 		const { servicePorts, endpoints } = fixture();
 		syncNftablesRules(table, servicePorts, endpoints, CONFIG, emptyNftMemory(), { fullSync: true, changed: new Set(), nowMs: 0 });
-		expect(table.chains[0].name).toBe('filter-prerouting');
+		expect(table.chains[0].name).toBe('filter-prerouting-pre-dnat');
 		syncNftablesRules(table, servicePorts, endpoints, CONFIG, emptyNftMemory(), { fullSync: true, changed: new Set(), nowMs: 60_000 });
 		expect(table.chains[0].name).toBe('nodeport-endpoints-check');
-		expect(table.chains.slice(-8).map((c) => c.name)).toEqual(['filter-prerouting', 'filter-input', 'filter-forward', 'filter-output', 'filter-output-post-dnat', 'nat-prerouting', 'nat-output', 'nat-postrouting']);
+		expect(table.chains.slice(-8).map((c) => c.name)).toEqual(['filter-prerouting-pre-dnat', 'filter-output-pre-dnat', 'filter-input', 'filter-forward', 'filter-output', 'nat-prerouting', 'nat-output', 'nat-postrouting']);
 	});
 });

@@ -19,10 +19,12 @@
  *
  * Mirrors pkg/proxy/nftables/proxier.go (setupNFTables, syncProxyRules,
  * writeServiceToEndpointRules, nftablesBaseChains, nftablesJumpChains,
- * nftElementStorage). Differences: map elements are listed in key order
- * (the kernel's hash sets list in bucket order); no ServiceCIDR objects are
- * served here, so the "Drop traffic to unallocated ClusterIPs" rule is
- * absent, as it is upstream when kube-proxy knows no ServiceCIDR.
+ * nftElementStorage) in the layout v1.34 brought (filter chains before
+ * DNAT only on prerouting and output, the rest at the filter priority; no
+ * port match in the ClusterIP masquerade rule; unallocated ClusterIPs
+ * dropped). Differences: map elements are listed in key order (the
+ * kernel's hash sets list in bucket order); the masquerade mark is still
+ * set through the `mark-for-masquerade` chain, which v1.36 began to inline.
  */
 import { nftEndpointChain, nftServiceChains } from '../chain-names.ts';
 import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
@@ -77,13 +79,17 @@ export interface NftTable {
 /** kubeProxyTable. */
 export const KUBE_PROXY_TABLE = 'kube-proxy';
 
-/** nftablesBaseChains: filter chains run just before DNAT so they see the service IPs. */
+/**
+ * nftablesBaseChains: two filter chains just before DNAT (they see service
+ * IPs: the LoadBalancer firewall), the other filter chains at the filter
+ * priority (after DNAT), and the nat chains.
+ */
 const BASE_CHAINS: ReadonlyArray<{ name: string } & NftBaseChain> = [
-	{ name: 'filter-prerouting', type: 'filter', hook: 'prerouting', priority: 'dstnat - 10' },
-	{ name: 'filter-input', type: 'filter', hook: 'input', priority: 'dstnat - 10' },
-	{ name: 'filter-forward', type: 'filter', hook: 'forward', priority: 'dstnat - 10' },
-	{ name: 'filter-output', type: 'filter', hook: 'output', priority: 'dstnat - 10' },
-	{ name: 'filter-output-post-dnat', type: 'filter', hook: 'output', priority: 'dstnat + 10' },
+	{ name: 'filter-prerouting-pre-dnat', type: 'filter', hook: 'prerouting', priority: 'dstnat - 10' },
+	{ name: 'filter-output-pre-dnat', type: 'filter', hook: 'output', priority: 'dstnat - 10' },
+	{ name: 'filter-input', type: 'filter', hook: 'input', priority: 'filter' },
+	{ name: 'filter-forward', type: 'filter', hook: 'forward', priority: 'filter' },
+	{ name: 'filter-output', type: 'filter', hook: 'output', priority: 'filter' },
 	{ name: 'nat-prerouting', type: 'nat', hook: 'prerouting', priority: 'dstnat' },
 	{ name: 'nat-output', type: 'nat', hook: 'output', priority: 'dstnat' },
 	{ name: 'nat-postrouting', type: 'nat', hook: 'postrouting', priority: 'srcnat' },
@@ -95,13 +101,13 @@ const JUMP_CHAINS: ReadonlyArray<{ dst: string; src: string; extra: string }> = 
 	{ dst: 'service-endpoints-check', src: 'filter-input', extra: 'ct state new ' },
 	{ dst: 'service-endpoints-check', src: 'filter-forward', extra: 'ct state new ' },
 	{ dst: 'service-endpoints-check', src: 'filter-output', extra: 'ct state new ' },
-	{ dst: 'firewall-check', src: 'filter-prerouting', extra: 'ct state new ' },
-	{ dst: 'firewall-check', src: 'filter-output', extra: 'ct state new ' },
+	{ dst: 'firewall-check', src: 'filter-prerouting-pre-dnat', extra: 'ct state new ' },
+	{ dst: 'firewall-check', src: 'filter-output-pre-dnat', extra: 'ct state new ' },
 	{ dst: 'services', src: 'nat-output', extra: '' },
 	{ dst: 'services', src: 'nat-prerouting', extra: '' },
 	{ dst: 'masquerading', src: 'nat-postrouting', extra: '' },
 	{ dst: 'cluster-ips-check', src: 'filter-forward', extra: 'ct state new ' },
-	{ dst: 'cluster-ips-check', src: 'filter-output-post-dnat', extra: 'ct state new ' },
+	{ dst: 'cluster-ips-check', src: 'filter-output', extra: 'ct state new ' },
 ];
 
 export interface NftablesProxierConfig {
@@ -111,6 +117,8 @@ export interface NftablesProxierConfig {
 	/** The addresses NodePorts answer on: `nodePortAddresses: [primary]`, the node IP. Empty means every local address. */
 	nodePortIPs: string[];
 	nodeIp: string;
+	/** The ServiceCIDRs' ranges: traffic to an unallocated address in them is dropped. */
+	serviceCIDRs: string[];
 }
 
 /** The proxier's memory between syncs (part of kube-proxy's volatile state). */
@@ -209,6 +217,12 @@ function setupTable(edit: TableEditor, family: 'ip' | 'ip6', config: NftablesPro
 
 	edit.ensureSet({ kind: 'set', name: 'cluster-ips', type: addrType, comment: 'Active ClusterIPs' });
 	edit.chain('cluster-ips-check')!.rules.push(`${ipX} daddr @cluster-ips reject comment "Reject traffic to invalid ports of ClusterIPs"`);
+	// `ip daddr { <cidrs> } drop`: nft lists a one-element anonymous set as a plain match.
+	const serviceCIDRs = config.serviceCIDRs.filter((c) => (family === 'ip') === !c.includes(':'));
+	if (serviceCIDRs.length) {
+		const match = serviceCIDRs.length === 1 ? serviceCIDRs[0] : `{ ${serviceCIDRs.join(', ')} }`;
+		edit.chain('cluster-ips-check')!.rules.push(`${ipX} daddr ${match} drop comment "Drop traffic to unallocated ClusterIPs"`);
+	}
 
 	const nodePortIPs = config.nodePortIPs.filter((ip) => (family === 'ip') === !ip.includes(':'));
 	const matchAll = config.nodePortIPs.length === 0;
@@ -328,9 +342,10 @@ export function syncNftablesRules(table: NftTable, servicePorts: readonly Servic
 		servicesWritten++;
 		const rules = (name: string) => edit.chain(name)!.rules;
 		if (hasInternalEndpoints) {
-			if (config.masqueradeAll) rules(internalTrafficChain).push(`${ipX} daddr ${sp.clusterIP} ${protocol} dport ${port} jump mark-for-masquerade`);
+			// Since v1.34 the rule names the ClusterIP only: the service chain is reached through its own ip . proto . port key.
+			if (config.masqueradeAll) rules(internalTrafficChain).push(`${ipX} daddr ${sp.clusterIP} jump mark-for-masquerade`);
 			// Off-cluster clients of a ClusterIP are masqueraded so the replies come back this way.
-			else if (config.clusterCIDR) rules(internalTrafficChain).push(`${ipX} daddr ${sp.clusterIP} ${protocol} dport ${port} ${ipX} saddr != ${config.clusterCIDR} jump mark-for-masquerade`);
+			else if (config.clusterCIDR) rules(internalTrafficChain).push(`${ipX} daddr ${sp.clusterIP} ${ipX} saddr != ${config.clusterCIDR} jump mark-for-masquerade`);
 		}
 		if (usesExternalTrafficChain) {
 			if (!sp.externalPolicyLocal) rules(chains.external).push('jump mark-for-masquerade');

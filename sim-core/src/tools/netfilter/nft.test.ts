@@ -17,7 +17,7 @@ function node(mode: 'nftables' | 'iptables', user = 'root') {
 	const dp = emptyDataplane();
 	if (mode === 'nftables') {
 		const { servicePorts, endpoints } = fixture();
-		const config = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP };
+		const config = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP, serviceCIDRs: ['10.96.0.0/12'] };
 		const v4 = newKubeProxyTable('ip');
 		syncNftablesRules(v4, servicePorts, endpoints, config, emptyNftMemory(), { fullSync: true, changed: new Set(), nowMs: 0 });
 		dp.nftables = [v4, newKubeProxyTable('ip6')];
