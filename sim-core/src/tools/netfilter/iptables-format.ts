@@ -39,7 +39,7 @@ export interface ListOptions {
 }
 
 /** /etc/services names for the ports that matter here (Debian netbase). */
-const SERVICES: Readonly<Record<number, string>> = { 22: 'ssh', 53: 'domain', 80: 'http', 443: 'https', 3306: 'mysql', 5432: 'postgresql', 8080: 'http-alt' };
+export const SERVICES: Readonly<Record<number, string>> = { 22: 'ssh', 53: 'domain', 80: 'http', 443: 'https', 3306: 'mysql', 5432: 'postgresql', 8080: 'http-alt' };
 
 /** xtables_save_string: quote unless only [A-Za-z0-9_-]; escape `"`, `\` and `'`. */
 export function saveString(value: string): string {

@@ -42,6 +42,17 @@ describe('ipvsadm', () => {
 		});
 	});
 
+	it('names ports from /etc/services without -n, and the node itself by its host name', () => {
+		const dp = emptyDataplane();
+		const { servicePorts, endpoints } = fixture();
+		syncIpvsRules(dp.ipvs, dp.iptables, servicePorts, endpoints, { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, scheduler: 'rr', nodeAddresses: NODE_ADDRESSES });
+		const ipvsadm = createIpvsadm({ dataplane: () => dp, wallMs: () => 0, hostName: (ip) => (ip === '10.244.1.2' ? 'node-1' : undefined) });
+		const out = ipvsadm({ argv: ['ipvsadm', '-L', '-t', '10.96.12.34:80'], stdin: '', env: {}, host: { user: 'root' } as Host, shell: undefined as never }).stdout.split('\n');
+		// `  -> %-28s %-7s %-6d %-10u %-10u`
+		const dest = (name: string) => `  -> ${name.padEnd(28)} Masq    1      0          0         `;
+		expect(out.slice(2, 5)).toEqual(['TCP  10.96.12.34:http rr', dest('node-1:http'), dest('10.244.1.10:http')]);
+	});
+
 	it('prints the statistics layout with --stats', () => {
 		const lines = node('ipvs').run('ipvsadm -Ln --stats').stdout.split('\n');
 		expect(lines.slice(0, 8)).toEqual([

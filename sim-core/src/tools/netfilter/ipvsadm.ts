@@ -4,9 +4,10 @@
  * `-Ln`. The header names the kernel's IPVS version and connection table
  * size; each virtual service reads `TCP  10.96.0.1:443 rr` and each real
  * server `  -> 192.168.56.10:6443           Masq    1      0          0`
- * (the printf widths of print_service_entry). Without `-n`, addresses and
- * ports are printed numerically too here (the node's resolver has no names
- * for service IPs). On a node whose kube-proxy runs another mode the table
+ * (the printf widths of print_service_entry). Without `-n`, ports get their
+ * /etc/services names (`10.96.0.1:https`, `10.96.0.10:domain`) and addresses
+ * the names the node's resolver knows (only its own: service and pod IPs
+ * have none). On a node whose kube-proxy runs another mode the table
  * is empty (ipvsadm loads the ip_vs module itself). Changing the table is
  * not simulated.
  *
@@ -15,6 +16,7 @@
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import type { VirtualServer } from '../../network/ipvs/proxier.ts';
+import { SERVICES } from './iptables-format.ts';
 import { IPVS_VERSION_LINE, type NetfilterDeps } from './types.ts';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
@@ -31,12 +33,20 @@ function largeNum(n: number, exact: boolean): string {
 	return `${String(Math.floor(n / 1_000_000_000)).padStart(8)}G`;
 }
 
-function serviceName(vs: VirtualServer): string {
-	return `${vs.protocol}  ${vs.address}:${vs.port}`;
+/** How addresses and ports are shown: numerically (-n), or as addrport_to_anyname names them. */
+interface Naming {
+	numeric: boolean;
+	hostName?(ip: string): string | undefined;
+}
+
+function addrPort(address: string, port: number, naming: Naming): string {
+	if (naming.numeric) return `${address}:${port}`;
+	return `${naming.hostName?.(address) ?? address}:${SERVICES[port] ?? port}`;
 }
 
 /** The table in `-L` form, or `--stats` form. */
-export function listIpvs(services: readonly VirtualServer[], stats: boolean, exact: boolean): string {
+export function listIpvs(services: readonly VirtualServer[], stats: boolean, exact: boolean, naming: Naming = { numeric: true }): string {
+	const serviceName = (vs: VirtualServer) => `${vs.protocol}  ${addrPort(vs.address, vs.port, naming)}`;
 	let out = `${IPVS_VERSION_LINE}\n`;
 	if (stats) out += `${'Prot LocalAddress:Port'.padEnd(33)} ${'Conns'.padStart(8)} ${'InPkts'.padStart(8)} ${'OutPkts'.padStart(8)} ${'InBytes'.padStart(8)} ${'OutBytes'.padStart(8)}\n  -> RemoteAddress:Port\n`;
 	else out += 'Prot LocalAddress:Port Scheduler Flags\n  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n';
@@ -47,7 +57,7 @@ export function listIpvs(services: readonly VirtualServer[], stats: boolean, exa
 		else out += `${serviceName(vs)} ${vs.scheduler}${vs.persistentTimeoutSeconds ? ` persistent ${vs.persistentTimeoutSeconds}` : ''}\n`;
 		const dests = [...vs.realServers].sort((a, b) => ipNumber(a.address) - ipNumber(b.address) || a.port - b.port);
 		for (const rs of dests) {
-			const dname = `${rs.address}:${rs.port}`;
+			const dname = addrPort(rs.address, rs.port, naming);
 			if (stats) out += `  -> ${dname.padEnd(28)}${[rs.conns, rs.inPkts, rs.outPkts, rs.inBytes, rs.outBytes].map((n) => largeNum(n, exact)).join('')}\n`;
 			else out += `  -> ${dname.padEnd(28)} ${'Masq'.padEnd(7)} ${String(rs.weight).padEnd(6)} ${String(rs.activeConns).padEnd(10)} ${String(rs.inactConns).padEnd(10)}\n`;
 		}
@@ -71,11 +81,12 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 	let list = false;
 	let stats = false;
 	let exact = false;
+	let numeric = false;
 	let service: { protocol: 'TCP' | 'UDP'; address: string } | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--list' || arg === '-L' || arg === '-l') list = true;
-		else if (arg === '--numeric' || arg === '-n') continue;
+		else if (arg === '--numeric' || arg === '-n') numeric = true;
 		else if (arg === '--stats') stats = true;
 		else if (arg === '--exact') exact = true;
 		else if (arg === '-v' || arg === '--version') return ok(`${IPVSADM_VERSION}\n`);
@@ -85,6 +96,7 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 			service = { protocol: arg === '-t' || arg === '--tcp-service' ? 'TCP' : 'UDP', address };
 		} else if (/^-[LlnS]+$/.test(arg)) {
 			if (/[Ll]/.test(arg)) list = true;
+			if (arg.includes('n')) numeric = true;
 		} else if (/^-[ADEaedCRSZ]$|^--(add|delete|edit|clear|restore|save|zero)/.test(arg)) {
 			return err(`ipvsadm ${arg}: not simulated (the table belongs to kube-proxy; list it with -Ln)\n`, 2);
 		} else if (arg === '-h' || arg === '--help') {
@@ -105,11 +117,11 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 		const [address, port] = [service.address.slice(0, service.address.lastIndexOf(':')), Number(service.address.slice(service.address.lastIndexOf(':') + 1))];
 		services = services.filter((vs) => vs.protocol === service!.protocol && vs.address === address && vs.port === port);
 		if (services.length === 0) return err('No such service\n', 1);
-		const text = listIpvs(services, stats, exact).split('\n');
+		const text = listIpvs(services, stats, exact, { numeric, hostName: deps.hostName }).split('\n');
 		// With a service named, ipvsadm prints only its entry, without the version line.
 		return ok(`${text.slice(1).join('\n')}`);
 	}
-	return ok(listIpvs(services, stats, exact));
+	return ok(listIpvs(services, stats, exact, { numeric, hostName: deps.hostName }));
 }
 
 /** The `ipvsadm` command of one node. */
