@@ -16,7 +16,7 @@
  * machine that is off finds no route to it.
  */
 import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
-import { ApiClient, type ResourceRef } from '../client/client.ts';
+import { ApiClient, type CallResult, type ResourceRef } from '../client/client.ts';
 import { runKubectl, type KubectlEnvironment } from '../kubectl/kubectl.ts';
 import { COMMANDS } from '../kubectl/cmd/index.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
@@ -27,6 +27,7 @@ import { decodeBase64 } from '../api/base64.ts';
 import type { Cluster, ExecResult } from './cluster.ts';
 import { certificateSubject, workstationFiles } from './files.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
+import { BUILD_INFO } from '../api/version.ts';
 
 export interface ShellState {
 	session: SessionJSON;
@@ -73,6 +74,12 @@ export class ReaderShell {
 	private kubectlRuns: number;
 	/** See ShellState.severed. */
 	private severed: string[];
+	/**
+	 * The API server's HTTP face (the one curl talks to), for `kubectl get
+	 * --raw`: serves a GET of `path` for a user (or a bearer token), with
+	 * kubectl's User-Agent. Set by the tools wiring (./tools.ts).
+	 */
+	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string) => { status: number; body: string };
 
 	constructor(
 		private readonly cluster: Cluster,
@@ -234,6 +241,16 @@ export class ReaderShell {
 		}
 	}
 
+	/** `kubectl get --raw PATH`: dial as kubectl would, then the HTTP server answers with the kubeconfig's credentials. */
+	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined } | { token: string }, path: string): CallResult<string> {
+		const failure = this.cluster.transport.dial(processId);
+		if (failure) return { ok: false, code: 0, reason: failure.failure, message: failure.message, transport: true };
+		const auth = identity.token === undefined ? { user: { username: identity.user, groups: [...identity.groups, 'system:authenticated'] } } : { token: identity.token };
+		const response = this.rawApi!(path, auth, `kubectl/${KUBERNETES_VERSION} (${BUILD_INFO.platform}) kubernetes/${BUILD_INFO.gitCommit.slice(0, 7)}`);
+		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
+		return { ok: false, code: response.status, ...statusOf(response.body) };
+	}
+
 	private kubectl(ctx: CommandContext): CommandResult {
 		// An explicit --kubeconfig must exist (clientcmd's loader stats it); $KUBECONFIG and ~/.kube/config may be missing.
 		const explicit = explicitKubeconfig(ctx.argv);
@@ -297,6 +314,7 @@ export class ReaderShell {
 				this.sink.onEvent = () => {};
 			},
 			clientVersion: KUBERNETES_VERSION,
+			rawGet: this.rawApi ? (path) => this.rawGet(processId, identity, path) : undefined,
 			tty: ctx.tty === true,
 			kubeconfigPath: identity.path,
 			bearerToken: identity.token !== undefined,
@@ -304,6 +322,17 @@ export class ReaderShell {
 		};
 		return runKubectl(ctx.argv.slice(1), ctx.stdin, env, COMMANDS);
 	}
+}
+
+/** A reason-less Status message, or the body itself when it is no Status (`404 page not found`). */
+function statusOf(body: string): { reason: string; message: string } {
+	try {
+		const status = JSON.parse(body) as { kind?: string; reason?: string; message?: string };
+		if (status.kind === 'Status') return { reason: status.reason ?? '', message: status.message ?? '' };
+	} catch {
+		// not JSON
+	}
+	return { reason: '', message: body.trim() };
 }
 
 /** The path given with `--kubeconfig=PATH` or `--kubeconfig PATH` (flags stop at `--`). */

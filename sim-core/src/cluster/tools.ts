@@ -17,6 +17,7 @@ import type { Cluster } from './cluster.ts';
 import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
 import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
+import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
@@ -76,6 +77,13 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts),
 	};
 	shell.register('curl', createCurl(curlDeps));
+	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).
+	const kubectlHttp = new ApiServerHttp({ ...curlDeps, request: (_user, request) => cluster.transport.request('kubectl', request) });
+	shell.rawApi = (path, auth, userAgent) => {
+		const user = 'token' in auth ? cluster.apiServer.authenticateToken(auth.token) : auth.user;
+		const answer = kubectlHttp.serve({ method: 'GET', target: path, headers: new Map([['user-agent', userAgent]]) }, user ? { user } : { failed: true });
+		return { status: answer.status, body: answer.body };
+	};
 
 	// ---- ip: each node's interfaces and routes (flannel VXLAN) ----
 	for (const host of cluster.hosts.values()) {

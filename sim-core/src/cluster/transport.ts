@@ -8,7 +8,7 @@
  */
 import type { ApiRequest } from '../apiserver/request.ts';
 import type { Caller, KubeApiServer } from '../apiserver/apiserver.ts';
-import type { ApiTransport, TransportResult } from '../client/transport.ts';
+import type { ApiTransport, TransportFailure, TransportResult } from '../client/transport.ts';
 import type { UserInfo } from '../apiserver/request.ts';
 import type { Kernel } from '../sim/kernel.ts';
 
@@ -62,7 +62,8 @@ export class ClusterTransport implements ApiTransport {
 		return this.placement.get(processId);
 	}
 
-	request(from: string, request: ApiRequest): TransportResult {
+	/** Whether `from` can open a connection to the API server now; the failure if not. */
+	dial(from: string): TransportFailure | undefined {
 		const node = this.placement.get(from);
 		if (node && this.isPartitioned(node)) {
 			return { failure: 'timeout', address: this.address, message: `dial tcp ${this.address}: i/o timeout` };
@@ -76,6 +77,13 @@ export class ClusterTransport implements ApiTransport {
 		if (!server || !this.kernel.isRunning(server.id)) {
 			return { failure: 'refused', address: this.address, message: `dial tcp ${this.address}: connect: connection refused` };
 		}
+		return undefined;
+	}
+
+	request(from: string, request: ApiRequest): TransportResult {
+		const failure = this.dial(from);
+		if (failure) return failure;
+		const server = this.apiServer()!;
 		const user = this.identities.get(from) ?? { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 		const caller: Caller = { process: from, user };
 		const token = this.tokens.get(from);

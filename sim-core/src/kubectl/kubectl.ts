@@ -49,6 +49,11 @@ export interface KubectlEnvironment {
 	 * server to run `clientVersion` and checks that it answers at all.
 	 */
 	serverVersion?(): CallResult<{ gitVersion: string }>;
+	/**
+	 * `kubectl get --raw PATH`: a GET of any path on the API server with the
+	 * kubeconfig's credentials, answered with the body as the server sent it.
+	 */
+	rawGet?(path: string): CallResult<string>;
 	/** Whether stdout is the reader's terminal (isatty): `kubectl create token` then ends the token with a newline. */
 	tty?: boolean;
 	/** The kubeconfig file kubectl read ($KUBECONFIG or ~/.kube/config), for `-v=6`'s loader line. */

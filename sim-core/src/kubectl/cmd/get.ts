@@ -20,6 +20,7 @@ import { errorText, fetchTargets, parseResourceArgs, warningText } from '../reso
 import { asList, parseOutput, printGeneric, sortObjects, type GenericPrintOptions, type OutputSpec } from './output.ts';
 import { runGetWatch } from './get-watch.ts';
 import { TABLE_ACCEPT } from '../round-trippers.ts';
+import { callError, checkErr, plain } from './check-err.ts';
 
 /** get's flags (NewCmdGet, PrintFlags.AddFlags, HumanPrintFlags.AddFlags). `--chunk-size` is accepted and ignored: lists come whole. */
 export const GET_FLAGS: FlagSpec[] = [
@@ -110,6 +111,21 @@ function printTables(invocation: KubectlInvocation, groups: PrintGroup[], wide: 
 	return { stdout: out, stderr };
 }
 
+/**
+ * `get --raw PATH` (RawGet): the body copied to stdout as it came, no
+ * newline added; a failure is reported as any request's (`Error from
+ * server (Forbidden): ...`, `Unable to connect to the server: ...`).
+ */
+function rawGet(invocation: KubectlInvocation, path: string): CommandResult {
+	const env = invocation.env;
+	if (!env.rawGet) return result('', errorText(['--raw is not supported by the simulated kubectl']), true);
+	if (!path.startsWith('/')) return checkErr(plain(`parse "${path}": invalid URI for request`));
+	if (invocation.args.set.has('as')) return checkErr(plain('--raw with --as is not supported by this simulated kubectl'));
+	const got = env.rawGet(path);
+	if (!got.ok) return checkErr(callError(got, env.serverUrl, { method: 'Get', url: `${env.serverUrl}${path}` }));
+	return { stdout: got.object, stderr: '', exitCode: 0 };
+}
+
 /** Runs `kubectl get`. */
 export function runGet(invocation: KubectlInvocation): CommandResult {
 	const { args } = invocation;
@@ -120,7 +136,7 @@ export function runGet(invocation: KubectlInvocation): CommandResult {
 	let stderr = '';
 
 	// Complete.
-	if (typeof flags.raw === 'string' && flags.raw) return result('', errorText(['--raw is not supported by the simulated kubectl']), true);
+	if (typeof flags.raw === 'string' && flags.raw) return rawGet(invocation, flags.raw);
 	if (typeof flags.kustomize === 'string' && flags.kustomize) return result('', errorText(['-k (kustomize) is not supported by the simulated kubectl']), true);
 	if (watch && sortBy) stderr += 'warning: --watch requested, --sort-by will be ignored for watch events received\n';
 	else if (watchOnly && sortBy) stderr += 'warning: --watch-only requested, --sort-by will be ignored\n';

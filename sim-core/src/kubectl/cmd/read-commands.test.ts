@@ -342,3 +342,17 @@ describe('kubectl get and describe -f', () => {
 		expect(f.kubectl('describe -f app.yaml').stdout.split('\n')[0]).toBe('Name:         app-config');
 	});
 });
+
+describe('kubectl top', () => {
+	it('stops at discovery: no metrics-server, so no metrics.k8s.io group', () => {
+		const f = kubectlFixture();
+		for (const line of ['top nodes', 'top node node-1', 'top pods -A', 'top po --containers']) {
+			expect(f.kubectl(line), line).toEqual({ stdout: '', stderr: 'error: Metrics API not available\n', exitCode: 1 });
+		}
+		expect(f.kubectl('top').stdout).toContain('Available Commands:\n  node      ');
+	});
+
+	it('reports an API server that does not answer before anything else', () => {
+		expect(down(kubectlFixture()).kubectl('top nodes')).toEqual({ stdout: '', stderr: REFUSED, exitCode: 1 });
+	});
+});

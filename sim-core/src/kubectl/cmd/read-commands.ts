@@ -1,4 +1,4 @@
-/** kubectl commands that read the cluster: get, describe, api-resources, api-versions, version, cluster-info, events, config, explain. */
+/** kubectl commands that read the cluster: get, describe, api-resources, api-versions, version, cluster-info, events, config, explain, top. */
 import type { KubectlCommand } from '../kubectl.ts';
 import { getCommand } from './get.ts';
 import { describeCommand } from './describe.ts';
@@ -8,5 +8,6 @@ import { clusterInfoCommand } from './cluster-info.ts';
 import { eventsCommand } from './events.ts';
 import { configCommand } from './config.ts';
 import { explainCommand } from './explain.ts';
+import { topCommand } from './top.ts';
 
-export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand];
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand];

@@ -1,0 +1,30 @@
+/**
+ * `kubectl get --raw PATH`: a GET of any API server path with the
+ * kubeconfig's credentials, the body printed as it came (compact JSON for
+ * kubectl's User-Agent, no newline added to `ok`), failures worded as
+ * every kubectl request words them.
+ */
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../index.ts';
+
+describe('kubectl get --raw', () => {
+	it('reads health endpoints and resources as the admin', () => {
+		const cluster = createCluster({ seed: 6 });
+		expect(cluster.exec('kubectl get --raw /healthz')).toMatchObject({ stdout: 'ok', stderr: '', exitCode: 0 });
+		expect(cluster.exec("kubectl get --raw='/readyz?verbose'").stdout.split('\n').slice(-2)).toEqual(['readyz check passed', '']);
+		const pods = JSON.parse(cluster.exec('kubectl get --raw /api/v1/namespaces/kube-system/pods').stdout) as { kind: string; items: unknown[] };
+		expect(pods.kind).toBe('PodList');
+		expect(pods.items.length).toBeGreaterThan(5);
+		// The request is kubectl's in the trace, not curl's.
+		expect(cluster.trace().some((e) => e.component === 'kubectl' && /pods/.test(e.msg))).toBe(true);
+	});
+
+	it('reports what the server or the network says, as other requests do', () => {
+		const cluster = createCluster({ seed: 6 });
+		expect(cluster.exec('kubectl get --raw /nope')).toMatchObject({ stdout: '', stderr: 'Error from server (NotFound): the server could not find the requested resource\n', exitCode: 1 });
+		expect(cluster.exec('kubectl get --raw healthz')).toMatchObject({ stderr: 'error: parse "healthz": invalid URI for request\n', exitCode: 1 });
+		expect(cluster.exec('ssh node-1 kubectl get --raw /api --kubeconfig /etc/kubernetes/kubelet.conf').exitCode).toBe(0);
+		cluster.stop('kube-apiserver');
+		expect(cluster.exec('kubectl get --raw /healthz')).toMatchObject({ stderr: 'The connection to the server 192.168.56.10:6443 was refused - did you specify the right host or port?\n', exitCode: 1 });
+	});
+});
