@@ -53,3 +53,18 @@ describe('a Pod calling the API server with its service account token', () => {
 		expect(JSON.parse(after.stdout)).toMatchObject({ code: 401, message: 'Unauthorized' });
 	});
 });
+
+describe('commands inside a Pod', () => {
+	it('curl to localhost or the Pod’s own address reaches its own server, past no node rule', () => {
+		const cluster = withPod();
+		cluster.advance('10s');
+		const ip = cluster.exec("kubectl get pod box -o jsonpath='{.status.podIP}'").stdout;
+		for (const target of ['localhost', '127.0.0.1:80', ip]) expect(cluster.exec(`kubectl exec box -- curl -s ${target}`).stdout, target).toContain('nginx');
+	});
+
+	it('-it asks for a terminal the sandbox does not have: kubectl says so and the shell reads end-of-file', () => {
+		const cluster = withPod();
+		expect(cluster.exec('kubectl exec -it box -- sh')).toMatchObject({ stdout: '', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
+		expect(cluster.exec('kubectl exec -it -q box -- sh').stderr).toBe('');
+	});
+});

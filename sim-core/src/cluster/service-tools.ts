@@ -42,6 +42,7 @@ function describe(landing: Landing, ip: string, port: number): string {
 	switch (landing.kind) {
 		case 'pod':
 		case 'host':
+			if (landing.kind === 'pod' && landing.clientIp === '127.0.0.1') return `${ip}:${port}: the Pod's own loopback`;
 			return `${ip}:${port} → ${landing.ip}:${landing.port}${landing.ip === ip && landing.port === port ? '' : ` (DNAT${via})`}, seen from ${landing.clientIp}`;
 		case 'refused':
 			return `${ip}:${port} refused${via}`;

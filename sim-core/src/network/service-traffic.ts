@@ -125,6 +125,8 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 	}
 	const node = nodes.find((n) => n.name === source.node);
 	if (!node) return { kind: 'timeout' };
+	// Inside a Pod's network namespace, loopback and the Pod's own address reach its own containers; no node rule sees it.
+	if (source.kind === 'pod' && (ip.startsWith('127.') || ip === source.ip)) return { kind: 'pod', node: node.name, ip: source.ip, port, clientIp: ip.startsWith('127.') ? '127.0.0.1' : source.ip };
 	const srcIp = source.kind === 'pod' ? source.ip : ip.startsWith('127.') ? '127.0.0.1' : node.ip;
 	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random());
 	if (decision.kind === 'reject' || decision.kind === 'drop') return deliver(node, decision.ip, decision.port, srcIp, decision, nodes);

@@ -50,13 +50,16 @@ function run(inv: KubectlInvocation): CommandResult {
 	const container = defaultContainer(pod, String(args.flags.container ?? ''), quiet);
 	if ('error' in container) return checkErr(container.error);
 	let stderr = container.stderr;
+	// SetupTTY: -t asks for a terminal, but the sandbox's input is a line, never a terminal; kubectl says so and runs
+	// without one. An interactive shell (`-it -- sh`) then reads end-of-file and exits at once.
+	if (args.flags.stdin === true && args.flags.tty === true && !quiet) stderr += 'Unable to use a TTY - input is not a terminal or the right kind of file\n';
 	const result = inv.client.call<ExecResult>({
 		verb: 'create',
 		...refOf(R.pods),
 		namespace: pod.metadata.namespace,
 		name: pod.metadata.name,
 		subresource: 'exec',
-		query: { container: container.container, command, stdin: args.flags.stdin === true, tty: args.flags.tty === true && args.flags.stdin === true },
+		query: { container: container.container, command, stdin: args.flags.stdin === true, tty: false },
 		body: args.flags.stdin === true ? inv.stdin : undefined,
 	});
 	if (!result.ok) {

@@ -99,9 +99,10 @@ describe('kubectl exec', () => {
 		expect(requests[0]).toMatchObject({ verb: 'create', subresource: 'exec', name: 'web-1', query: { container: 'web', command: ['ls', '-l', '/'], stdin: false, tty: false } });
 	});
 
-	it('prints nothing special with -it and still runs the command', () => {
+	it('with -it, says its input is not a terminal (SetupTTY), asks for no TTY and still runs the command', () => {
 		const { w } = withPods();
-		expect(w.kubectl('exec -it web-1 -- sh')).toEqual({ stdout: 'sh in web-1/web\n', stderr: '', exitCode: 0 });
+		expect(w.kubectl('exec -it web-1 -- sh')).toEqual({ stdout: 'sh in web-1/web\n', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
+		expect(w.kubectl('exec -t web-1 -- sh').stderr).toBe('');
 	});
 
 	it('reports a non-zero exit as client-go does and exits with it', () => {
