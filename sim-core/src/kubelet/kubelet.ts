@@ -32,7 +32,7 @@ import { ProcessBase } from '../sim/process-base.ts';
 import { formatRfc3339, formatRfc3339Micro, parseRfc3339 } from '../sim/clock.ts';
 import { admitPod } from './admission.ts';
 import { backoffGc, backoffGet, backoffNext, CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF, isInBackOffSince, isInBackOffSinceUpdate, type BackoffState } from './backoff.ts';
-import { CRI_EVENT_KIND, criErrorText, type ContainerInfo, type CriEvent, type CriRuntime, type SandboxInfo } from './cri.ts';
+import { CRI_EVENT_KIND, criErrorText, type ContainerInfo, type CriEvent, type CriRuntime, type SandboxInfo } from '../cri-api/cri.ts';
 import { containerEnv } from './env.ts';
 import { appendJournal, klogLine, type KubeletHostState } from './journal.ts';
 import { defaultPullPolicy, withDefaultTag } from './image-manager.ts';

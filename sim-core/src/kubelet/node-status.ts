@@ -16,7 +16,7 @@
  */
 import type { Node, NodeCondition, NodeStatus, Taint } from '../api/types.ts';
 import { Quantity } from '../api/quantity.ts';
-import type { ImageInfo } from './cri.ts';
+import type { ImageInfo } from '../cri-api/cri.ts';
 
 /** Default hard eviction threshold memory.available<100Mi (pkg/kubelet/eviction/defaults_linux.go). */
 export const EVICTION_HARD_MEMORY_AVAILABLE = '100Mi';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerStatus, Pod } from '../api/types.ts';
-import type { ContainerInfo } from './cri.ts';
+import type { ContainerInfo } from '../cri-api/cri.ts';
 import { generatePodStatus, podPhase, rejectedPodStatus } from './pod-status.ts';
 import { podQosClass } from './qos.ts';
 
@@ -52,6 +52,7 @@ const container = (over: Partial<ContainerInfo>): ContainerInfo => ({
 	startedWallMs: WALL + 1_000,
 	labels: {},
 	annotations: {},
+	mounts: [],
 	...over,
 });
 

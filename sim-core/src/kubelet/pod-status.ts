@@ -11,7 +11,7 @@
  */
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.ts';
 import { formatRfc3339 } from '../sim/clock.ts';
-import type { ContainerInfo } from './cri.ts';
+import type { ContainerInfo } from '../cri-api/cri.ts';
 import { podQosClass } from './qos.ts';
 
 /** A start failure remembered for a container (the reason cache). */

@@ -16,7 +16,7 @@
  * Mirrors pkg/kubelet/prober (worker.go, prober.go) and pkg/probe/{exec,http,tcp}.
  */
 import type { Container, Probe } from '../api/types.ts';
-import { criErrorText, type CriRuntime } from './cri.ts';
+import { criErrorText, type CriRuntime } from '../cri-api/cri.ts';
 
 export type ProbeType = 'liveness' | 'readiness' | 'startup';
 export type ProbeResult = 'success' | 'failure' | 'unknown';

@@ -5,7 +5,7 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import { parseRfc3339 } from '../sim/clock.ts';
 import { ContainerRuntime, PULL_BYTES_PER_MS, PULL_NOT_FOUND_MS, PULL_OVERHEAD_MS, PULL_UNCHANGED_MS, SANDBOX_SETUP_MS, type SystemContainerHooks } from './container-runtime.ts';
 import { emptyRuntimeHostState } from './host-state.ts';
-import type { ContainerConfig, CriEvent, SandboxConfig } from './cri.ts';
+import type { ContainerConfig, CriEvent, SandboxConfig } from '../cri-api/cri.ts';
 
 /** Plays the kubelet: collects what the runtime tells it. */
 class Listener extends ProcessBase<{ events: Array<{ atMs: number; event: CriEvent }> }> {

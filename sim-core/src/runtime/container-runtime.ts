@@ -26,7 +26,7 @@ import { advanceProgram, createProgram, execSync as programExecSync, killNow, pr
 import { allocateIp, gatewayIp, releaseIp } from './ipam.ts';
 import * as errors from './errors.ts';
 import { CONTAINER_LOG_MAX, RUNTIME_JOURNAL_MAX, type ContainerRecord, type ImageRecord, type RuntimeHostState, type SandboxRecord } from './host-state.ts';
-import { CRI_EVENT_KIND, type ContainerConfig, type ContainerInfo, type CriEvent, type CriResult, type ExecResult, type ImageInfo, type ProbeAnswer, type RuntimeCondition, type SandboxConfig, type SandboxInfo, type VersionInfo } from './cri.ts';
+import { CRI_EVENT_KIND, type ContainerConfig, type ContainerInfo, type CriEvent, type CriResult, type ExecResult, type ImageInfo, type ProbeAnswer, type RuntimeCondition, type SandboxConfig, type SandboxInfo, type VersionInfo } from '../cri-api/cri.ts';
 
 /** Effective registry throughput for a pull, download plus decompression and unpacking. */
 export const PULL_BYTES_PER_MS = 20_000;

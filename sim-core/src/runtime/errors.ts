@@ -8,20 +8,8 @@
  * unpack image ...` without the prefix, while NotFound keeps it).
  */
 
-/** gRPC status codes used by the runtime. */
-export type GrpcCode = 'Unknown' | 'NotFound' | 'Unavailable' | 'FailedPrecondition' | 'DeadlineExceeded' | 'InvalidArgument' | 'Canceled';
-
-/** One CRI error. Plain data. */
-export interface CriError {
-	code: GrpcCode;
-	/** containerd's message, without the gRPC prefix. */
-	desc: string;
-}
-
-/** The error as the kubelet's CRI client renders it (err.Error()). */
-export function criErrorText(error: CriError): string {
-	return error.code === 'Unknown' ? error.desc : `rpc error: code = ${error.code} desc = ${error.desc}`;
-}
+export { criErrorText, type CriError, type GrpcCode } from '../cri-api/cri.ts';
+import type { CriError } from '../cri-api/cri.ts';
 
 /** The CRI socket kubeadm configures (`--container-runtime-endpoint`). */
 export const CONTAINERD_SOCKET = '/var/run/containerd/containerd.sock';

@@ -15,7 +15,7 @@ import { emptyRuntimeHostState } from './host-state.ts';
 import { isReadOnlyPath, mountAt, syncMounts, type HostFiles, type Mount } from './mounts.ts';
 import { httpAnswer } from './behaviour.ts';
 import { findImage } from './images.ts';
-import type { CriEvent } from './cri.ts';
+import type { CriEvent } from '../cri-api/cri.ts';
 
 /** The node's files over a MemoryFs (what the cluster hands containerd). */
 function hostFiles(fs: MemoryFs): HostFiles {

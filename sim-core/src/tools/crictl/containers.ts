@@ -7,7 +7,7 @@
  * k8s.io/cri-client pkg/logs (ReadLogs).
  */
 import type { GoJsonValue } from '../common/go-json.ts';
-import type { ContainerInfo, ImageInfo } from '../../runtime/cri.ts';
+import type { ContainerInfo, ImageInfo } from '../../cri-api/cri.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { parseGoDurationMs, type FlagSpec } from './cli.ts';
 import { containerImageId, containerIds, containerInspect, containerLogPath, containerMessage, containerStateText, resolveId, rpcError, sandboxIds } from './cri-view.ts';

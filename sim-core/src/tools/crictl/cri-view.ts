@@ -10,7 +10,7 @@
  * images/image_status.go) and internal/truncindex.
  */
 import type { GoJsonValue } from '../common/go-json.ts';
-import type { ContainerInfo, ImageInfo, SandboxInfo } from '../../runtime/cri.ts';
+import type { ContainerInfo, ImageInfo, SandboxInfo } from '../../cri-api/cri.ts';
 import { resolveImage, syntheticHex64 } from '../../runtime/images.ts';
 import { GO_ZERO_TIME, rfc3339Nano, unixNanos } from './format.ts';
 import type { CrictlRuntime } from './types.ts';

@@ -7,7 +7,7 @@
  * images/image_list.go, image_status.go, image_remove.go.
  */
 import type { GoJsonValue } from '../common/go-json.ts';
-import type { ImageInfo } from '../../runtime/cri.ts';
+import type { ImageInfo } from '../../cri-api/cri.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { parseGoDurationMs } from './cli.ts';
 import { printStatusData } from './containers.ts';

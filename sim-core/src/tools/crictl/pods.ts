@@ -7,7 +7,7 @@
  */
 import { civilTime } from '../common/calendar.ts';
 import type { GoJsonValue } from '../common/go-json.ts';
-import type { SandboxInfo } from '../../runtime/cri.ts';
+import type { SandboxInfo } from '../../cri-api/cri.ts';
 import { PAUSE_IMAGE } from '../../runtime/images.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { mapLines, printStatusData } from './containers.ts';

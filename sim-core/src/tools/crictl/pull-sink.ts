@@ -9,7 +9,7 @@
 import type { QueuedEvent } from '../../sim/event-queue.ts';
 import type { Kernel } from '../../sim/kernel.ts';
 import { ProcessBase } from '../../sim/process-base.ts';
-import { CRI_EVENT_KIND, type CriEvent } from '../../runtime/cri.ts';
+import { CRI_EVENT_KIND, type CriEvent } from '../../cri-api/cri.ts';
 import type { PullOutcome, PullReceiver } from './types.ts';
 
 /** How many finished pulls the sink remembers (crictl reads its outcome right away; a few is plenty). */

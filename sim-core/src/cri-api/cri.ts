@@ -1,15 +1,34 @@
 /**
- * The shapes of the CRI calls the runtime serves: configs in, records
- * out, and the asynchronous completions it sends to the kubelet as kernel
- * events (kind `cri`). Mirrors k8s.io/cri-api pkg/apis/runtime/v1
- * (api.proto): PodSandboxConfig, ContainerConfig, ContainerStatus...
+ * The Container Runtime Interface: the calls of RuntimeService and
+ * ImageService, the records they return, and the completions the runtime
+ * sends to the kubelet as kernel events (kind `cri`). Mirrors k8s.io/cri-api
+ * (pkg/apis/services.go, pkg/apis/runtime/v1/api.proto).
  *
- * The kubelet keeps its own copy of these shapes (kubelet/cri.ts), as
- * upstream's kubelet and containerd each compile the shared proto: the
- * two folders never import each other, and the cluster wiring checks that
- * they agree.
+ * Like upstream's proto, which containerd and the kubelet both compile,
+ * this is the one definition both sides share: the kubelet (../kubelet)
+ * calls a `CriRuntime`, the runtime (../runtime) implements it, and neither
+ * folder imports the other.
  */
-import type { CriError } from './errors.ts';
+
+/** gRPC status codes the runtime answers with. */
+export type GrpcCode = 'Unknown' | 'NotFound' | 'Unavailable' | 'FailedPrecondition' | 'DeadlineExceeded' | 'InvalidArgument' | 'Canceled';
+
+/** One CRI error. Plain data. */
+export interface CriError {
+	code: GrpcCode;
+	/** containerd's message, without the gRPC prefix. */
+	desc: string;
+}
+
+/**
+ * The error as the kubelet's CRI client renders it (err.Error()):
+ * `rpc error: code = NotFound desc = ...`, or the bare message for code
+ * Unknown (what kubelets built with recent cri-client show for errors
+ * containerd does not classify).
+ */
+export function criErrorText(error: CriError): string {
+	return error.code === 'Unknown' ? error.desc : `rpc error: code = ${error.code} desc = ${error.desc}`;
+}
 
 export type CriResult<T> = { ok: true; value: T } | { ok: false; error: CriError };
 
@@ -134,3 +153,32 @@ export type CriEvent =
 
 /** The kernel event kind the runtime uses for CriEvents. */
 export const CRI_EVENT_KIND = 'cri';
+
+/** A container log line. */
+export interface LogEntry {
+	wallMs: number;
+	stream: 'stdout' | 'stderr';
+	text: string;
+}
+
+/** The runtime endpoint (containerd's CRI plugin). */
+export interface CriRuntime {
+	version(): CriResult<VersionInfo>;
+	status(): CriResult<RuntimeCondition[]>;
+	imageStatus(image: string): CriResult<ImageInfo | undefined>;
+	listImages(): CriResult<ImageInfo[]>;
+	pullImage(image: string, requester: string): CriResult<{ opId: number }>;
+	runPodSandbox(config: SandboxConfig, requester: string): CriResult<{ opId: number }>;
+	stopPodSandbox(id: string): CriResult<void>;
+	removePodSandbox(id: string): CriResult<void>;
+	listPodSandbox(filter?: { podUid?: string; state?: SandboxInfo['state'] }): CriResult<SandboxInfo[]>;
+	createContainer(sandboxId: string, config: ContainerConfig): CriResult<{ containerId: string }>;
+	startContainer(id: string): CriResult<void>;
+	stopContainer(id: string, timeoutSeconds: number): CriResult<void>;
+	removeContainer(id: string): CriResult<void>;
+	listContainers(filter?: { podUid?: string; sandboxId?: string; state?: ContainerInfo['state'] }): CriResult<ContainerInfo[]>;
+	execSync(id: string, argv: string[], timeoutSeconds?: number): CriResult<ExecResult>;
+	readLogs(id: string, options?: { tailLines?: number; sinceWallMs?: number }): CriResult<LogEntry[]>;
+	probeHttp(sandboxId: string, port: number, path: string, userAgent?: string): CriResult<ProbeAnswer>;
+	probeTcp(sandboxId: string, port: number): CriResult<ProbeAnswer>;
+}
