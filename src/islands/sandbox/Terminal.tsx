@@ -99,8 +99,10 @@ export function Terminal(props: TerminalProps) {
 	const completeLine = async () => {
 		const el = input.current;
 		if (!el) return;
-		const cursor = el.selectionStart ?? line.length;
-		const before = line;
+		// The field's own value, not the `line` state: a Tab pressed right after the last keystroke
+		// may reach this handler before that keystroke's state update has rendered.
+		const before = el.value;
+		const cursor = el.selectionStart ?? before.length;
 		const response = await props.request({ type: 'complete', line: before, cursor });
 		if (response.type !== 'complete' || input.current?.value !== before) return;
 		const { candidates, replaceFrom } = response;
