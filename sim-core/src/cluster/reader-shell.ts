@@ -17,7 +17,7 @@
  */
 import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
 import { ApiClient, type CallResult, type ResourceRef } from '../client/client.ts';
-import { runKubectl, type KubectlEnvironment } from '../kubectl/kubectl.ts';
+import { kubectlUserAgent, runKubectl, type KubectlEnvironment } from '../kubectl/kubectl.ts';
 import { COMMANDS } from '../kubectl/cmd/index.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import { ProcessBase } from '../sim/process-base.ts';
@@ -27,7 +27,6 @@ import { decodeBase64 } from '../api/base64.ts';
 import type { Cluster, ExecResult } from './cluster.ts';
 import { certificateSubject, workstationFiles } from './files.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
-import { BUILD_INFO } from '../api/version.ts';
 
 export interface ShellState {
 	session: SessionJSON;
@@ -216,9 +215,9 @@ export class ReaderShell {
 	 * if any: a client certificate's identity, or a bearer token (`token:`,
 	 * or `tokenFile:` read from this machine).
 	 */
-	private kubeconfigIdentity(ctx: CommandContext): { user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string } | undefined {
+	private kubeconfigIdentity(ctx: CommandContext, explicit: string | undefined): { user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string } | undefined {
 		const fs = ctx.host.fs;
-		const path = explicitKubeconfig(ctx.argv) ?? (ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`);
+		const path = explicit ?? (ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`);
 		const file = fs.resolve(path);
 		if (!fs.exists(file) || fs.isDir(file)) return undefined;
 		try {
@@ -246,7 +245,7 @@ export class ReaderShell {
 		const failure = this.cluster.transport.dial(processId);
 		if (failure) return { ok: false, code: 0, reason: failure.failure, message: failure.message, transport: true };
 		const auth = identity.token === undefined ? { user: { username: identity.user, groups: [...identity.groups, 'system:authenticated'] } } : { token: identity.token };
-		const response = this.rawApi!(path, auth, `kubectl/${KUBERNETES_VERSION} (${BUILD_INFO.platform}) kubernetes/${BUILD_INFO.gitCommit.slice(0, 7)}`);
+		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION));
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
 		return { ok: false, code: response.status, ...statusOf(response.body) };
 	}
@@ -257,7 +256,7 @@ export class ReaderShell {
 		if (explicit !== undefined && !ctx.host.fs.exists(ctx.host.fs.resolve(explicit))) {
 			return { stdout: '', stderr: `error: stat ${explicit}: no such file or directory\n`, exitCode: 1 };
 		}
-		const identity = this.kubeconfigIdentity(ctx);
+		const identity = this.kubeconfigIdentity(ctx, explicit);
 		if (!identity) {
 			// No kubeconfig: kubectl falls back to an insecure local port nothing listens on.
 			return { stdout: '', stderr: 'E1130 08:00:00.000000    2041 memcache.go:265] "Unhandled Error" err="couldn\'t get current server API group list: Get \\"http://localhost:8080/api?timeout=32s\\": dial tcp 127.0.0.1:8080: connect: connection refused"\nThe connection to the server localhost:8080 was refused - did you specify the right host or port?\n', exitCode: 1 };

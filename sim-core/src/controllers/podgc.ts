@@ -18,8 +18,9 @@
  */
 import type { Node, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';
+import { keyOf } from '../client/informer.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
-import { keyFor } from './pod-util.ts';
+import { TaintKeys } from './taints.ts';
 
 export const POD_GC_CONTROLLER = 'pod-garbage-collector-controller';
 /** gcCheckPeriod. */
@@ -28,8 +29,6 @@ export const GC_CHECK_PERIOD_MS = 20_000;
 export const ORPHAN_QUARANTINE_MS = 40_000;
 /** --terminated-pod-gc-threshold default (kube-controller-manager options). */
 export const TERMINATED_POD_GC_THRESHOLD = 12_500;
-/** v1.TaintNodeOutOfService. */
-export const OUT_OF_SERVICE_TAINT = 'node.kubernetes.io/out-of-service';
 
 export interface PodGcState {
 	/** nodeQueue: missing node name -> when its quarantine ends (virtual ms). */
@@ -103,7 +102,7 @@ export class PodGcController extends ControllerBase<PodGcState> {
 		for (const pod of pods) {
 			if (!pod.metadata.deletionTimestamp) continue;
 			const node = nodes.get(pod.spec.nodeName ?? '');
-			if (!node || isReady(node) || !hasTaintKey(node.spec?.taints, OUT_OF_SERVICE_TAINT)) continue;
+			if (!node || isReady(node) || !hasTaintKey(node.spec?.taints, TaintKeys.OutOfService)) continue;
 			this.trace('gc', `pods/${keyOf(pod)}`, `pod ${keyOf(pod)} is terminating on node ${node.metadata.name}, which is not ready and out of service; force deleting it`);
 			this.markFailedAndDelete(pod);
 		}
@@ -157,8 +156,4 @@ export class PodGcController extends ControllerBase<PodGcState> {
 		}
 		this.host.client.delete(R.pods, namespace, name, { gracePeriodSeconds: 0 });
 	}
-}
-
-function keyOf(pod: Pod): string {
-	return keyFor(pod.metadata.namespace, pod.metadata.name ?? '');
 }

@@ -100,6 +100,11 @@ export interface KubectlCommand {
 	run(invocation: KubectlInvocation): CommandResult;
 }
 
+/** The User-Agent kubectl sends: `kubectl/v1.36.3 (linux/amd64) kubernetes/73fdc7a`. */
+export function kubectlUserAgent(clientVersion: string): string {
+	return `kubectl/${clientVersion} (${BUILD_INFO.platform}) kubernetes/${BUILD_INFO.gitCommit.slice(0, 7)}`;
+}
+
 /** A result with output. */
 export function ok(stdout: string, stderr = ''): CommandResult {
 	return { stdout, stderr, exitCode: 0 };
@@ -175,7 +180,7 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 		wallMs: () => env.wallMs(),
 		nowMs: () => env.nowMs(),
 		// rest.DefaultKubernetesUserAgent: command/version (os/arch) kubernetes/<first 7 of the commit>.
-		userAgent: `kubectl/${env.clientVersion} (${BUILD_INFO.platform}) kubernetes/${BUILD_INFO.gitCommit.slice(0, 7)}`,
+		userAgent: kubectlUserAgent(env.clientVersion),
 		impersonate,
 		bearerToken: env.bearerToken,
 	});
