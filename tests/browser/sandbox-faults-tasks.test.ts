@@ -5,23 +5,10 @@
  * check turns done by itself, with its hints and answer, and progress that
  * survives a reload.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
-import { openSandbox, openTab, podOnMap, run, startCluster, type OpenSandbox } from './sandbox-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { openTab, podOnMap, run, useStartedSandbox } from './sandbox-helpers.ts';
 
-let browser: Browser;
-let s: OpenSandbox;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-	s = await openSandbox(browser);
-	await startCluster(s.sandbox);
-}, 90_000);
-afterAll(async () => {
-	await s?.context.close();
-	await browser?.close();
-});
+const s = useStartedSandbox();
 
 describe('faults', () => {
 	it('stops kube-scheduler: the panel says so and its pod shows CrashLoopBackOff on the map', async () => {

@@ -3,8 +3,9 @@
  * bring it into view (which hydrates it), start its cluster, run commands
  * in its terminal and read what the reader sees.
  */
+import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { openWatched } from './harness.ts';
+import { launchBrowser, openWatched } from './harness.ts';
 
 /** A chapter with a sandbox (the cluster at a glance), its scenario, and the same chapter in Chinese. */
 export const SANDBOX_PAGE = 'start/overview/';
@@ -17,6 +18,30 @@ export interface OpenSandbox {
 	problems: string[];
 	/** The sandbox's live frame. */
 	sandbox: Locator;
+}
+
+/** One browser and one started sandbox shared by a test file. */
+export interface SharedSandbox extends OpenSandbox {
+	browser: Browser;
+}
+
+/**
+ * Registers the file's beforeAll and afterAll: a browser, the sandbox page
+ * opened and its cluster started, both closed at the end. The object is
+ * filled in by beforeAll, so read its fields inside tests only.
+ */
+export function useStartedSandbox(): SharedSandbox {
+	const shared = {} as SharedSandbox;
+	beforeAll(async () => {
+		const browser = await launchBrowser();
+		Object.assign(shared, await openSandbox(browser), { browser });
+		await startCluster(shared.sandbox);
+	}, 90_000);
+	afterAll(async () => {
+		await shared.context?.close();
+		await shared.browser?.close();
+	});
+	return shared;
 }
 
 /** Opens the page, scrolls the first sandbox into view and waits until it is hydrated. */

@@ -5,27 +5,16 @@
  * and then without; axe on each panel; the map at 360 px, without motion
  * and without JavaScript.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchBrowser, openWatched } from './harness.ts';
-import { openSandbox, openTab, run, startCluster, SANDBOX_PAGE, type OpenSandbox } from './sandbox-helpers.ts';
+import { openWatched } from './harness.ts';
+import { openSandbox, openTab, run, SANDBOX_PAGE, useStartedSandbox } from './sandbox-helpers.ts';
 
 /** WCAG 2.2 levels A and AA, with the 2.0 and 2.1 rules they include. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
-let browser: Browser;
-let s: OpenSandbox;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-	s = await openSandbox(browser);
-	await startCluster(s.sandbox);
-}, 90_000);
-afterAll(async () => {
-	await s?.context.close();
-	await browser?.close();
-});
+const s = useStartedSandbox();
 
 /** Presses a time button (`+10 s`, `+1 min`) and waits for the clock to move. */
 async function jump(sandbox: Locator, name: string): Promise<void> {
@@ -251,7 +240,7 @@ describe('in the light theme', () => {
 
 describe('the map', () => {
 	it('fits a 360 px phone and keeps every panel inside the page', async () => {
-		const phone = await openSandbox(browser, { viewport: { width: 360, height: 740 } });
+		const phone = await openSandbox(s.browser, { viewport: { width: 360, height: 740 } });
 		try {
 			const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 			expect(overflow).toBe(0);
@@ -275,7 +264,7 @@ describe('the map', () => {
 	});
 
 	it('is the picture readers without JavaScript see', async () => {
-		const { page, context } = await openWatched(browser, SANDBOX_PAGE, { javaScriptEnabled: false });
+		const { page, context } = await openWatched(s.browser, SANDBOX_PAGE, { javaScriptEnabled: false });
 		try {
 			const map = page.locator('section.ca-sandbox .ca-map').first();
 			const text = await map.innerText();

@@ -3,23 +3,10 @@
  * commands and their output, Tab completion, history, clear, Ctrl+C, the
  * scenario's suggested command, and output announced politely.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './harness.ts';
-import { openSandbox, run, startCluster, type OpenSandbox } from './sandbox-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { run, useStartedSandbox } from './sandbox-helpers.ts';
 
-let browser: Browser;
-let s: OpenSandbox;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-	s = await openSandbox(browser);
-	await startCluster(s.sandbox);
-}, 90_000);
-afterAll(async () => {
-	await s?.context.close();
-	await browser?.close();
-});
+const s = useStartedSandbox();
 
 describe('the sandbox terminal', () => {
 	it('offers the scenario\'s suggested command on the prompt, ready for Enter', async () => {

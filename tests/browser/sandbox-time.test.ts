@@ -4,24 +4,11 @@
  * progress on the map), time travel back to an earlier state and carrying
  * on from there, and a main thread that stays responsive at 60x.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { availableParallelism, loadavg } from 'node:os';
-import { launchBrowser } from './harness.ts';
-import { clock, openSandbox, podOnMap, run, seconds, startCluster, type OpenSandbox } from './sandbox-helpers.ts';
+import { clock, podOnMap, run, seconds, useStartedSandbox } from './sandbox-helpers.ts';
 
-let browser: Browser;
-let s: OpenSandbox;
-
-beforeAll(async () => {
-	browser = await launchBrowser();
-	s = await openSandbox(browser);
-	await startCluster(s.sandbox);
-}, 90_000);
-afterAll(async () => {
-	await s?.context.close();
-	await browser?.close();
-});
+const s = useStartedSandbox();
 
 const button = (name: string | RegExp) => s.sandbox.getByRole('button', { name, exact: typeof name === 'string' });
 
@@ -136,9 +123,9 @@ describe('time in the sandbox', () => {
 		const load = loadavg()[0];
 		const cores = availableParallelism();
 		expect(load, `long tasks (ms) in each five-second window: ${JSON.stringify(windows)}; load ${load.toFixed(1)} on ${cores} cores`).toBeGreaterThan(cores);
-		await browser.startTracing(s.page, { categories: ['toplevel'] });
+		await s.browser.startTracing(s.page, { categories: ['toplevel'] });
 		await play(5000);
-		const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: Array<{ name: string; ph: string; tdur?: number; pid: number; tid: number; args?: { name?: string } }> };
+		const trace = JSON.parse((await s.browser.stopTracing()).toString()) as { traceEvents: Array<{ name: string; ph: string; tdur?: number; pid: number; tid: number; args?: { name?: string } }> };
 		const main = trace.traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
 		const cpuMs = trace.traceEvents.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask').map((e) => (e.tdur ?? 0) / 1000);
 		expect(cpuMs.length).toBeGreaterThan(50);
