@@ -5,7 +5,7 @@
  * nanoseconds, so sub-millisecond values are fractional ms.
  */
 
-import { utf8Encode } from './json.ts';
+import { utf8Encode } from '../golang/utf8.ts';
 
 const NS_PER_MS = 1_000_000n;
 const NS_PER_S = 1_000_000_000n;

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-	compactJson,
-	compareGoStrings,
-	goQuote,
-	goSortedKeys,
-	isJsonObject,
-	jsonClone,
-	jsonEqual,
-	stringifyJsonLikeKubectl,
-	utf8ByteLength,
-	utf8Encode,
-	type JsonValue,
-} from './json.ts';
+import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, jsonClone, jsonEqual, stringifyJsonLikeKubectl, type JsonValue } from './json.ts';
+import { utf8Length, utf8Encode } from '../golang/utf8.ts';
 
 describe('kubectl get -o json text', () => {
 	it('indents by four spaces, sorts keys, keeps empty containers inline and ends with a newline', () => {
@@ -166,7 +155,7 @@ describe('Go string helpers', () => {
 		['😀', 4],
 		['ab名😀', 9],
 	])('len(%j) is %d bytes', (text, n) => {
-		expect(utf8ByteLength(text)).toBe(n);
+		expect(utf8Length(text)).toBe(n);
 		expect(utf8Encode(text)).toHaveLength(n);
 	});
 

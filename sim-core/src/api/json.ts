@@ -45,30 +45,6 @@ export function goSortedKeys(object: JsonObject): string[] {
 	return Object.keys(object).sort(compareGoStrings);
 }
 
-/** Go's `len(s)`: the UTF-8 byte length (a lone surrogate counts as the 3-byte U+FFFD Go would see). */
-export function utf8ByteLength(text: string): number {
-	let n = 0;
-	for (const ch of text) {
-		const cp = ch.codePointAt(0) ?? 0;
-		n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-	}
-	return n;
-}
-
-/** The UTF-8 bytes of a string (what indexing a Go string yields). */
-export function utf8Encode(text: string): number[] {
-	const out: number[] = [];
-	for (const ch of text) {
-		let cp = ch.codePointAt(0) ?? 0;
-		if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-		if (cp < 0x80) out.push(cp);
-		else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-		else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-		else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-	}
-	return out;
-}
-
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const isLoneSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff;
 /** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */

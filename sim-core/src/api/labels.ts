@@ -10,7 +10,8 @@
  * keys and values (validate/content, used since v1.35) say "... bytes".
  * Lengths are Go `len()`, i.e. UTF-8 bytes.
  */
-import { compactJson, compareGoStrings, goQuote, utf8ByteLength } from './json.ts';
+import { compactJson, compareGoStrings, goQuote } from './json.ts';
+import { utf8Length } from '../golang/utf8.ts';
 
 // ---------------------------------------------------------------------------
 // Validation
@@ -50,7 +51,7 @@ const LABEL_VALUE_MSG =
 
 function dns1123Label(value: string, maxLen: (n: number) => string): string[] {
 	const errs: string[] = [];
-	if (utf8ByteLength(value) > 63) errs.push(maxLen(63));
+	if (utf8Length(value) > 63) errs.push(maxLen(63));
 	if (!DNS1123_LABEL_RE.test(value)) {
 		// A valid subdomain that is not a valid label can only be failing on dots.
 		errs.push(DNS1123_SUBDOMAIN_RE.test(value) ? 'must not contain dots' : regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
@@ -60,7 +61,7 @@ function dns1123Label(value: string, maxLen: (n: number) => string): string[] {
 
 function dns1123Subdomain(value: string, maxLen: (n: number) => string): string[] {
 	const errs: string[] = [];
-	if (utf8ByteLength(value) > 253) errs.push(maxLen(253));
+	if (utf8Length(value) > 253) errs.push(maxLen(253));
 	if (!DNS1123_SUBDOMAIN_RE.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
 	return errs;
 }
@@ -78,7 +79,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 /** validation.IsDNS1035Label (util/validation/validation.go): Service names; must start with a letter. */
 export function isDNS1035Label(value: string): string[] {
 	const errs: string[] = [];
-	if (utf8ByteLength(value) > 63) errs.push(maxLenCharacters(63));
+	if (utf8Length(value) > 63) errs.push(maxLenCharacters(63));
 	if (!DNS1035_LABEL_RE.test(value)) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
 	return errs;
 }
@@ -101,7 +102,7 @@ export function isQualifiedName(value: string): string[] {
 		else errs.push(...dns1123Subdomain(prefix, maxLenBytes).map((m) => `prefix part ${m}`));
 	}
 	if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
-	else if (utf8ByteLength(name) > 63) errs.push(`name part ${maxLenBytes(63)}`);
+	else if (utf8Length(name) > 63) errs.push(`name part ${maxLenBytes(63)}`);
 	if (!LABEL_KEY_RE.test(name)) errs.push(`name part ${regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
 	return errs;
 }
@@ -109,7 +110,7 @@ export function isQualifiedName(value: string): string[] {
 /** content.IsLabelValue (api/validate/content/kube.go): empty, or ≤ 63 bytes of the label-name alphabet. */
 export function isValidLabelValue(value: string): string[] {
 	const errs: string[] = [];
-	if (utf8ByteLength(value) > 63) errs.push(maxLenBytes(63));
+	if (utf8Length(value) > 63) errs.push(maxLenBytes(63));
 	if (!LABEL_VALUE_RE.test(value)) errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
 	return errs;
 }

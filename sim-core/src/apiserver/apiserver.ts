@@ -20,7 +20,7 @@ import { RESOURCES, etcdKey, etcdPrefix, groupVersion, qualifiedResource, resour
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { MvccError, type MvccStore } from '../store/mvcc.ts';
 import { Cacher, type CacheChange } from './cacher.ts';
 import * as errors from './errors.ts';
@@ -29,15 +29,15 @@ import type { AdmissionAttributes, AdmissionPlugin } from './admission/plugin.ts
 import { forbiddenReason, type AuthorizationAttributes, type Authorizer } from './auth/authorizer.ts';
 import { authorizationName } from './auth/request-info.ts';
 import { strategyKey, type Strategy, type StrategyContext, type StrategyRegistry } from './registry/strategy.ts';
-import { applyPatch } from './patch.ts';
+import { applyPatch } from '../api/patch.ts';
 import { canIgnorePDB, checkEvictionBody, decideEviction, type PodDisruptionBudget } from './eviction.ts';
 import { isReviewResource, serveReview } from './reviews.ts';
 import { authenticateRequest } from './auth/authentication.ts';
 import { authenticateServiceAccountToken, type TokenAuthentication } from './auth/token-authenticator.ts';
 import { createTokenRequest, decodeTokenRequest, describeIssuedToken, resolveTokenIssuerConfig, type TokenIssuerConfig } from './registry/serviceaccount-token.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { objectMatches, type ParsedSelectors, parseSelectors } from './selectors.ts';
-import type { ApiRequest, ApiResponse, UserInfo, WatchEvent } from './request.ts';
+import type { ApiRequest, ApiResponse, UserInfo, WatchEvent } from '../api/request.ts';
 
 /** Who is calling: their process (for the trace and watch delivery) and identity. */
 export interface Caller {

@@ -4,7 +4,7 @@
  * kubectl prints them as `Error from server (<Reason>): <message>`.
  */
 import type { Status } from '../api/types.ts';
-import type { ApiResponse } from './request.ts';
+import type { ApiResponse } from '../api/request.ts';
 
 /** One validation failure (field.Error), e.g. `spec.replicas: Invalid value: -1: must be greater than or equal to 0`. */
 export interface FieldError {

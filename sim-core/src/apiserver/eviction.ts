@@ -10,7 +10,7 @@
  */
 import type { KubeObject, LabelSelector } from '../api/types.ts';
 import { isEmptySelector, labelSelectorFromObject, matches, SelectorError } from '../api/labels.ts';
-import type { ApiResponse, ApiRequest } from './request.ts';
+import type { ApiResponse, ApiRequest } from '../api/request.ts';
 import * as errors from './errors.ts';
 
 /** The policy/v1 Eviction body. */

@@ -15,7 +15,7 @@
 import type { KubeObject, PolicyRule, RoleBinding, Subject } from '../api/types.ts';
 import type { ResourceInfo } from '../api/resources.ts';
 import type { AuthorizationAttributes, Authorizer, AuthorizerReader, SubjectRules } from './auth/authorizer.ts';
-import type { ApiRequest, ApiResponse, UserInfo } from './request.ts';
+import type { ApiRequest, ApiResponse, UserInfo } from '../api/request.ts';
 import * as errors from './errors.ts';
 
 const AUTHORIZATION = 'authorization.k8s.io';

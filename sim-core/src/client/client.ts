@@ -5,7 +5,7 @@
  */
 import type { KubeObject, KubeList, Status } from '../api/types.ts';
 import { groupVersion, resourceForKind, type ResourceInfo } from '../api/resources.ts';
-import type { ApiRequest, ApiResponse, PatchType } from '../apiserver/request.ts';
+import type { ApiRequest, ApiResponse, PatchType } from '../api/request.ts';
 import { isTransportFailure, type ApiTransport, type TransportResult } from './transport.ts';
 
 /** Identifies a resource for a client call. */

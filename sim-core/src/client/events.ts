@@ -11,7 +11,7 @@
  */
 import type { CoreEvent, KubeObject } from '../api/types.ts';
 import type { Kernel } from '../sim/kernel.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { R, type ApiClient } from './client.ts';
 
 export interface RecorderState {

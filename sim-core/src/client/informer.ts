@@ -13,7 +13,7 @@
  * owner's process state, so it snapshots with it.
  */
 import type { KubeObject } from '../api/types.ts';
-import type { WatchEvent } from '../apiserver/request.ts';
+import type { WatchEvent } from '../api/request.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import type { ApiClient, ResourceRef } from './client.ts';

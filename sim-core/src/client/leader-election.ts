@@ -12,7 +12,7 @@
  */
 import type { Lease } from '../api/types.ts';
 import type { Kernel } from '../sim/kernel.ts';
-import { formatRfc3339Micro } from '../sim/clock.ts';
+import { formatRfc3339Micro } from '../golang/time.ts';
 import { R, type ApiClient } from './client.ts';
 
 export interface LeaderElectionConfig {

@@ -5,7 +5,7 @@
  * certificates and tokens would), whether the API server is up, and whether
  * the caller's node is cut off from the control plane.
  */
-import type { ApiRequest, ApiResponse } from '../apiserver/request.ts';
+import type { ApiRequest, ApiResponse } from '../api/request.ts';
 
 /** Why a request never got an answer. */
 export interface TransportFailure {

@@ -6,7 +6,7 @@
  * simulated API server learns who a kubeconfig belongs to, as a real one
  * reads the subject of a TLS client certificate.
  */
-import { encodeBase64 as base64 } from '../api/base64.ts';
+import { encodeBase64 as base64 } from '../golang/base64.ts';
 import { stringifyYaml } from '../yaml/index.ts';
 import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
 import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';

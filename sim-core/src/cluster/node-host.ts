@@ -19,7 +19,7 @@
  * pod at its next file check (within 20 s), as fixing a manifest does.
  */
 import type { Taint } from '../api/types.ts';
-import type { ApiRequest, ApiResponse } from '../apiserver/request.ts';
+import type { ApiRequest, ApiResponse } from '../api/request.ts';
 import { MemoryFs, type FsJSON, type Host } from '../shell/index.ts';
 import { ContainerRuntime } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';

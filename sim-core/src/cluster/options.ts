@@ -4,6 +4,9 @@
  * workers), and the addresses the simulated network hands out.
  */
 import type { Taint } from '../api/types.ts';
+import type { KubeSchedulerConfiguration } from '../scheduler/config/types.ts';
+
+export type { KubeSchedulerConfiguration };
 
 /** One node of the cluster, as an author describes it. */
 export interface NodeOptions {
@@ -22,25 +25,6 @@ export interface NodeOptions {
 	zone?: string;
 	/** 'control-plane' nodes run the control plane's static pods and get kubeadm's label and taint. */
 	role?: 'control-plane' | 'worker';
-}
-
-/** A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), as a scheduler config file holds it. */
-export interface KubeSchedulerConfiguration {
-	apiVersion?: string;
-	kind?: string;
-	parallelism?: number;
-	percentageOfNodesToScore?: number;
-	podInitialBackoffSeconds?: number;
-	podMaxBackoffSeconds?: number;
-	/** component-base LeaderElectionConfiguration: durations as Go strings ('15s'). */
-	leaderElection?: { leaderElect?: boolean; leaseDuration?: string; renewDeadline?: string; retryPeriod?: string; resourceLock?: string; resourceName?: string; resourceNamespace?: string };
-	profiles?: Array<{
-		schedulerName?: string;
-		/** Overrides the top-level percentageOfNodesToScore for this profile. */
-		percentageOfNodesToScore?: number;
-		plugins?: Record<string, { enabled?: Array<{ name: string; weight?: number }>; disabled?: Array<{ name: string }> }>;
-		pluginConfig?: Array<{ name: string; args?: Record<string, unknown> }>;
-	}>;
 }
 
 export interface ClusterOptions {

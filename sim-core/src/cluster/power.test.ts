@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/types.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { restoreCluster } from '../index.ts';
 import { Cluster } from './cluster.ts';
 

@@ -15,7 +15,7 @@
  * the session just hangs, and the next line typed finds it dead. ssh to a
  * machine that is off finds no route to it.
  */
-import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
+import type { ApiRequest, WatchEvent } from '../api/request.ts';
 import { ApiClient, type CallResult, type ResourceRef } from '../client/client.ts';
 import { kubectlUserAgent, runKubectl, type KubectlEnvironment } from '../kubectl/kubectl.ts';
 import { COMMANDS } from '../kubectl/cmd/index.ts';
@@ -23,7 +23,7 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { MemoryFs, ShellSession, type CommandContext, type CommandResult, type Host, type SessionJSON, type FsJSON } from '../shell/index.ts';
 import { parseYaml } from '../yaml/index.ts';
-import { decodeBase64 } from '../api/base64.ts';
+import { decodeBase64 } from '../golang/base64.ts';
 import type { Cluster, ExecResult } from './cluster.ts';
 import { certificateSubject, workstationFiles } from './files.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';

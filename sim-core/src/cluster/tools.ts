@@ -7,7 +7,7 @@
  * iptables-save, ipvsadm and nft on every node, and curl through Services
  * and inside Pods (./service-tools.ts).
  */
-import type { UserInfo } from '../apiserver/request.ts';
+import type { UserInfo } from '../api/request.ts';
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
 import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember, type CurlDeps } from '../tools/index.ts';
 import { crictlCommand, CrictlPullSink } from '../tools/crictl/index.ts';

@@ -6,10 +6,10 @@
  * on 6443 while the API server is down; and while the control-plane
  * machine is powered off nothing answers at its address at all).
  */
-import type { ApiRequest } from '../apiserver/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 import type { Caller, KubeApiServer } from '../apiserver/apiserver.ts';
 import type { ApiTransport, TransportFailure, TransportResult } from '../client/transport.ts';
-import type { UserInfo } from '../apiserver/request.ts';
+import type { UserInfo } from '../api/request.ts';
 import type { Kernel } from '../sim/kernel.ts';
 
 export class ClusterTransport implements ApiTransport {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { Pod } from '../api/types.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { deletePodFirst, podDeletionCost, podsToDelete, ranksByRelatedPodsOnSameNode } from './active-pods.ts';
 
 const NOW = parseRfc3339('2026-11-30T10:00:00Z');

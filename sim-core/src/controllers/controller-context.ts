@@ -15,7 +15,7 @@ import { RESOURCES } from '../api/resources.ts';
 import type { ApiClient, ResourceRef } from '../client/client.ts';
 import type { EventRecorder } from '../client/events.ts';
 import type { Informer } from '../client/informer.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 
 /**
  * The resources the controller manager can watch with a shared informer,

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { Endpoints, Pod, Service } from '../api/types.ts';
 import { defaultStrategies } from '../apiserver/registry/index.ts';
 import { R } from '../client/client.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.ts';
 import { KubeControllerManager } from './controller-manager.ts';
 import { ANNOTATION_OVER_CAPACITY, ENDPOINTS_MAX_CAPACITY, repackSubsets, truncateEndpoints, type EndpointSubset, type SubsetAddress } from './endpoints.ts';

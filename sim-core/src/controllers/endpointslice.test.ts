@@ -3,7 +3,7 @@ import type { CoreEvent, Pod, Service } from '../api/types.ts';
 import { defaultStrategies } from '../apiserver/registry/index.ts';
 import { R } from '../client/client.ts';
 import { createCluster } from '../index.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.ts';
 import { KubeControllerManager, type KubeControllerManagerOptions } from './controller-manager.ts';
 import {

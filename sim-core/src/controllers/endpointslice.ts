@@ -35,7 +35,7 @@ import { compareGoStrings } from '../api/json.ts';
 import { isDNS1123Subdomain, matches, selectorFromSet } from '../api/labels.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
 import { canonicalJson } from './hash.ts';
 import { deepCopy, isNamespaceTerminating, isPodReady, keyFor, podReadyCondition, splitKey, timeMs } from './pod-util.ts';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { canonicalJson, computeHash, fnv32a, safeEncodeString } from './hash.ts';
-import { utf8Encode } from '../api/json.ts';
+import { utf8Encode } from '../golang/utf8.ts';
 
 describe('fnv32a', () => {
 	// The FNV-1a 32-bit test vectors published with the algorithm (isthe.com/chongo/tech/comp/fnv).

@@ -19,7 +19,7 @@
  * dropped) instead of Go's struct dump, so the value for a given template
  * differs from what a real cluster prints.
  */
-import { utf8Encode } from '../api/json.ts';
+import { utf8Encode } from '../golang/utf8.ts';
 
 /** FNV-1a 32-bit offset basis and prime (hash/fnv: offset32, prime32). */
 const FNV32_OFFSET = 0x811c9dc5;

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { CoreEvent, Node, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { computeZoneState, noScheduleTaintsFor, zoneKey } from './node-lifecycle.ts';
 import { minTolerationTimeMs } from './taint-eviction.ts';
 import { createControllerHarness, type ControllerHarness } from './testing/harness.ts';

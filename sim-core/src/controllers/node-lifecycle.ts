@@ -24,7 +24,7 @@
  */
 import type { KubeObject, Lease, Node, NodeCondition, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
 import { deepCopy, timeMs } from './pod-util.ts';
 import { TaintKeys, taintExists } from './taints.ts';

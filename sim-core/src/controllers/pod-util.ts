@@ -6,7 +6,7 @@
  */
 import type { KubeObject, LabelSelector, OwnerReference, Pod, PodCondition } from '../api/types.ts';
 import { labelSelectorFromObject, matches, isEmptySelector } from '../api/labels.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 
 /** The pod's Ready condition, if any (GetPodReadyCondition). */
 export function podReadyCondition(pod: Pod): PodCondition | undefined {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { klogHeader, klogLine, klogPair, klogStructured } from './klog.ts';
 
 describe('klog text format', () => {

@@ -16,7 +16,7 @@
  * KVFormat and writeStringValue, println-style Infoln).
  */
 import { goQuote } from '../api/json.ts';
-import { civilFromDays } from '../sim/clock.ts';
+import { civilFromDays } from '../golang/time.ts';
 
 /** One structured value: a string, a number, a boolean. */
 export type KlogValue = string | number | boolean;

@@ -9,7 +9,7 @@
 import type { CommandResult } from '../shell/types.ts';
 import type { ApiClient } from '../client/client.ts';
 import type { CallResult, ResourceRef } from '../client/client.ts';
-import type { ApiRequest, WatchEvent } from '../apiserver/request.ts';
+import type { ApiRequest, WatchEvent } from '../api/request.ts';
 import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec, type ParsedArgs } from './flags.ts';
 import { JSON_ACCEPT, RequestLogger, type HttpProfile } from './round-trippers.ts';
 import { BUILD_INFO } from '../api/version.ts';

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { world } from './cmd/testdata/env.ts';
 import { CLIENT_GO_FEATURE_GATES, goQueryEscape, requestUrlOf } from './round-trippers.ts';
-import type { ApiRequest } from '../apiserver/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 
 const SERVER = 'https://192.168.56.10:6443';
 /** The harness starts at 2026-11-30T08:00:00Z; kubectl's pid is set to the chapter's 4211. */

@@ -39,11 +39,12 @@
  * (cli-runtime v0.36.2 pkg/resource/helper.go: Get :105, List :113,
  * Watch :170, Delete :202, Create :246, Patch :269, Replace :319).
  */
-import type { ApiRequest } from '../apiserver/request.ts';
+import type { ApiRequest } from '../api/request.ts';
 import { ApiClient } from '../client/client.ts';
 import { isTransportFailure, type ApiTransport, type TransportResult } from '../client/transport.ts';
-import { compactJson, goQuote, utf8ByteLength, utf8Encode, type JsonValue } from '../api/json.ts';
-import { civilFromDays } from '../sim/clock.ts';
+import { compactJson, goQuote, type JsonValue } from '../api/json.ts';
+import { utf8Length, utf8Encode } from '../golang/utf8.ts';
+import { httpDate } from '../golang/time.ts';
 import { deriveRngState, Rng } from '../sim/rng.ts';
 import { klogLine, klogStructured, type KlogValue } from './klog.ts';
 
@@ -159,17 +160,6 @@ export function requestUrlOf(serverUrl: string, request: ApiRequest): string {
 	params.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 	const query = params.map(([k, v]) => `${goQueryEscape(k)}=${goQueryEscape(v)}`).join('&');
 	return `${serverUrl}${root}${ns}/${request.resource}${name}${sub}${query ? `?${query}` : ''}`;
-}
-
-/** `Mon, 30 Nov 2026 08:12:03 GMT` (net/http TimeFormat) for the Date header. */
-function httpDate(wallMs: number): string {
-	const days = Math.floor(wallMs / 86_400_000);
-	const { year, month, day } = civilFromDays(days);
-	const seconds = Math.floor((wallMs - days * 86_400_000) / 1000);
-	const weekday = ['Thu', 'Fri', 'Sat', 'Sun', 'Mon', 'Tue', 'Wed'][((days % 7) + 7) % 7];
-	const monthName = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][month - 1];
-	const p = (n: number) => String(n).padStart(2, '0');
-	return `${weekday}, ${p(day)} ${monthName} ${year} ${p(Math.floor(seconds / 3600))}:${p(Math.floor(seconds / 60) % 60)}:${p(seconds % 60)} GMT`;
 }
 
 /**
@@ -340,7 +330,7 @@ export class RequestLogger {
 			// A protobuf request is answered in protobuf; its length is not modelled, so no Content-Length is claimed for it.
 			const contentType = typeof result.body === 'string' ? 'text/plain' : this.profile.protobuf ? 'application/vnd.kubernetes.protobuf' : 'application/json';
 			responseHeaders.push(['Audit-Id', auditId], ['Cache-Control', 'no-cache, private'], ['Content-Type', contentType], ['Date', httpDate(this.options.wallMs())]);
-			if (request.verb !== 'watch' && !this.profile.protobuf && responseBody.length <= CONTENT_LENGTH_LIMIT) responseHeaders.push(['Content-Length', String(utf8ByteLength(responseBody))]);
+			if (request.verb !== 'watch' && !this.profile.protobuf && responseBody.length <= CONTENT_LENGTH_LIMIT) responseHeaders.push(['Content-Length', String(utf8Length(responseBody))]);
 			for (const warning of result.warnings ?? []) responseHeaders.push(['Warning', `299 - ${JSON.stringify(warning)}`]);
 		}
 		const pairs: Array<readonly [string, KlogValue]> = [];

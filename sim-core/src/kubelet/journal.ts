@@ -8,7 +8,7 @@
  *
  * Mirrors k8s.io/klog/v2 (text format of InfoS/ErrorS).
  */
-import { civilFromDays } from '../sim/clock.ts';
+import { civilFromDays } from '../golang/time.ts';
 
 /** One journal record. */
 export interface JournalEntry {

@@ -14,7 +14,7 @@ import { emptyKubeletHostState } from './journal.ts';
 import { R } from '../client/client.ts';
 import type { CoreEvent, Lease, Node, Pod } from '../api/types.ts';
 import type { Strategy } from '../apiserver/registry/strategy.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 
 /** The parts of the pod registry the kubelet relies on: the spec.nodeName field selector, graceful deletion, the status subresource. */
 const podStrategy: Strategy = {

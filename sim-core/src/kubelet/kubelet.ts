@@ -29,7 +29,7 @@ import { Informer, emptyInformer, keyOf, type InformerState } from '../client/in
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
-import { formatRfc3339, formatRfc3339Micro, parseRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339, formatRfc3339Micro, parseRfc3339 } from '../golang/time.ts';
 import { admitPod } from './admission.ts';
 import { backoffGc, backoffGet, backoffNext, CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF, isInBackOffSince, isInBackOffSinceUpdate, type BackoffState } from './backoff.ts';
 import { CRI_EVENT_KIND, criErrorText, type ContainerInfo, type CriEvent, type CriRuntime, type SandboxInfo } from '../cri-api/cri.ts';

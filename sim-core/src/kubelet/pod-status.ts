@@ -10,7 +10,7 @@
  * status manager's transition-time rules (pkg/kubelet/status/status_manager.go).
  */
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import type { ContainerInfo } from '../cri-api/cri.ts';
 import { podQosClass } from './qos.ts';
 

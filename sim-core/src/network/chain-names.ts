@@ -20,7 +20,8 @@
  * servicePortChainNameBase, servicePortEndpointChainNameBase); the
  * ServicePortName string is pkg/proxy/types.go ServicePortName.String().
  */
-import { sha256 } from '../util/sha256.ts';
+import { sha256 } from '../golang/sha256.ts';
+import { utf8Encode } from '../golang/utf8.ts';
 
 /** RFC 4648 §6 alphabet (Go's base32.StdEncoding). */
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -44,21 +45,8 @@ export function base32(bytes: readonly number[]): string {
 	return out;
 }
 
-/** UTF-8 bytes of a string (names are ASCII in practice; IPv6 endpoints too). */
-function utf8(text: string): number[] {
-	const out: number[] = [];
-	for (const ch of text) {
-		const c = ch.codePointAt(0) ?? 0;
-		if (c < 0x80) out.push(c);
-		else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-		else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-		else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-	}
-	return out;
-}
-
 function hash32(text: string): string {
-	return base32(sha256(utf8(text)));
+	return base32(sha256(utf8Encode(text)));
 }
 
 /** ServicePortName.String(): `namespace/name`, plus `:port` when the port has a name. */

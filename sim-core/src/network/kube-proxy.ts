@@ -36,7 +36,7 @@ import { Informer, emptyInformer, type InformerState } from '../client/informer.
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
-import { civilFromDays } from '../sim/clock.ts';
+import { civilFromDays, goTimeString } from '../golang/time.ts';
 import { defaultConfig, type KubeProxyConfig } from './config.ts';
 import type { NodeDataplaneState } from './dataplane.ts';
 import { cleanupIptablesLeftovers, ensureCanary, isIptablesModeChain, KUBE_PROXY_CANARY, syncIptablesRules } from './iptables/proxier.ts';
@@ -122,22 +122,6 @@ export function klogLine(severity: 'I' | 'W' | 'E', wallMs: number, source: stri
 	const header = `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}.${pad(us, 6)}       1 ${source}]`;
 	const pairs = Object.entries(kv).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
 	return [header, JSON.stringify(message), ...pairs].join(' ');
-}
-
-/**
- * Go's time.Time.String() for a UTC time with a monotonic reading:
- * `2026-11-30 08:05:03.25 +0000 UTC m=+183.250000001` (fraction without
- * trailing zeros; the monotonic offset with nine decimals, counted from the
- * process's start, plus the nanosecond Go's clock had already run).
- */
-export function goTime(wallMs: number, sinceStartMs: number): string {
-	const days = Math.floor(wallMs / 86_400_000);
-	const { year, month, day } = civilFromDays(days);
-	const ms = wallMs - days * 86_400_000;
-	const s = Math.floor(ms / 1000);
-	const frac = ms % 1000 ? `.${pad(ms % 1000, 3).replace(/0+$/, '')}` : '';
-	const mono = (sinceStartMs / 1000 + 1e-9).toFixed(9);
-	return `${year}-${pad(month)}-${pad(day)} ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}${frac} +0000 UTC m=+${mono}`;
 }
 
 /** Prometheus' float format, Go's strconv 'g' with the shortest precision: exponents from 6 up (and below -4) as `1.796025905123e+09`. */
@@ -484,10 +468,10 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 		if (port === s.config.healthzPort) {
 			if (clean !== '/healthz' && clean !== '/livez') return { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n', nosniff: true };
 			const healthy = this.healthy(this.nowMs);
-			const now = goTime(wallMs, this.nowMs - s.startedMs);
+			const now = goTimeString(wallMs, this.nowMs - s.startedMs);
 			const lastMs = s.health.lastUpdatedMs < 0 ? s.startedMs : s.health.lastUpdatedMs;
 			// A healthy server reports now as lastUpdated (upstream keeps the old field's meaning this way).
-			const last = healthy ? now : goTime(wallMs - (this.nowMs - lastMs), lastMs - s.startedMs);
+			const last = healthy ? now : goTimeString(wallMs - (this.nowMs - lastMs), lastMs - s.startedMs);
 			const body = `{"lastUpdated": ${JSON.stringify(last)},"currentTime": ${JSON.stringify(now)}, "nodeEligible": true}`;
 			return { status: healthy ? 200 : 503, contentType: 'application/json', body, nosniff: true };
 		}

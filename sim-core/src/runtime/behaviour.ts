@@ -17,7 +17,7 @@
  * Pure functions over plain data; the interpreter that runs them over
  * virtual time is ./program.ts.
  */
-import { civilFromDays } from '../sim/clock.ts';
+import { civilTime, MONTH_NAMES, WEEKDAY_NAMES } from '../golang/time.ts';
 import type { CatalogImage, ImageFamily, SystemComponent } from './images.ts';
 import { systemComponentOf } from './images.ts';
 import type { Mount } from './mounts.ts';
@@ -105,15 +105,13 @@ export const PROBE_USER_AGENT = 'kube-probe/1.36';
 
 // ---- time formatting ------------------------------------------------------------
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAYS = WEEKDAY_NAMES;
+const MONTHS = MONTH_NAMES;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 function split(wallMs: number) {
-	const days = Math.floor(wallMs / 86_400_000);
-	const { year, month, day } = civilFromDays(days);
-	const s = Math.floor((wallMs - days * 86_400_000) / 1000);
-	return { year, month, day, weekday: (((days % 7) + 11) % 7) as number, h: Math.floor(s / 3600), m: Math.floor(s / 60) % 60, s: s % 60 };
+	const t = civilTime(wallMs);
+	return { year: t.year, month: t.month, day: t.day, weekday: t.weekday, h: t.hour, m: t.minute, s: t.second };
 }
 
 /** `date` in the C locale, UTC: `Mon Nov 30 08:00:05 UTC 2026`. */

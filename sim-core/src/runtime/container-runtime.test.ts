@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { ContainerRuntime, PULL_BYTES_PER_MS, PULL_NOT_FOUND_MS, PULL_OVERHEAD_MS, PULL_UNCHANGED_MS, SANDBOX_SETUP_MS, type SystemContainerHooks } from './container-runtime.ts';
 import { emptyRuntimeHostState } from './host-state.ts';
 import type { ContainerConfig, CriEvent, SandboxConfig } from '../cri-api/cri.ts';

@@ -18,7 +18,7 @@
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
-import { formatRfc3339Micro } from '../sim/clock.ts';
+import { formatRfc3339Micro } from '../golang/time.ts';
 import { normalizeImageRef, PAUSE_IMAGE, parseImageRef, resolveImage, syntheticHex64, systemComponentOf, type CatalogImage, type SystemComponent } from './images.ts';
 import { accessLogLine, baselinePaths, binaryExists, httpAnswer, PROBE_USER_AGENT, readFile, resolveArgv, type ContainerContext, type ServerSpec } from './behaviour.ts';
 import { prepareMountSources, syncMounts, type HostFiles } from './mounts.ts';

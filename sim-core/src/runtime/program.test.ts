@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 import { findImage, type CatalogImage } from './images.ts';
 import { resolveArgv, type ContainerContext, type FileOverrides } from './behaviour.ts';
 import { advanceProgram, createProgram, execSync, predictExit, requestStop, type ProgramHost, type ProgramState } from './program.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreEvent, Lease, Node, Pod } from '../api/types.ts';
 import { R } from '../client/client.ts';
-import type { KubeSchedulerConfiguration } from '../cluster/options.ts';
+import type { KubeSchedulerConfiguration } from './config/types.ts';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.ts';
 import { KUBE_SCHEDULER, KubeScheduler } from './scheduler.ts';
 import { makeNode, makePod } from './testing/wrappers.ts';

@@ -25,8 +25,8 @@ import { EventRecorder, emptyRecorder, type RecorderState } from '../client/even
 import { Informer, emptyInformer, type InformerState } from '../client/informer.ts';
 import { DEFAULT_LEADER_ELECTION, LeaderElector, freshLeaderElection, type LeaderElectionState } from '../client/leader-election.ts';
 import type { ApiTransport } from '../client/transport.ts';
-import type { KubeSchedulerConfiguration } from '../cluster/options.ts';
-import { formatRfc3339 } from '../sim/clock.ts';
+import type { KubeSchedulerConfiguration } from './config/types.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';

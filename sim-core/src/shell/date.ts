@@ -1,8 +1,8 @@
 /**
- * Calendar arithmetic on the virtual clock (epoch milliseconds, UTC), done by
- * hand because the simulation may not touch `Date`. The days-to-civil
- * conversion is the well-known proleptic Gregorian algorithm over 400-year eras.
+ * C's broken-down time and strftime(3) on the virtual clock (epoch
+ * milliseconds, UTC), for `date`; the calendar is ../golang/time.ts.
  */
+import { civilTime } from '../golang/time.ts';
 
 /** Broken-down UTC time, like C's struct tm. */
 export interface Tm {
@@ -22,34 +22,11 @@ export interface Tm {
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const CUM = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
 
 /** gmtime(3) for epoch milliseconds. */
 export function gmtime(ms: number): Tm {
-	const t = Math.floor(ms / 1000),
-		days = Math.floor(t / 86400),
-		secs = t - days * 86400;
-	// Shift the epoch to 0000-03-01 so leap days fall at the end of each year.
-	const z = days + 719468,
-		era = Math.floor(z / 146097),
-		doe = z - era * 146097;
-	const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100)),
-		mp = Math.floor((5 * doy + 2) / 153);
-	const day = doy - Math.floor((153 * mp + 2) / 5) + 1,
-		month = mp < 10 ? mp + 3 : mp - 9;
-	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-	const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-	return {
-		year,
-		month,
-		day,
-		hour: Math.floor(secs / 3600),
-		min: Math.floor(secs / 60) % 60,
-		sec: secs % 60,
-		wday: (((days + 4) % 7) + 7) % 7,
-		yday: CUM[month - 1] + day - 1 + (leap && month > 2 ? 1 : 0),
-	};
+	const t = civilTime(Math.floor(ms / 1000) * 1000);
+	return { year: t.year, month: t.month, day: t.day, hour: t.hour, min: t.minute, sec: t.second, wday: t.weekday, yday: t.yearDay };
 }
 
 /** GNU `date`'s default output format. */

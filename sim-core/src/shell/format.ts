@@ -3,7 +3,7 @@
  * `printf` builtin and awk's printf/sprintf.
  */
 
-import { utf8Decode } from './text.ts';
+import { utf8Decode } from '../golang/utf8.ts';
 
 const ESC: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
 

@@ -4,7 +4,8 @@
  * the strerror text real tools print (`cat: x: No such file or directory`),
  * and hard limits keep a page's memory bounded whatever the reader does.
  */
-import { bracket, utf8Len } from './text.ts';
+import { bracket } from './text.ts';
+import { utf8Length } from '../golang/utf8.ts';
 
 /** errno names MemoryFs can fail with. */
 export type FsCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'ENOSPC' | 'ENAMETOOLONG' | 'EINVAL';
@@ -156,7 +157,7 @@ export class MemoryFs {
 		const abs = this.resolve(path);
 		let n = this.#t.get(abs);
 		if (n?.c === null) throw new FsError('EISDIR');
-		const len = utf8Len(data),
+		const len = utf8Length(data),
 			delta = opts.append ? len : len - (n ? n.s : 0);
 		if (this.#used + delta > this.limits.maxBytes) throw new FsError('ENOSPC');
 		if (!n) this.#add(abs, (n = { c: '', s: 0, m: 0 }));

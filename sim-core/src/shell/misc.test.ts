@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { performance as perf } from 'node:perf_hooks';
 import { gmtime, strftime } from './date.ts';
 import { format, unescape } from './format.ts';
-import { base64Decode, base64Encode, utf8Decode, utf8Encode, utf8Len } from './text.ts';
+import { base64Decode, base64Encode } from '../golang/base64.ts';
+import { utf8Decode, utf8Encode, utf8Length } from '../golang/utf8.ts';
 import { compileRegex, substitute, RegexError } from './utils/regex.ts';
 
 describe('calendar', () => {
@@ -53,7 +54,7 @@ describe('printf formatting', () => {
 describe('UTF-8 and base64', () => {
 	it.each(['', 'a', 'héllo', '€', '𝄞 clef', 'mixed ascii ✓'])('%j round-trips', (s) => {
 		const b = utf8Encode(s);
-		expect(b.length).toBe(utf8Len(s));
+		expect(b.length).toBe(utf8Length(s));
 		expect(utf8Decode(b)).toBe(s);
 		expect(utf8Decode(base64Decode(base64Encode(b)).bytes)).toBe(s);
 	});

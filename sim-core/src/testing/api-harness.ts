@@ -12,7 +12,7 @@ import { KubeApiServer, type ApiServerDeps } from '../apiserver/apiserver.ts';
 import { alwaysAllow } from '../apiserver/auth/always-allow.ts';
 import { ApiClient } from '../client/client.ts';
 import { ClusterTransport } from '../cluster/transport.ts';
-import { parseRfc3339 } from '../sim/clock.ts';
+import { parseRfc3339 } from '../golang/time.ts';
 
 export interface ApiHarness {
 	kernel: Kernel;

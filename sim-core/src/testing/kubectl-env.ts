@@ -8,7 +8,7 @@ import type { KubectlEnvironment } from '../kubectl/kubectl.ts';
 import { ApiClient, type ResourceRef } from '../client/client.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
-import type { WatchEvent } from '../apiserver/request.ts';
+import type { WatchEvent } from '../api/request.ts';
 
 class WatchSink extends ProcessBase<{ watchId: number | null }> {
 	onEvent: (event: WatchEvent) => void = () => {};

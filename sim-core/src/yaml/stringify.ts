@@ -10,6 +10,7 @@
  * line breaks land on the same characters.
  */
 import { formatGoFloat, resolvePlain } from './resolve.ts';
+import { utf8Length } from '../golang/utf8.ts';
 
 const WIDTH = 80; // go-yaml v2 never changes libyaml's default best width
 // Strings like `1:20` were base-60 numbers in YAML 1.1; go-yaml quotes them for older readers.
@@ -119,15 +120,6 @@ export function sortYamlKeys(keys: string[]): string[] {
 // A JS number as JSON would carry it and go-yaml would then print it:
 // integers that fit int64/uint64 in full, everything else in Go's %g form.
 const formatNumber = (n: number) => (Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 64 ? String(n) : formatGoFloat(n));
-
-const utf8Length = (s: string) => {
-	let n = 0;
-	for (const c of s) {
-		const cp = c.codePointAt(0) ?? 0;
-		n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-	}
-	return n;
-};
 
 // undefined, functions and symbols are dropped from objects, as JSON.stringify does.
 const skipped = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol';

@@ -6,7 +6,7 @@
  */
 import { qualifiedResource } from '../../api/resources.ts';
 import * as errors from '../errors.ts';
-import type { ApiResponse } from '../request.ts';
+import type { ApiResponse } from '../../api/request.ts';
 import type { AdmissionAttributes } from './plugin.ts';
 
 /** admission.NewForbidden. */

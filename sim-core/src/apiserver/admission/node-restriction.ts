@@ -10,7 +10,7 @@
  * k8s.io/kubernetes/pkg/auth/nodeidentifier.
  */
 import type { KubeObject, Node, OwnerReference, PodSpec } from '../../api/types.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { StrategyContext } from '../registry/strategy.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin.ts';
 import * as errors from '../errors.ts';

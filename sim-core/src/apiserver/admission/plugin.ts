@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { ResourceInfo } from '../../api/resources.ts';
-import type { ApiResponse, UserInfo } from '../request.ts';
+import type { ApiResponse, UserInfo } from '../../api/request.ts';
 import type { StrategyContext } from '../registry/strategy.ts';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

@@ -13,7 +13,7 @@
  * success wins), .../request/anonymous and .../request/bearertoken, as
  * assembled by pkg/kubeapiserver/authenticator/config.go.
  */
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { TokenAuthentication } from './token-authenticator.ts';
 
 /** user.Anonymous: what a request without credentials is. */

@@ -5,7 +5,7 @@
  * k8s.io/apiserver/pkg/authorization/authorizer.
  */
 import type { KubeObject } from '../../api/types.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 
 /** The question asked of an authorizer (authorizer.Attributes). */
 export interface AuthorizationAttributes {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import { controllerIdentity, controllerServiceAccount, identityOf } from './identities.ts';
 
 describe('the identities of the cluster processes', () => {

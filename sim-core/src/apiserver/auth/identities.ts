@@ -15,7 +15,7 @@
  * (AuthenticatedGroupAdder) and, for the per-controller service accounts,
  * cmd/kube-controller-manager/app (each controller's ClientBuilder name).
  */
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import { ALL_AUTHENTICATED, ALL_SERVICE_ACCOUNTS, KUBEADM_CLUSTER_ADMINS, SYSTEM_MASTERS, SYSTEM_NODES } from './bootstrap-policy.ts';
 import { serviceAccountUsername } from './rbac.ts';
 

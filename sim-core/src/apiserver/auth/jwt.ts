@@ -5,8 +5,8 @@
  * service account tokens (gopkg.in/go-jose/go-jose.v2 jwt and jws), written
  * for plain ECMAScript: bytes are number arrays, text is UTF-8.
  */
-import { utf8Encode } from '../../api/json.ts';
-import { utf8Decode } from '../../api/base64.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
+import { utf8Decode } from '../../golang/utf8.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

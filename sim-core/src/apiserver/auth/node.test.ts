@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject, Pod } from '../../api/types.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { AuthorizationAttributes, AuthorizerReader } from './authorizer.ts';
 import { authorizeNodeRequest, nodeIdentity, nodeSubjectRules, podConfigMapNames, podSecretNames } from './node.ts';
 

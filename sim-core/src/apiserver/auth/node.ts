@@ -23,7 +23,7 @@
  */
 import type { Container, Pod, Volume } from '../../api/types.ts';
 import { parseFieldSelector } from '../../api/labels.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, AuthorizerReader, SubjectRules } from './authorizer.ts';
 import { nodeRules } from './bootstrap-policy.ts';
 import { rulesAllow } from './rbac.ts';

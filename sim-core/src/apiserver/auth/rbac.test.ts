@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject, PolicyRule, Role, Subject } from '../../api/types.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { AuthorizationAttributes, AuthorizerReader } from './authorizer.ts';
 import { appliesToUser, authorizeRbac, effectiveClusterRoleRules, rbacDenialLog, rbacSubjectRules, ruleAllows } from './rbac.ts';
 

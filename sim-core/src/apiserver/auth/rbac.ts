@@ -23,7 +23,7 @@
 import type { PolicyRule, Role, RoleBinding, Subject } from '../../api/types.ts';
 import { compareGoStrings, goQuote } from '../../api/json.ts';
 import { labelSelectorFromObject, matches, type Selector } from '../../api/labels.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, AuthorizerReader, SubjectRules } from './authorizer.ts';
 
 /** rbac.GroupName. */

@@ -20,9 +20,9 @@
  * (the `kid` header).
  */
 import { deriveRngState, Rng } from '../../sim/rng.ts';
-import { utf8Encode } from '../../api/json.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 import { base64UrlDecode, base64UrlEncode } from './jwt.ts';
-import { hmacSha256, sha256 } from './sha256.ts';
+import { hmacSha256, sha256 } from '../../golang/sha256.ts';
 
 /** The key pair, as plain data (it is part of the cluster, like a file kubeadm wrote). */
 export interface ServiceAccountKey {

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject } from '../../api/types.ts';
-import { utf8Encode } from '../../api/json.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
-import { hmacSha256, sha256, toHex } from './sha256.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
+import { hmacSha256, sha256, toHex } from '../../golang/sha256.ts';
 import { base64UrlDecode, base64UrlEncode, parseCompactJws } from './jwt.ts';
 import { serviceAccountKeyFromSeed, signJws, verifyJws } from './service-account-key.ts';
 import { generateToken, serviceAccountClaims, type ClaimsInput } from './service-account-token.ts';

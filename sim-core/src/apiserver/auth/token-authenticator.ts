@@ -26,7 +26,7 @@
  * creates them here.
  */
 import type { KubeObject } from '../../api/types.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import { serviceAccountIdentity } from './identities.ts';
 import { parseCompactJws } from './jwt.ts';
 import { verifyJws, type ServiceAccountKey } from './service-account-key.ts';

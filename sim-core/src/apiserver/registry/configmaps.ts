@@ -6,7 +6,8 @@
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
 import { asRecord, forbidden, invalid, jsonEquals, key, tooLong, type FieldError } from './field.ts';
-import { compareGoStrings, utf8ByteLength } from '../../api/json.ts';
+import { compareGoStrings } from '../../api/json.ts';
+import { utf8Length } from '../../golang/utf8.ts';
 import { isConfigMapKey, metaErrors, validateObjectMetaUpdate } from './objectmeta.ts';
 
 /** core.MaxSecretSize = 1 * 1024 * 1024, shared by ConfigMaps and Secrets. */
@@ -30,7 +31,7 @@ export function validateConfigMap(obj: KubeObject): FieldError[] {
 	for (const k of sortedKeys(data)) {
 		for (const m of isConfigMapKey(k)) errs.push(invalid(key('data', k), k, m));
 		if (binary && k in binary) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
-		total += utf8ByteLength(String(data![k] ?? ''));
+		total += utf8Length(String(data![k] ?? ''));
 	}
 	for (const k of sortedKeys(binary)) {
 		for (const m of isConfigMapKey(k)) errs.push(invalid(key('binaryData', k), k, m));

@@ -10,7 +10,7 @@
  */
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, labelSelectorFromObject, SelectorError } from '../../api/labels.ts';
-import { utf8ByteLength } from '../../api/json.ts';
+import { utf8Length } from '../../golang/utf8.ts';
 import { child, forbidden, goStringMap, index, invalid, required, tooLong, type FieldError } from './field.ts';
 
 /** apimachineryvalidation.FieldImmutableErrorMsg. */
@@ -79,7 +79,7 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
 	let total = 0;
 	for (const [k, v] of Object.entries(annotations ?? {})) {
 		for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(path, k, msg));
-		total += utf8ByteLength(k) + utf8ByteLength(String(v));
+		total += utf8Length(k) + utf8Length(String(v));
 	}
 	if (total > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) errs.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT_BYTES));
 	return errs;

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject } from '../../api/types.ts';
 import { resourceForKind } from '../../api/resources.ts';
-import { utf8Decode } from '../../api/base64.ts';
+import { utf8Decode } from '../../golang/utf8.ts';
 import { R, refOf, type ApiClient, type CallResult } from '../../client/client.ts';
 import { createApiHarness } from '../../testing/api-harness.ts';
 import { defaultStrategies } from './index.ts';

@@ -22,11 +22,11 @@
  */
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import * as errors from '../errors.ts';
-import type { ApiResponse } from '../request.ts';
+import type { ApiResponse } from '../../api/request.ts';
 import type { ServiceAccountKey } from '../auth/service-account-key.ts';
 import { serviceAccountKeyFromSeed } from '../auth/service-account-key.ts';
 import { EXPIRATION_EXTENSION_SECONDS, KUBEADM_SERVICE_ACCOUNT_ISSUER, WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS, generateToken, serviceAccountClaims, type ClaimsInput, type ServiceAccountTokenClaims } from '../auth/service-account-token.ts';
-import { formatRfc3339 } from '../../sim/clock.ts';
+import { formatRfc3339 } from '../../golang/time.ts';
 
 const GROUP = 'authentication.k8s.io';
 const API_VERSION = `${GROUP}/v1`;

@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { FieldError } from '../errors.ts';
-import type { UserInfo } from '../request.ts';
+import type { UserInfo } from '../../api/request.ts';
 
 /** What a strategy may read while it works. */
 export interface StrategyContext {

@@ -21,7 +21,7 @@ import { ApiClient, R, type ResourceRef } from '../../client/client.ts';
 import type { QueuedEvent } from '../../sim/event-queue.ts';
 import type { Kernel } from '../../sim/kernel.ts';
 import { ProcessBase } from '../../sim/process-base.ts';
-import { formatRfc3339, formatRfc3339Micro } from '../../sim/clock.ts';
+import { formatRfc3339, formatRfc3339Micro } from '../../golang/time.ts';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';
 import { Kernel as SimKernel, type KernelState } from '../../sim/kernel.ts';
 import { MvccStore, type MvccState } from '../../store/mvcc.ts';

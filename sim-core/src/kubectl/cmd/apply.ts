@@ -17,7 +17,7 @@ import { compactJson, isJsonObject, type JsonObject, type JsonValue } from '../.
 import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../../api/schema/index.ts';
 import { resourceByName } from '../../api/resources.ts';
 import { matches, parseLabelSelector, SelectorError } from '../../api/labels.ts';
-import { applyPatch } from '../../apiserver/patch.ts';
+import { applyPatch } from '../../api/patch.ts';
 import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { readManifests } from '../resource-args.ts';
@@ -81,8 +81,8 @@ interface ApplyContext {
 }
 
 /** The query every write of apply carries. */
-function writeQuery(ctx: ApplyContext): NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> {
-	const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: ctx.fieldManager, fieldValidation: ctx.validation };
+function writeQuery(ctx: ApplyContext): NonNullable<import('../../api/request.ts').ApiRequest['query']> {
+	const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: ctx.fieldManager, fieldValidation: ctx.validation };
 	if (ctx.dryRun === 'server') query.dryRun = 'All';
 	return query;
 }

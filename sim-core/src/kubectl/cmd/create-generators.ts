@@ -10,7 +10,7 @@
  * pkg/generate/versioned/run.go (BasicPod) and service.go.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { utf8Encode } from '../../api/json.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 import { isDNS1123Subdomain, parseLabelSelector, SelectorError } from '../../api/labels.ts';
 import { plain, type KubectlError } from './check-err.ts';
 

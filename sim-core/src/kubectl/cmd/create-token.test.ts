@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { utf8Decode } from '../../api/base64.ts';
+import { utf8Decode } from '../../golang/utf8.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
 import { base64UrlDecode } from '../../apiserver/auth/jwt.ts';

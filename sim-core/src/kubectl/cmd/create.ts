@@ -83,7 +83,7 @@ function runGenerator(inv: KubectlInvocation, spec: GeneratorSpec, build: () => 
 		if (!info) return checkErr(plain(`no matches for kind "${obj.kind}" in version "${obj.apiVersion}"`), '', stderr);
 		const ref = refOf(info);
 		const namespace = spec.namespaced ? inv.namespace : undefined;
-		const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(inv.args.flags['field-manager'] || 'kubectl-create'), fieldValidation: validation.directive };
+		const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(inv.args.flags['field-manager'] || 'kubectl-create'), fieldValidation: validation.directive };
 		if (dry.strategy === 'server') query.dryRun = 'All';
 		const created = inv.client.create(ref, namespace, obj, query);
 		stderr += warningLines(created.warnings);
@@ -663,7 +663,7 @@ function createFromFiles(inv: KubectlInvocation): CommandResult {
 			result = { ...obj, metadata: { ...metadata, annotations: { ...annotations, [LAST_APPLIED_ANNOTATION]: `${compactJson(bare as unknown as JsonValue)}\n` } } };
 		}
 		if (dry.strategy !== 'client') {
-			const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(args.flags['field-manager'] || 'kubectl-create'), fieldValidation: validation.directive };
+			const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(args.flags['field-manager'] || 'kubectl-create'), fieldValidation: validation.directive };
 			if (dry.strategy === 'server') query.dryRun = 'All';
 			const created = inv.client.create(refOf(info), namespace, result, query);
 			stderr += warningLines(created.warnings);

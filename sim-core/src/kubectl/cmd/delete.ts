@@ -13,7 +13,7 @@
  * Mirrors k8s.io/kubectl/pkg/cmd/delete/delete.go and delete_flags.go, and
  * the wait of pkg/cmd/wait/delete.go (IsDeleted).
  */
-import type { ApiRequest } from '../../apiserver/request.ts';
+import type { ApiRequest } from '../../api/request.ts';
 import { parseGoDurationMs } from '../../api/duration.ts';
 import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';

@@ -18,7 +18,7 @@
  */
 import type { KubeObject, Node, OwnerReference, Pod } from '../../api/types.ts';
 import { formatGoDurationMs } from '../../api/duration.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { R, refOf } from '../../client/client.ts';
 import { resourceByName } from '../../api/resources.ts';
 import { parseLabelSelector, SelectorError } from '../../api/labels.ts';

@@ -11,9 +11,9 @@
 import type { CoreEvent, KubeList, KubeObject } from '../../api/types.ts';
 import { groupVersion } from '../../api/resources.ts';
 import { R } from '../../client/client.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { parseGoDurationMs } from '../../api/duration.ts';
-import type { WatchEvent } from '../../apiserver/request.ts';
+import type { WatchEvent } from '../../api/request.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { TabWriter, KUBECTL_GET_TABWRITER } from '../printers/tabwriter.ts';

@@ -10,7 +10,7 @@
  * Mirrors k8s.io/kubectl/pkg/cmd/exec/exec.go.
  */
 import type { Pod } from '../../api/types.ts';
-import type { ExecResult } from '../../apiserver/request.ts';
+import type { ExecResult } from '../../api/request.ts';
 import { R, refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { resolveResourceType } from '../resource-args.ts';

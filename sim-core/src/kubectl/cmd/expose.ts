@@ -144,7 +144,7 @@ function run(inv: KubectlInvocation): CommandResult {
 			stdout += printer.printer(args.set.has('namespace') ? { ...svc.object, metadata: { ...svc.object.metadata, namespace: inv.namespace } } : svc.object, 'exposed');
 			continue;
 		}
-		const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(flags['field-manager'] || 'kubectl-expose') };
+		const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(flags['field-manager'] || 'kubectl-expose') };
 		if (dry.strategy === 'server') query.dryRun = 'All';
 		const created = inv.client.create(R.services, inv.namespace, svc.object, query);
 		if (!created.ok) {

@@ -17,7 +17,7 @@ import { parseGoDurationMs } from '../../api/duration.ts';
 import { stringifyJsonLikeKubectl, type JsonValue } from '../../api/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { refOf } from '../../client/client.ts';
-import type { WatchEvent } from '../../apiserver/request.ts';
+import type { WatchEvent } from '../../api/request.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
 import { TabWriter, KUBECTL_GET_TABWRITER } from '../printers/tabwriter.ts';

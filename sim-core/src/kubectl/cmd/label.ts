@@ -164,7 +164,7 @@ function editOne(
 	const metadata: Record<string, unknown> = {};
 	if (added.length || removed.length) metadata[edit.field] = changes;
 	if (resourceVersion) metadata.resourceVersion = resourceVersion;
-	const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(inv.args.flags['field-manager'] || edit.fieldManager) };
+	const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(inv.args.flags['field-manager'] || edit.fieldManager) };
 	if (dryRun === 'server') query.dryRun = 'All';
 	const patched = inv.client.patch(refOf(target.info), target.namespace, target.name, Object.keys(metadata).length ? { metadata } : {}, 'application/merge-patch+json', undefined, query);
 	if (!patched.ok) {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject } from '../../api/types.ts';
-import type { ApiRequest, ApiResponse } from '../../apiserver/request.ts';
+import type { ApiRequest, ApiResponse } from '../../api/request.ts';
 import { world, type World } from './testdata/env.ts';
 
 const running = (started: string) => ({

@@ -14,7 +14,7 @@
  */
 import type { Pod } from '../../api/types.ts';
 import { R, refOf } from '../../client/client.ts';
-import type { ApiRequest } from '../../apiserver/request.ts';
+import type { ApiRequest } from '../../api/request.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { resolveResourceType } from '../resource-args.ts';
 import { callError, checkErr, plain, usageError, type KubectlError } from './check-err.ts';

@@ -8,8 +8,8 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import { jsonEqual, type JsonValue } from '../../api/json.ts';
-import { applyPatch } from '../../apiserver/patch.ts';
-import type { PatchType } from '../../apiserver/request.ts';
+import { applyPatch } from '../../api/patch.ts';
+import type { PatchType } from '../../api/request.ts';
 import { refOf } from '../../client/client.ts';
 import { parseYaml, YamlError } from '../../yaml/index.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
@@ -75,7 +75,7 @@ function run(inv: KubectlInvocation): CommandResult {
 			}
 			after = local.value as KubeObject;
 		} else {
-			const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(flags['field-manager'] || 'kubectl-patch') };
+			const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(flags['field-manager'] || 'kubectl-patch') };
 			if (dry.strategy === 'server') query.dryRun = 'All';
 			const result = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, patchType, subresource, query);
 			if (!result.ok) {

@@ -9,7 +9,7 @@
  */
 import type { KubeList, KubeObject, LabelSelector, Pod } from '../../api/types.ts';
 import { formatLabelSelector } from '../../api/labels.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { R } from '../../client/client.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
 import { callError, plain, type KubectlError } from './check-err.ts';

@@ -12,7 +12,7 @@ import { stringifyYaml } from '../../yaml/index.ts';
 import { executeJsonPath, JsonPathError } from '../printers/jsonpath.ts';
 import type { FlagSpec, ParsedArgs } from '../flags.ts';
 import { objectRefName } from '../names.ts';
-import { formatRfc3339Micro } from '../../sim/clock.ts';
+import { formatRfc3339Micro } from '../../golang/time.ts';
 import { plain, type KubectlError } from './check-err.ts';
 
 /** `-o, --output`. */

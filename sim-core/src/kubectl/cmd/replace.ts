@@ -82,7 +82,7 @@ function run(inv: KubectlInvocation): CommandResult {
 	let stdout = '';
 	let stderr = dry.stderr;
 	const errors: KubectlError[] = [...read.errors];
-	const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(flags['field-manager'] || 'kubectl-replace'), fieldValidation: validation.directive };
+	const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(flags['field-manager'] || 'kubectl-replace'), fieldValidation: validation.directive };
 	if (dry.strategy === 'server') query.dryRun = 'All';
 	if (force) {
 		// forceReplace: delete everything, wait until it is gone, create it again.

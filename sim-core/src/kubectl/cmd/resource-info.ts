@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import { groupVersion, type ResourceInfo } from '../../api/resources.ts';
-import type { ApiRequest } from '../../apiserver/request.ts';
+import type { ApiRequest } from '../../api/request.ts';
 import type { CallResult } from '../../client/client.ts';
 
 /** resource.Info: one object to act on. */

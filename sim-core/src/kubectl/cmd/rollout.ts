@@ -22,9 +22,9 @@
 import type { KubeList, KubeObject } from '../../api/types.ts';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../api/json.ts';
 import { formatLabelSelector } from '../../api/labels.ts';
-import { formatRfc3339 } from '../../sim/clock.ts';
+import { formatRfc3339 } from '../../golang/time.ts';
 import { R, refOf } from '../../client/client.ts';
-import type { WatchEvent } from '../../apiserver/request.ts';
+import type { WatchEvent } from '../../api/request.ts';
 import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { kindQualifier } from '../names.ts';

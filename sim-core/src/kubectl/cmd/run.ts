@@ -27,7 +27,7 @@ function create(inv: KubectlInvocation, obj: KubeObject, dryRun: DryRunStrategy,
 		return { object: inv.args.set.has('namespace') ? { ...obj, metadata: { ...obj.metadata, namespace } } : obj, warnings: '' };
 	}
 	const ref = obj.kind === 'Service' ? R.services : R.pods;
-	const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(inv.args.flags['field-manager'] || 'kubectl-run') };
+	const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(inv.args.flags['field-manager'] || 'kubectl-run') };
 	if (dryRun === 'server') query.dryRun = 'All';
 	const created = inv.client.create(refOf(ref), namespace, obj, query);
 	if (!created.ok) return { error: callError(created, inv.env.serverUrl) };

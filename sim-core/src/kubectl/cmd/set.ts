@@ -75,7 +75,7 @@ function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mu
 			out.stdout += printer.printer(after, operation);
 			continue;
 		}
-		const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager };
+		const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager };
 		if (dry === 'server') query.dryRun = 'All';
 		const result = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, 'application/strategic-merge-patch+json', undefined, query);
 		if (!result.ok) {

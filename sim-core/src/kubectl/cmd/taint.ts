@@ -167,7 +167,7 @@ function run(inv: KubectlInvocation): CommandResult {
 			stdout += printer.printer(updated, next.operation);
 			continue;
 		}
-		const query: NonNullable<import('../../apiserver/request.ts').ApiRequest['query']> = { fieldManager: String(args.flags['field-manager'] || 'kubectl-taint'), fieldValidation: validation.directive };
+		const query: NonNullable<import('../../api/request.ts').ApiRequest['query']> = { fieldManager: String(args.flags['field-manager'] || 'kubectl-taint'), fieldValidation: validation.directive };
 		if (dry.strategy === 'server') query.dryRun = 'All';
 		const result = inv.client.patch(refOf(R.nodes), undefined, node.metadata.name!, patch, 'application/strategic-merge-patch+json', undefined, query);
 		if (!result.ok) {

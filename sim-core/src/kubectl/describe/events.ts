@@ -8,7 +8,7 @@
  */
 import type { CoreEvent, KubeObject, KubeList } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { translateTimestampSince } from '../printers/table-columns.ts';
 import { LEVEL_0, LEVEL_1, type PrefixWriter } from './prefix-writer.ts';
 import type { DescribeContext } from './helpers.ts';

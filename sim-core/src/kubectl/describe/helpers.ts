@@ -9,8 +9,7 @@
  */
 import type { KubeObject, Taint, Toleration } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
-import { civilFromDays } from '../../sim/clock.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { formatRfc1123z, parseRfc3339 } from '../../golang/time.ts';
 import { compareGoStrings } from '../../api/json.ts';
 import { Quantity } from '../../api/quantity.ts';
 import { LEVEL_0, type PrefixWriter } from './prefix-writer.ts';
@@ -33,9 +32,6 @@ export type DescribeResult = { ok: true; text: string } | { ok: false; error: st
 /** Describes one object (already fetched). */
 export type Describer = (obj: KubeObject, ctx: DescribeContext) => DescribeResult;
 
-const DAYS = ['Thu', 'Fri', 'Sat', 'Sun', 'Mon', 'Tue', 'Wed'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * Go's `t.Format(time.RFC1123Z)` for a UTC time: `Mon, 30 Nov 2026
@@ -45,12 +41,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function rfc1123z(timestamp: string | null | undefined): string {
 	const ms = timestamp ? parseRfc3339(timestamp) : Number.NaN;
 	if (Number.isNaN(ms)) return 'Mon, 01 Jan 0001 00:00:00 +0000';
-	const days = Math.floor(ms / 86_400_000);
-	const { year, month, day } = civilFromDays(days);
-	const s = Math.floor((ms - days * 86_400_000) / 1000);
-	// 1970-01-01 was a Thursday.
-	const weekday = DAYS[((days % 7) + 7) % 7];
-	return `${weekday}, ${pad(day)} ${MONTHS[month - 1]} ${year} ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)} +0000`;
+	return formatRfc1123z(ms);
 }
 
 /** stringOrNone. */

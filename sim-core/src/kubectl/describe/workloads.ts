@@ -12,7 +12,7 @@ import type { DaemonSet, Deployment, Job, KubeList, KubeObject, LabelSelector, P
 import { formatLabels, formatLabelSelector, labelSelectorFromObject, selectorToString, SelectorError } from '../../api/labels.ts';
 import { humanDuration } from '../../api/duration.ts';
 import { R } from '../../client/client.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { apiErrorMessage } from '../resource-args.ts';
 import { LEVEL_0, LEVEL_1, PrefixWriter } from './prefix-writer.ts';
 import { printAnnotationsMultiline, printController, printLabelsMultiline, rfc1123z, type DescribeContext, type DescribeResult } from './helpers.ts';

@@ -10,17 +10,8 @@
  * as a float, is an integer here). Go walks maps in random order for `*`
  * and `..`; we walk keys sorted, one of the orders Go may produce.
  */
-import {
-	compactJson,
-	compareGoStrings,
-	goQuote,
-	goSortedKeys,
-	isJsonObject,
-	stringifyJsonLikeKubectl,
-	utf8Encode,
-	type JsonObject,
-	type JsonValue,
-} from '../../api/json.ts';
+import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, stringifyJsonLikeKubectl, type JsonObject, type JsonValue } from '../../api/json.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 import { KUBECTL_GET_TABWRITER, TabWriter } from './tabwriter.ts';
 
 /** A template float literal such as `1.5` (Go float64), kept apart from integers for Go's comparison rules. */

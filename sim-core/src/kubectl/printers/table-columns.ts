@@ -14,7 +14,7 @@
  */
 import type { Container, KubeObject, PodTemplateSpec } from '../../api/types.ts';
 import { humanDuration } from '../../api/duration.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 
 /** One column of a server table (metav1.TableColumnDefinition). */
 export interface TableColumn {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { ContainerStatus, Pod, PodStatus } from '../../api/types.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { podStatusCells } from './table-pods.ts';
 
 const NOW = parseRfc3339('2026-11-30T09:00:00Z');

@@ -6,7 +6,7 @@
  * `Terminating`, `SchedulingGated`, `3 (2m ago)`).
  */
 import type { Container, ContainerStatus, KubeObject, Pod } from '../../api/types.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { humanDuration } from '../../api/duration.ts';
 import { columns, translateTimestampSince, type TableContext, type TableDefinition } from './table-columns.ts';
 

@@ -8,7 +8,7 @@
 import type { DaemonSet, Deployment, Job, KubeObject, LabelSelector, PodTemplateSpec, ReplicaSet, StatefulSet } from '../../api/types.ts';
 import { formatLabels, formatLabelSelector, labelSelectorFromObject, selectorToString, SelectorError } from '../../api/labels.ts';
 import { humanDuration } from '../../api/duration.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { columns, int, layoutContainerCells, templateContainers, translateTimestampSince, type TableContext, type TableDefinition } from './table-columns.ts';
 
 const age = (obj: KubeObject, ctx: TableContext) => translateTimestampSince(obj.metadata.creationTimestamp, ctx.nowMs);

@@ -9,7 +9,7 @@
  * Mirrors pkg/volume/configmap/configmap.go (SetUpAt, MakePayload).
  */
 import type { ConfigMap } from '../../api/types.ts';
-import { decodeBase64 } from '../../api/base64.ts';
+import { decodeBase64 } from '../../golang/base64.ts';
 import type { Payload } from './atomic-writer.ts';
 import type { LookupResult } from './lookup.ts';
 

@@ -8,7 +8,7 @@
  * Mirrors pkg/volume/secret/secret.go (SetUpAt, MakePayload).
  */
 import type { Secret } from '../../api/types.ts';
-import { decodeBase64 } from '../../api/base64.ts';
+import { decodeBase64 } from '../../golang/base64.ts';
 import type { Payload } from './atomic-writer.ts';
 import type { KeyToPath, PayloadResult } from './configmap.ts';
 import type { LookupResult } from './lookup.ts';

@@ -5,8 +5,8 @@
  * manager replaces it (token_manager.go requiresRefresh).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeBase64 } from '../../api/base64.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { decodeBase64 } from '../../golang/base64.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { issueToken, requiresRefresh } from './service-account-token.ts';
 
 const NOW = parseRfc3339('2026-11-30T08:00:00Z');

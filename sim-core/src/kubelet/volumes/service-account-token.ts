@@ -15,7 +15,7 @@
  * pkg/registry/core/serviceaccount/storage/token.go (the expiration
  * extension of the default token).
  */
-import { encodeBase64 } from '../../api/base64.ts';
+import { encodeBase64 } from '../../golang/base64.ts';
 import { hash128 } from '../static-pods.ts';
 
 /** kubeadm's --service-account-issuer; the API server's audiences default to it. */

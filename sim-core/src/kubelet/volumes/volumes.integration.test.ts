@@ -16,7 +16,7 @@ import { R } from '../../client/client.ts';
 import { ContainerRuntime, SANDBOX_SETUP_MS } from '../../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
 import { MemoryFs } from '../../shell/index.ts';
-import { decodeBase64 } from '../../api/base64.ts';
+import { decodeBase64 } from '../../golang/base64.ts';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';
 import { emptyKubeletHostState } from '../journal.ts';
 import { Kubelet } from '../kubelet.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeSchedulerConfiguration } from '../../cluster/options.ts';
+import type { KubeSchedulerConfiguration } from './types.ts';
 import type { Framework } from '../framework/runtime.ts';
 import type { NodeResourcesFit } from '../plugins/node-resources-fit.ts';
 import { newInTreeRegistry } from '../plugins/registry.ts';

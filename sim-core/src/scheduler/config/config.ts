@@ -1,6 +1,6 @@
 /**
  * kube-scheduler's configuration: a KubeSchedulerConfiguration (v1, as in a
- * `--config` file; the TypeScript shape is ../../cluster/options.ts)
+ * `--config` file; its shape is ./types.ts)
  * defaulted and validated into what the scheduler runs with. Mirrors
  * pkg/scheduler/apis/config/v1/defaults.go and the parts of
  * pkg/scheduler/apis/config/validation/validation.go that apply here.
@@ -12,7 +12,7 @@
  * a Lease kube-system/kube-scheduler with leaseDuration 15s, renewDeadline
  * 10s, retryPeriod 2s.
  */
-import type { KubeSchedulerConfiguration } from '../../cluster/options.ts';
+import type { KubeSchedulerConfiguration } from './types.ts';
 import { parseGoDurationMs } from '../../api/duration.ts';
 import { EXTENSION_POINTS, type PluginSet, type PluginsConfig } from '../framework/runtime.ts';
 import { NOT_SIMULATED } from '../plugins/registry.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../../apiserver/request.ts';
+import type { ApiRequest } from '../../api/request.ts';
 import type { Pod } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { NodeToStatus } from '../framework/fit-error.ts';

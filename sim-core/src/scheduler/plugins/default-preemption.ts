@@ -19,7 +19,7 @@
  */
 import type { Pod, PodCondition } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
-import { formatRfc3339 } from '../../sim/clock.ts';
+import { formatRfc3339 } from '../../golang/time.ts';
 import type { CycleState } from '../framework/cycle-state.ts';
 import { FitError, newDiagnosis, NodeToStatus } from '../framework/fit-error.ts';
 import type { Handle, PostFilterPlugin, PostFilterResult } from '../framework/interface.ts';

@@ -3,8 +3,8 @@
  * with runtime.NewFramework and a fake handle (pkg/scheduler/testing/
  * framework). Test-only helper.
  */
-import type { ApiRequest } from '../../apiserver/request.ts';
-import type { KubeSchedulerConfiguration } from '../../cluster/options.ts';
+import type { ApiRequest } from '../../api/request.ts';
+import type { KubeSchedulerConfiguration } from '../config/types.ts';
 import type { SchedulerCache } from '../cache/cache.ts';
 import { completeConfig } from '../config/config.ts';
 import type { Listers } from '../framework/interface.ts';

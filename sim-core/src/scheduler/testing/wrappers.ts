@@ -6,7 +6,7 @@
  * TypeScript like the rest of the folder.
  */
 import type { Container, KubeObject, Node, Pod, PodSpec, Taint, Toleration } from '../../api/types.ts';
-import type { ApiRequest } from '../../apiserver/request.ts';
+import type { ApiRequest } from '../../api/request.ts';
 import { ApiClient } from '../../client/client.ts';
 import { SchedulerCache, type AssumedPod } from '../cache/cache.ts';
 import { CycleState } from '../framework/cycle-state.ts';

@@ -1,5 +1,7 @@
 /** Line-oriented text tools: head, tail, wc, sort, uniq, cut, tr, column, seq, base64. */
-import { base64Decode, base64Encode, charClass, utf8Decode, utf8Encode, utf8Len } from '../text.ts';
+import { charClass } from '../text.ts';
+import { base64Decode, base64Encode } from '../../golang/base64.ts';
+import { utf8Decode, utf8Encode, utf8Length } from '../../golang/utf8.ts';
 import type { CommandHandler } from '../types.ts';
 import { Out, UsageError, count, lines, opt, readAll, res, tool, usage } from './common.ts';
 
@@ -48,7 +50,7 @@ export const wc = tool('wc', 'lwc', 1, (ctx, o) => {
 		v: {
 			l: text.split('\n').length - 1,
 			w: text.split(/[ \t\n\r\f\v]+/).filter(Boolean).length,
-			c: utf8Len(text),
+			c: utf8Length(text),
 		} as Record<string, number>,
 	}));
 	let width = 1;

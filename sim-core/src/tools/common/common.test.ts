@@ -6,13 +6,14 @@
  * SetAlignment(ALIGN_RIGHT)), and Go's text/tabwriter rules.
  */
 import { describe, expect, it } from 'vitest';
-import { httpDate, opensslDate, zapTimestamp } from './calendar.ts';
+import { opensslDate, zapTimestamp } from './calendar.ts';
+import { httpDate } from '../../golang/time.ts';
 import { goDuration, humanizeBytes } from './go-format.ts';
 import { GoRaw, goMarshal, goMarshalIndent } from './go-json.ts';
 import { renderTable } from './tablewriter.ts';
 import { tabwriteWithTabs } from './tabwriter.ts';
 import { zapLine } from './zap.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 
 describe('Go Duration.String', () => {
 	it.each([

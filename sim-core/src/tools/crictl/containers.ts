@@ -11,7 +11,7 @@ import type { ContainerInfo, ImageInfo } from '../../cri-api/cri.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { parseGoDurationMs, type FlagSpec } from './cli.ts';
 import { containerImageId, containerIds, containerInspect, containerLogPath, containerMessage, containerStateText, resolveId, rpcError, sandboxIds } from './cri-view.ts';
-import { civilTime } from '../common/calendar.ts';
+import { civilTime, daysFromCivil } from '../../golang/time.ts';
 import { crictlTable, humanDuration, protoJson, statusDataJson } from './format.ts';
 import { matchesRegex, newestFirst, parseLabels, truncatedId, type Command, type Run } from './run.ts';
 import type { CrictlRuntime } from './types.ts';
@@ -294,16 +294,6 @@ function parseSince(value: string, nowMs: number): number | undefined {
 	}
 	if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
 	return Number.NaN;
-}
-
-/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
-function daysFromCivil(y: number, m: number, d: number): number {
-	y -= m <= 2 ? 1 : 0;
-	const era = Math.floor(y / 400);
-	const yoe = y - era * 400;
-	const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-	const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-	return era * 146097 + doe - 719468;
 }
 
 export const logs: Command = {

@@ -9,7 +9,7 @@
  * github.com/docker/go-units duration.go and size.go, and
  * cri-tools cmd/crictl/util.go (outputStatusData).
  */
-import { civilTime } from '../common/calendar.ts';
+import { civilTime } from '../../golang/time.ts';
 import { GoRaw, goMarshalIndent, type GoJsonValue } from '../common/go-json.ts';
 
 // ---- logrus -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * podStatusCommand, stopPodCommand, removePodCommand, OutputPodSandboxes,
  * getSandboxesList) and containerd's sandbox_list.go / sandbox_status.go.
  */
-import { civilTime } from '../common/calendar.ts';
+import { civilTime } from '../../golang/time.ts';
 import type { GoJsonValue } from '../common/go-json.ts';
 import type { SandboxInfo } from '../../cri-api/cri.ts';
 import { PAUSE_IMAGE } from '../../runtime/images.ts';

@@ -7,7 +7,7 @@
  * its code, and anything else exits 0.
  */
 import type { CommandContext, CommandResult } from '../../shell/types.ts';
-import { civilTime } from '../common/calendar.ts';
+import { civilTime } from '../../golang/time.ts';
 import { klogErrorLine, logrusLine, type KlogValue, type LogrusLevel } from './format.ts';
 
 /** Unwinds a run to the top with an exit status; never escapes the command handler. */

@@ -13,12 +13,12 @@
  * then `content-length` (when the whole body fits the 4 KiB write buffer)
  * and `date`.
  */
-import type { ApiRequest, ApiResponse, UserInfo } from '../../apiserver/request.ts';
+import type { ApiRequest, ApiResponse, UserInfo } from '../../api/request.ts';
 import { isTransportFailure } from '../../client/transport.ts';
 import { parseYaml } from '../../yaml/index.ts';
-import { httpDate } from '../common/calendar.ts';
+import { httpDate } from '../../golang/time.ts';
 import { goMarshalIndent } from '../common/go-json.ts';
-import { utf8Length } from '../common/utf8.ts';
+import { utf8Length } from '../../golang/utf8.ts';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
 import { probe } from './health.ts';
 import { ANONYMOUS, defaultAuthorizeNonResource, flowSchemaFor, nameUuid } from './identity.ts';

@@ -9,7 +9,7 @@
  * (lib/connect.c, lib/vtls/openssl.c, src/tool_operate.c, src/tool_msgs.c).
  */
 import { describe, expect, it } from 'vitest';
-import type { UserInfo } from '../../apiserver/request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import type { Authorizer } from '../../apiserver/auth/authorizer.ts';
 import { MemoryFs } from '../../shell/fs.ts';
 import { ShellSession } from '../../shell/session.ts';

@@ -28,9 +28,9 @@
  * separately, a terminal shows -v's lines after the body, not around it.
  */
 import type { CommandContext, CommandHandler, CommandResult, Host } from '../../shell/types.ts';
-import type { UserInfo } from '../../apiserver/request.ts';
+import type { UserInfo } from '../../api/request.ts';
 import { opensslDate } from '../common/calendar.ts';
-import { utf8Length } from '../common/utf8.ts';
+import { utf8Length } from '../../golang/utf8.ts';
 import { ApiServerHttp, type Authentication, type HttpResponse } from './apiserver-http.ts';
 import { defaultCertIdentity } from './identity.ts';
 import { NO_URL_TEXT, OptionError, optionErrorText, parseCurlArgs, type CurlOptions } from './options.ts';

@@ -22,8 +22,8 @@
  * default error documents, CPython's http/server.py (DEFAULT_ERROR_MESSAGE,
  * list_directory) and net/http's header writing.
  */
-import { httpDate } from '../common/calendar.ts';
-import { utf8Length } from '../common/utf8.ts';
+import { httpDate } from '../../golang/time.ts';
+import { utf8Length } from '../../golang/utf8.ts';
 import type { PlainHttpAnswer } from './types.ts';
 
 /** What the container runtime says a Pod's server answered. */

@@ -19,9 +19,10 @@
  *   (the x-kubernetes-pf-* response headers), from the suggested and
  *   mandatory configuration (apiserver/pkg/apis/flowcontrol/bootstrap).
  */
-import type { UserInfo } from '../../apiserver/request.ts';
-import { sha1, toHex } from '../common/sha1.ts';
-import { utf8Bytes } from '../common/utf8.ts';
+import type { UserInfo } from '../../api/request.ts';
+import { sha1 } from '../../golang/sha1.ts';
+import { toHex } from '../../golang/sha256.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 
 /** The anonymous user (--anonymous-auth=true, kube-apiserver's default). */
 export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -82,7 +83,7 @@ export function defaultAuthorizeNonResource(user: UserInfo, path: string): boole
 
 /** A stable UUID for a named object (the FlowSchemas' UIDs differ per cluster; these stand in for them). */
 export function nameUuid(name: string): string {
-	const h = toHex(sha1(utf8Bytes(name)));
+	const h = toHex(sha1(utf8Encode(name)));
 	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

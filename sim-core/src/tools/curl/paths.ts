@@ -10,7 +10,7 @@
  * delete or deletecollection). Everything else (`/healthz`, `/version`,
  * `/api`, `/apis/apps`...) is a non-resource request.
  */
-import type { ApiRequest, PatchType, Verb } from '../../apiserver/request.ts';
+import type { ApiRequest, PatchType, Verb } from '../../api/request.ts';
 
 /** A request the resource handlers serve. */
 export interface ResourceRequest {

@@ -6,7 +6,7 @@
  * into another component's folder; the request and response shapes are the
  * API server's wire types (apiserver/request.ts) that client/ also uses.
  */
-import type { ApiRequest, UserInfo } from '../../apiserver/request.ts';
+import type { ApiRequest, UserInfo } from '../../api/request.ts';
 import type { TransportResult } from '../../client/transport.ts';
 
 /** The kube-apiserver endpoint as kubeadm sets it up. */

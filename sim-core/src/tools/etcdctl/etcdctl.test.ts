@@ -14,7 +14,7 @@ import { MvccStore } from '../../store/mvcc.ts';
 import { MemoryFs } from '../../shell/fs.ts';
 import { ShellSession } from '../../shell/session.ts';
 import type { Host } from '../../shell/types.ts';
-import { parseRfc3339 } from '../../sim/clock.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import { createApiHarness } from '../../testing/api-harness.ts';
 import { createEtcdctl } from './etcdctl.ts';
 import { createEtcdutl } from './etcdutl.ts';

@@ -5,8 +5,9 @@
  * sorted peer URLs joined, then the cluster token; first 8 bytes big-endian)
  * and cluster.go (genID: SHA-1 of the member IDs as 8-byte big-endian words).
  */
-import { sha1, toHex } from '../common/sha1.ts';
-import { utf8Bytes } from '../common/utf8.ts';
+import { sha1 } from '../../golang/sha1.ts';
+import { toHex } from '../../golang/sha256.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 
 /** --initial-cluster-token's default; kubeadm does not set it (server/embed/config.go). */
 export const DEFAULT_CLUSTER_TOKEN = 'etcd-cluster';
@@ -15,7 +16,7 @@ export const DEFAULT_CLUSTER_TOKEN = 'etcd-cluster';
 export function memberId(peerUrls: readonly string[], clusterToken = DEFAULT_CLUSTER_TOKEN): string {
 	// Go's sort.Strings compares bytes; URLs are ASCII, where that equals JS's default order.
 	const joined = [...peerUrls].sort().join('');
-	return toHex(sha1(utf8Bytes(joined + clusterToken)).slice(0, 8));
+	return toHex(sha1(utf8Encode(joined + clusterToken)).slice(0, 8));
 }
 
 /** The cluster ID from its members' IDs (sorted numerically, as MemberIDs returns them). */

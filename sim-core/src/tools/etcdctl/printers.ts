@@ -19,7 +19,7 @@ import { goQuote } from '../../api/json.ts';
 import { GoRaw, goMarshal, type GoJsonValue } from '../common/go-json.ts';
 import { hexToDecimal, humanizeBytes } from '../common/go-format.ts';
 import { renderTable } from '../common/tablewriter.ts';
-import { utf8Bytes } from '../common/utf8.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 import type { MemberStatus } from './status.ts';
 import type { EtcdMemberFacts } from './types.ts';
 
@@ -51,7 +51,7 @@ const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 
 /** encoding/json's []byte form: standard base64 with padding. */
 export function base64(text: string): string {
-	const bytes = utf8Bytes(text);
+	const bytes = utf8Encode(text);
 	let out = '';
 	for (let i = 0; i < bytes.length; i += 3) {
 		const [a, b, c] = [bytes[i], bytes[i + 1], bytes[i + 2]];
@@ -64,7 +64,7 @@ export function base64(text: string): string {
 
 /** printer.go addHexPrefix over hex.EncodeToString: `\x66\x6f\x6f`. */
 function hexEscaped(text: string): string {
-	return utf8Bytes(text)
+	return utf8Encode(text)
 		.map((b) => '\\x' + b.toString(16).padStart(2, '0'))
 		.join('');
 }

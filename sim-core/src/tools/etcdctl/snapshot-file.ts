@@ -12,7 +12,7 @@
  * simulated API server stores; a real cluster stores protobuf.
  */
 import type { KeyValue, MvccStore } from '../../store/mvcc.ts';
-import { forEachUtf8Byte, utf8Length } from '../common/utf8.ts';
+import { forEachUtf8Byte, utf8Length } from '../../golang/utf8.ts';
 import { ETCD_STORAGE_VERSION } from './types.ts';
 
 /** The first line of a simulated snapshot file. */

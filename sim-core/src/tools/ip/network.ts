@@ -19,8 +19,8 @@
  * they derive from the node and pod names so they stay the same between
  * commands. Host-network pods (the control plane's static pods) get no veth.
  */
-import { sha1 } from '../common/sha1.ts';
-import { utf8Bytes } from '../common/utf8.ts';
+import { sha1 } from '../../golang/sha1.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 
 /** What `ip` is wired to. */
 export interface IpDeps {
@@ -96,7 +96,7 @@ const TX_QUEUE_LEN = 1000;
 const LOOPBACK_MTU = 65536;
 
 function digest(text: string): number[] {
-	return sha1(utf8Bytes(text));
+	return sha1(utf8Encode(text));
 }
 
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');

@@ -22,7 +22,7 @@
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { BUILTIN_CHAINS, type Chain, type Table, type TableName } from '../../network/iptables/model.ts';
-import { civilTime } from '../common/calendar.ts';
+import { civilTime } from '../../golang/time.ts';
 import { listHeader, listRule, orderedChains, saveRule, type ListOptions } from './iptables-format.ts';
 import { IPTABLES_VERSION, type NetfilterDeps } from './types.ts';
 

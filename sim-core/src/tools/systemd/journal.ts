@@ -12,7 +12,8 @@
  */
 import type { KubeletHostState } from '../../kubelet/journal.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
-import { daysFromCivil, formatTimespan } from './time.ts';
+import { formatTimespan } from './time.ts';
+import { daysFromCivil } from '../../golang/time.ts';
 import { UNITS, type NodeService, type UnitFacts } from './units.ts';
 import type { BootRecord } from './types.ts';
 

@@ -8,10 +8,10 @@
  * format_timestamp_relative_full, format_timespan, parse_timestamp) and
  * src/shared/logs-show.c (output_timestamp_realtime).
  */
-import { civilTime } from '../common/calendar.ts';
+import { civilTime, daysFromCivil, MONTH_NAMES, WEEKDAY_NAMES } from '../../golang/time.ts';
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = WEEKDAY_NAMES;
+const MONTHS = MONTH_NAMES;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 const SECOND = 1000;
@@ -97,16 +97,6 @@ export function isoTimestamp(epochMs: number): string {
 
 /** short-full: `Mon 2026-11-30 08:00:01 UTC`. */
 export const fullTimestamp = formatTimestamp;
-
-/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
-export function daysFromCivil(y: number, m: number, d: number): number {
-	y -= m <= 2 ? 1 : 0;
-	const era = Math.floor(y / 400);
-	const yoe = y - era * 400;
-	const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-	const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-	return era * 146097 + doe - 719468;
-}
 
 const SPAN_UNITS: Record<string, number> = {
 	us: 0.001, usec: 0.001, ms: 1, msec: 1,

@@ -16,7 +16,7 @@ import { resourceForKind } from '../../../api/resources.ts';
 import { runKubectl, type KubectlEnvironment } from '../../kubectl.ts';
 import { COMMANDS } from '../index.ts';
 import type { CommandResult } from '../../../shell/types.ts';
-import type { ApiRequest, ApiResponse } from '../../../apiserver/request.ts';
+import type { ApiRequest, ApiResponse } from '../../../api/request.ts';
 import { ProcessBase } from '../../../sim/process-base.ts';
 import type { QueuedEvent } from '../../../sim/event-queue.ts';
 import type { Kernel } from '../../../sim/kernel.ts';

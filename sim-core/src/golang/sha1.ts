@@ -41,8 +41,3 @@ export function sha1(bytes: readonly number[]): number[] {
 	}
 	return [h0, h1, h2, h3, h4].flatMap((h) => [(h >>> 24) & 255, (h >>> 16) & 255, (h >>> 8) & 255, h & 255]);
 }
-
-/** Lower-case hex of bytes. */
-export function toHex(bytes: readonly number[]): string {
-	return bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
-}

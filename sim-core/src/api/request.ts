@@ -4,7 +4,7 @@
  * sends these; the REST path form (`/api/v1/namespaces/default/pods`) maps
  * one to one onto them (see ./paths.ts).
  */
-import type { KubeObject, Status } from '../api/types.ts';
+import type { KubeObject, Status } from './types.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
