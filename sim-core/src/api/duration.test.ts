@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatGoDurationMs, humanDuration, parseGoDurationMs, shortHumanDuration } from './duration.ts';
+import { humanDuration, shortHumanDuration } from './duration.ts';
+import { formatGoDurationMs, parseGoDurationMs } from '../golang/duration.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

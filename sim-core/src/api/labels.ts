@@ -10,7 +10,7 @@
  * keys and values (validate/content, used since v1.35) say "... bytes".
  * Lengths are Go `len()`, i.e. UTF-8 bytes.
  */
-import { compactJson, compareGoStrings, goQuote } from './json.ts';
+import { compactJson, compareGoStrings, goQuote } from '../golang/json.ts';
 import { utf8Length } from '../golang/utf8.ts';
 
 // ---------------------------------------------------------------------------

@@ -12,16 +12,13 @@
  *   operations on JSON pointers.
  */
 import type { PatchType } from './request.ts';
+import { deepCopy } from '../golang/json.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 function isObject(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function clone<T>(value: T): T {
-	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
 /** Sets a key without ever touching the prototype chain. */
@@ -31,8 +28,8 @@ function setKey(target: JsonObject, key: string, value: Json): void {
 
 /** RFC 7386. */
 export function mergePatch(target: Json, patch: Json): Json {
-	if (!isObject(patch)) return clone(patch);
-	const result: JsonObject = isObject(target) ? clone(target) : {};
+	if (!isObject(patch)) return deepCopy(patch);
+	const result: JsonObject = isObject(target) ? deepCopy(target) : {};
 	for (const [key, value] of Object.entries(patch)) {
 		if (value === null) delete result[key];
 		else setKey(result, key, mergePatch(result[key] ?? null, value));
@@ -82,14 +79,14 @@ function mergeKeyFor(path: string[], kind: string): string | 'primitive' | undef
 }
 
 function strategicMerge(target: Json, patch: Json, path: string[], kind: string): Json {
-	if (!isObject(patch)) return clone(patch);
+	if (!isObject(patch)) return deepCopy(patch);
 	if (patch.$patch === 'replace') {
 		const { $patch: _ignored, ...rest } = patch;
 		void _ignored;
-		return clone(rest) as Json;
+		return deepCopy(rest) as Json;
 	}
 	if (patch.$patch === 'delete') return null;
-	const result: JsonObject = isObject(target) ? clone(target) : {};
+	const result: JsonObject = isObject(target) ? deepCopy(target) : {};
 	for (const [key, value] of Object.entries(patch)) {
 		if (key.startsWith('$setElementOrder/') || key === '$retainKeys' || key === '$patch') continue;
 		if (key.startsWith('$deleteFromPrimitiveList/')) {
@@ -108,12 +105,12 @@ function strategicMerge(target: Json, patch: Json, path: string[], kind: string)
 			const mergeKey = mergeKeyFor(childPath, kind);
 			if (mergeKey === 'primitive') {
 				const merged = Array.isArray(current) ? [...current] : [];
-				for (const v of value) if (!merged.some((m) => JSON.stringify(m) === JSON.stringify(v))) merged.push(clone(v));
+				for (const v of value) if (!merged.some((m) => JSON.stringify(m) === JSON.stringify(v))) merged.push(deepCopy(v));
 				setKey(result, key, merged);
 			} else if (mergeKey && Array.isArray(current)) {
 				setKey(result, key, mergeList(current, value, mergeKey, childPath, kind));
 			} else {
-				setKey(result, key, value.filter((v) => !(isObject(v) && v.$patch === 'delete')).map((v) => clone(v)));
+				setKey(result, key, value.filter((v) => !(isObject(v) && v.$patch === 'delete')).map((v) => deepCopy(v)));
 			}
 		} else if (isObject(value)) {
 			setKey(result, key, strategicMerge(current ?? null, value, childPath, kind));
@@ -125,10 +122,10 @@ function strategicMerge(target: Json, patch: Json, path: string[], kind: string)
 }
 
 function mergeList(current: Json[], patch: Json[], mergeKey: string, path: string[], kind: string): Json[] {
-	const result = current.map((v) => clone(v));
+	const result = current.map((v) => deepCopy(v));
 	for (const item of patch) {
 		if (!isObject(item)) {
-			result.push(clone(item));
+			result.push(deepCopy(item));
 			continue;
 		}
 		const index = result.findIndex((existing) => isObject(existing) && existing[mergeKey] === item[mergeKey]);
@@ -180,20 +177,20 @@ function getAt(doc: Json, pointer: string): Json {
 /** RFC 6902. */
 export function jsonPatch(target: Json, operations: Json): Json {
 	if (!Array.isArray(operations)) throw new Error('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-	let doc = clone(target);
+	let doc = deepCopy(target);
 	for (const raw of operations) {
 		if (!isObject(raw)) throw new Error('json: cannot unmarshal into Go value of type jsonpatch.Operation');
 		const op = String(raw.op);
 		const path = String(raw.path ?? '');
 		const tokens = pointerTokens(path);
-		const value = clone(raw.value);
+		const value = deepCopy(raw.value);
 		if (op === 'test') {
 			if (JSON.stringify(getAt(doc, path)) !== JSON.stringify(value)) throw new Error(`testing value ${path} failed`);
 			continue;
 		}
 		if (op === 'move' || op === 'copy') {
 			const from = String(raw.from ?? '');
-			const moved = clone(getAt(doc, from));
+			const moved = deepCopy(getAt(doc, from));
 			if (op === 'move') doc = jsonPatch(doc, [{ op: 'remove', path: from }]);
 			doc = jsonPatch(doc, [{ op: 'add', path, value: moved }]);
 			continue;

@@ -38,6 +38,7 @@ import { createTokenRequest, decodeTokenRequest, describeIssuedToken, resolveTok
 import { parseRfc3339 } from '../golang/time.ts';
 import { objectMatches, type ParsedSelectors, parseSelectors } from './selectors.ts';
 import type { ApiRequest, ApiResponse, UserInfo, WatchEvent } from '../api/request.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** Who is calling: their process (for the trace and watch delivery) and identity. */
 export interface Caller {
@@ -138,10 +139,6 @@ const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 function objectName(obj: KubeObject | undefined): string {
 	return obj?.metadata?.name ?? '';
-}
-
-function copy<T>(value: T): T {
-	return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** The object as written to etcd: without resourceVersion, which is etcd's own revision. */
@@ -686,7 +683,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	/** Decodes, defaults and checks the apiVersion/kind of a request body. */
 	private decode(request: ApiRequest, info: ResourceInfo, body: unknown): { obj?: KubeObject; error?: ApiResponse; warnings: string[] } {
 		if (!body || typeof body !== 'object' || Array.isArray(body)) return { error: errors.badRequest('the body of the request was in an unknown format'), warnings: [] };
-		const obj = copy(body) as KubeObject;
+		const obj = deepCopy(body) as KubeObject;
 		const expected = groupVersion(info);
 		if (!obj.kind) obj.kind = info.kind;
 		if (!obj.apiVersion) obj.apiVersion = expected;
@@ -852,7 +849,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			// namespaces/<name>/finalize: only spec.finalizers may change; the
 			// namespace controller empties it once the namespace is clean.
 			const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers;
-			obj = copy(old);
+			obj = deepCopy(old);
 			(obj.spec as { finalizers?: string[] }) = { ...(old.spec as object), finalizers: finalizers ?? [] };
 			if (obj.metadata.deletionTimestamp && !finalizers?.length && !obj.metadata.finalizers?.length) {
 				const removed = this.removeFromStore(store, info, old, request.query?.dryRun === 'All');
@@ -862,16 +859,16 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			}
 			fieldErrors = [];
 		} else if (request.subresource === 'status') {
-			const mutable = copy(old);
+			const mutable = deepCopy(old);
 			mutable.status = obj.status;
 			if (strategy.prepareForStatusUpdate) strategy.prepareForStatusUpdate(obj, old, ctx);
 			else obj = { ...mutable, metadata: { ...old.metadata, ...pickMetaForStatus(obj.metadata) } } as KubeObject;
 			fieldErrors = strategy.validateStatusUpdate?.(obj, old, ctx) ?? [];
 		} else {
 			if (strategy.hasStatusSubresource) {
-				// An object nobody has reported status for yet has none: keep it that way (copy() cannot copy undefined).
+				// An object nobody has reported status for yet has none: keep it that way (deepCopy() cannot copy undefined).
 				if (old.status === undefined) delete obj.status;
-				else obj.status = copy(old.status);
+				else obj.status = deepCopy(old.status);
 			}
 			strategy.prepareForUpdate?.(obj, old, ctx);
 			fieldErrors = strategy.validateUpdate?.(obj, old, ctx) ?? strategy.validate?.(obj, ctx) ?? [];
@@ -919,7 +916,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	private updateScale(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore, old: KubeObject, scale: KubeObject): ApiResponse {
 		const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
 		if (typeof replicas !== 'number' || !Number.isInteger(replicas)) return errors.badRequest('spec.replicas: Invalid value');
-		const updated = copy(old);
+		const updated = deepCopy(old);
 		(updated.spec as { replicas?: number }).replicas = replicas;
 		const response = this.update({ ...request, subresource: undefined }, info, caller, store, undefined, updated);
 		if (response.code >= 400) return response;
@@ -944,7 +941,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			const rejected = plugin.validate?.(attributes, ctx);
 			if (rejected) return rejected;
 		}
-		const obj = copy(old);
+		const obj = deepCopy(old);
 		const meta = obj.metadata;
 		const propagation = options.propagationPolicy ?? strategy.defaultPropagation ?? 'Background';
 		const finalizers = new Set(meta.finalizers ?? []);
@@ -1015,7 +1012,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		const spec = pod.spec as { nodeName?: string };
 		if (pod.metadata.deletionTimestamp) return errors.conflict(qualifiedResource(info), name, `pod ${name} is being deleted, cannot be assigned to a host`);
 		if (spec.nodeName) return errors.conflict(qualifiedResource(info), name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
-		const updated = copy(pod);
+		const updated = deepCopy(pod);
 		(updated.spec as { nodeName?: string }).nodeName = target;
 		const status = (updated.status ??= {}) as { conditions?: Array<Record<string, unknown>> };
 		const conditions = (status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
@@ -1163,7 +1160,7 @@ function stripTypeMeta(obj: KubeObject): KubeObject {
 }
 
 function stripResourceVersion(obj: KubeObject): KubeObject {
-	const out = copy(obj);
+	const out = deepCopy(obj);
 	delete out.metadata.resourceVersion;
 	return out;
 }

@@ -12,6 +12,7 @@ import type { KubeObject, LabelSelector } from '../api/types.ts';
 import { isEmptySelector, labelSelectorFromObject, matches, SelectorError } from '../api/labels.ts';
 import type { ApiResponse, ApiRequest } from '../api/request.ts';
 import * as errors from './errors.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** The policy/v1 Eviction body. */
 export interface Eviction {
@@ -125,7 +126,7 @@ export function decideEviction(pod: PodLike, budgets: readonly PodDisruptionBudg
 		};
 	}
 	if (dryRun) return { action: 'delete' };
-	const updated = JSON.parse(JSON.stringify(pdb)) as PodDisruptionBudget;
+	const updated = deepCopy(pdb) as PodDisruptionBudget;
 	const nextStatus = (updated.status ??= {});
 	nextStatus.disruptionsAllowed = allowed - 1;
 	if (nextStatus.disruptionsAllowed === 0) setDisruptionAllowedCondition(nextStatus, now);

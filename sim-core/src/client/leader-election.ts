@@ -14,6 +14,7 @@ import type { Lease } from '../api/types.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { formatRfc3339Micro } from '../golang/time.ts';
 import { R, type ApiClient } from './client.ts';
+import { deepCopy } from '../golang/json.ts';
 
 export interface LeaderElectionConfig {
 	leaseDurationMs: number;
@@ -80,7 +81,7 @@ export class LeaderElector {
 			// Expiry is judged by when *we* observed the last renewal, not by the lease's clock (as client-go does).
 			const expired = nowMs >= s.observedAtMs + (lease.spec.leaseDurationSeconds ?? 15) * 1000;
 			if (!held || expired) {
-				const updated: Lease = JSON.parse(JSON.stringify(lease));
+				const updated: Lease = deepCopy(lease);
 				if (holder !== s.identity) {
 					updated.spec.acquireTime = now;
 					updated.spec.leaseTransitions = (lease.spec.leaseTransitions ?? 0) + (holder ? 1 : 0);

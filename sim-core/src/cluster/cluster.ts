@@ -16,7 +16,7 @@
  */
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, resourceByName, type ResourceInfo } from '../api/resources.ts';
-import { parseGoDurationMs } from '../api/duration.ts';
+import { parseGoDurationMs } from '../golang/duration.ts';
 import { Kernel, type KernelState } from '../sim/kernel.ts';
 import { parseRfc3339 } from '../golang/time.ts';
 import type { TraceEvent } from '../sim/trace.ts';
@@ -44,6 +44,7 @@ import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { registerTools } from './tools.ts';
 import { readShutdownSchedule, SHUTDOWN_SCHEDULE_FILE } from '../tools/systemd/index.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** Everything a snapshot holds: plain JSON. */
 export interface ClusterSnapshot {
@@ -132,7 +133,7 @@ export class Cluster {
 		const epochMs = parseRfc3339(this.options.startTime);
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
-		this.etcdData = restore ? new MvccStore(JSON.parse(JSON.stringify(restore.etcd))) : MvccStore.empty();
+		this.etcdData = restore ? new MvccStore(deepCopy(restore.etcd)) : MvccStore.empty();
 		for (const node of restore?.partitions ?? []) this.partitions.add(node);
 		for (const fault of restore?.faults ?? []) this.faults.add(fault);
 		if (restore) this.inputLog.push(...restore.inputs);
@@ -650,9 +651,9 @@ export class Cluster {
 		for (const [name, host] of this.hosts) hosts[name] = host.snapshot();
 		return {
 			format: 'cluster-anatomy/snapshot@1',
-			options: JSON.parse(JSON.stringify(this.options)),
+			options: deepCopy(this.options),
 			kernel: this.kernel.snapshot(),
-			etcd: JSON.parse(JSON.stringify(this.etcdData.state)),
+			etcd: deepCopy(this.etcdData.state),
 			hosts,
 			partitions: [...this.partitions],
 			faults: [...this.faults],

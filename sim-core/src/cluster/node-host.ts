@@ -37,6 +37,7 @@ import { nodeFiles } from './files.ts';
 import { NodeNetwork } from './node-network.ts';
 import type { NodeDataplaneState } from '../network/dataplane.ts';
 import { NETWORK, isControlPlane, type NodeOptions } from './options.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** What survives a snapshot of a machine. */
 export interface NodeHostState {
@@ -121,11 +122,11 @@ export class NodeHost {
 
 		if (facts.restore) {
 			this.fs = MemoryFs.fromJSON(facts.restore.fs);
-			this.runtimeState = JSON.parse(JSON.stringify(facts.restore.runtime));
-			this.kubeletState = JSON.parse(JSON.stringify(facts.restore.kubelet));
+			this.runtimeState = deepCopy(facts.restore.runtime);
+			this.kubeletState = deepCopy(facts.restore.kubelet);
 			this.poweredOff = facts.restore.poweredOff;
 			// A snapshot from before boots were kept: the machine is in its first boot.
-			this.boots = facts.restore.boots ? JSON.parse(JSON.stringify(facts.restore.boots)) : [{ id: bootIdOf(this.name, 0), startWallMs: kernel.epochMs }];
+			this.boots = facts.restore.boots ? deepCopy(facts.restore.boots) : [{ id: bootIdOf(this.name, 0), startWallMs: kernel.epochMs }];
 		} else {
 			this.boots = [];
 			this.fs = new MemoryFs();
@@ -421,10 +422,10 @@ export class NodeHost {
 	snapshot(): NodeHostState {
 		return {
 			fs: this.fs.toJSON(),
-			runtime: JSON.parse(JSON.stringify(this.runtimeState)),
-			kubelet: JSON.parse(JSON.stringify(this.kubeletState)),
+			runtime: deepCopy(this.runtimeState),
+			kubelet: deepCopy(this.kubeletState),
 			poweredOff: this.poweredOff,
-			boots: JSON.parse(JSON.stringify(this.boots)),
+			boots: deepCopy(this.boots),
 			dataplane: this.network.snapshot(),
 		};
 	}

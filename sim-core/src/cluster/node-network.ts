@@ -20,6 +20,7 @@ import type { SystemComponent } from '../runtime/images.ts';
 import type { Cluster } from './cluster.ts';
 import type { NodeHost } from './node-host.ts';
 import { NETWORK } from './options.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** Where kube-proxy's container mounts its ConfigMap (kubeadm's DaemonSet). */
 const CONFIG_MOUNT = '/var/lib/kube-proxy';
@@ -34,7 +35,7 @@ export class NodeNetwork {
 		private readonly host: NodeHost,
 		restore?: NodeDataplaneState,
 	) {
-		this.dataplane = restore ? (JSON.parse(JSON.stringify(restore)) as NodeDataplaneState) : emptyDataplane();
+		this.dataplane = restore ? (deepCopy(restore) as NodeDataplaneState) : emptyDataplane();
 		this.kubeProxy = new KubeProxy(cluster.kernel, {
 			nodeName: host.name,
 			nodeIp: host.ip,
@@ -64,7 +65,7 @@ export class NodeNetwork {
 	}
 
 	snapshot(): NodeDataplaneState {
-		return JSON.parse(JSON.stringify(this.dataplane)) as NodeDataplaneState;
+		return deepCopy(this.dataplane) as NodeDataplaneState;
 	}
 
 	/** kube-proxy's --config file, as its container sees it; the cluster's chosen mode when it cannot be read. */

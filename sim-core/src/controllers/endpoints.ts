@@ -22,7 +22,7 @@
  * upstream). The --endpoint-updates-qps limiter is not modelled.
  */
 import type { EndpointAddress, Endpoints, KubeObject, Pod, Service } from '../api/types.ts';
-import { compareGoStrings } from '../api/json.ts';
+import { compareGoStrings } from '../golang/json.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
@@ -41,7 +41,8 @@ import {
 	type TriggerTimeState,
 } from './endpointslice.ts';
 import { canonicalJson } from './hash.ts';
-import { deepCopy, isNamespaceTerminating, isPodReady, splitKey } from './pod-util.ts';
+import { isNamespaceTerminating, isPodReady, splitKey } from './pod-util.ts';
+import { deepCopy } from '../golang/json.ts';
 
 export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
 /** The event source upstream's recorder uses (endpoints_controller.go NewEndpointController). */

@@ -31,14 +31,15 @@
  * back-off without the overall 10 qps bucket.
  */
 import type { EndpointSlice, KubeObject, Node, OwnerReference, Pod, Service, ServicePort } from '../api/types.ts';
-import { compareGoStrings } from '../api/json.ts';
+import { compareGoStrings } from '../golang/json.ts';
 import { isDNS1123Subdomain, matches, selectorFromSet } from '../api/labels.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
 import { canonicalJson } from './hash.ts';
-import { deepCopy, isNamespaceTerminating, isPodReady, keyFor, podReadyCondition, splitKey, timeMs } from './pod-util.ts';
+import { isNamespaceTerminating, isPodReady, keyFor, podReadyCondition, splitKey, timeMs } from './pod-util.ts';
+import { deepCopy } from '../golang/json.ts';
 
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
 /** The event source upstream's recorder uses (endpointslice_controller.go NewController). */

@@ -19,7 +19,8 @@ import type { KubeObject, Namespace, Pod } from '../api/types.ts';
 import { RESOURCES, type ResourceInfo } from '../api/resources.ts';
 import { R, refOf } from '../client/client.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
-import { deepCopy, timeMs } from './pod-util.ts';
+import { timeMs } from './pod-util.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** v1.FinalizerKubernetes: the namespace controller's finalizer token. */
 export const FINALIZER_KUBERNETES = 'kubernetes';

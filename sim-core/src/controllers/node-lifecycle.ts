@@ -26,7 +26,8 @@ import type { KubeObject, Lease, Node, NodeCondition, Pod, Taint } from '../api/
 import { R } from '../client/client.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
-import { deepCopy, timeMs } from './pod-util.ts';
+import { timeMs } from './pod-util.ts';
+import { deepCopy } from '../golang/json.ts';
 import { TaintKeys, taintExists } from './taints.ts';
 
 export const NODE_CONTROLLER = 'node-controller';

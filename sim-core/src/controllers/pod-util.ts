@@ -63,11 +63,6 @@ export function splitKey(key: string): { namespace: string; name: string } {
 	return i < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
 }
 
-/** Deep copy of plain JSON (client-go's DeepCopy: never mutate what a cache holds). */
-export function deepCopy<T>(value: T): T {
-	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
-}
-
 /** RFC 3339 seconds of a timestamp, as epoch ms (NaN-safe: missing sorts first). */
 export function timeMs(text: string | undefined | null): number {
 	if (!text) return 0;

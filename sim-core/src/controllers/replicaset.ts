@@ -16,7 +16,8 @@ import { podsToDelete } from './active-pods.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
 import { Expectations, type ExpectationsState } from './expectations.ts';
 import { canonicalJson } from './hash.ts';
-import { compileSelector, controllerOf, deepCopy, isNamespaceTerminating, isPodActive, isPodAvailable, isPodReady, isPodTerminating, keyFor, newControllerRef, splitKey } from './pod-util.ts';
+import { compileSelector, controllerOf, isNamespaceTerminating, isPodActive, isPodAvailable, isPodReady, isPodTerminating, keyFor, newControllerRef, splitKey } from './pod-util.ts';
+import { deepCopy } from '../golang/json.ts';
 import { claimObjects } from './ref-manager.ts';
 
 export const REPLICASET_CONTROLLER = 'replicaset-controller';

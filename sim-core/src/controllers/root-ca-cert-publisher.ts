@@ -13,7 +13,8 @@
 import type { ConfigMap, KubeObject, Namespace } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
-import { deepCopy, isNamespaceTerminating } from './pod-util.ts';
+import { isNamespaceTerminating } from './pod-util.ts';
+import { deepCopy } from '../golang/json.ts';
 
 export const ROOT_CA_CONFIGMAP_NAME = 'kube-root-ca.crt';
 export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';

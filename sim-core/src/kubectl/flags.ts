@@ -5,7 +5,7 @@
  * combined (`-it`), and `--` ends the flags (what follows is passed through,
  * e.g. the command of `kubectl exec`). Errors use pflag's wording.
  */
-import { parseGoDurationMs } from '../api/duration.ts';
+import { parseGoDurationMs } from '../golang/duration.ts';
 
 export type FlagKind = 'bool' | 'string' | 'int' | 'stringArray' | 'duration';
 

@@ -42,11 +42,11 @@
 import type { ApiRequest } from '../api/request.ts';
 import { ApiClient } from '../client/client.ts';
 import { isTransportFailure, type ApiTransport, type TransportResult } from '../client/transport.ts';
-import { compactJson, goQuote, type JsonValue } from '../api/json.ts';
+import { compactJson, goQuote, type JsonValue } from '../golang/json.ts';
 import { utf8Length, utf8Encode } from '../golang/utf8.ts';
 import { httpDate } from '../golang/time.ts';
 import { deriveRngState, Rng } from '../sim/rng.ts';
-import { klogLine, klogStructured, type KlogValue } from './klog.ts';
+import { klogLine, klogStructured, type KlogValue } from '../component-base/klog.ts';
 
 /**
  * How one invocation talks HTTP: what it accepts and sends. The commands

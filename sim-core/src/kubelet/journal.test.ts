@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendJournal, emptyKubeletHostState, klogLine, KUBELET_JOURNAL_MAX } from './journal.ts';
+import { appendJournal, emptyKubeletHostState, KUBELET_JOURNAL_MAX } from './journal.ts';
+import { klogRecord as klogLine } from '../component-base/klog.ts';
 
 const T = 1_796_025_601_123; // 2026-11-30T08:00:01.123Z
 

@@ -8,7 +8,6 @@
  *
  * Mirrors k8s.io/klog/v2 (text format of InfoS/ErrorS).
  */
-import { civilFromDays } from '../golang/time.ts';
 
 /** One journal record. */
 export interface JournalEntry {
@@ -53,34 +52,6 @@ export const KUBELET_UNIT = {
 	execStart:
 		'/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///var/run/containerd/containerd.sock',
 } as const;
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** A Go %q-style quoted string. */
-function quote(text: string): string {
-	return JSON.stringify(text);
-}
-
-function renderValue(value: unknown): string {
-	if (typeof value === 'string') return quote(value);
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	if (value === null || value === undefined) return '<nil>';
-	return JSON.stringify(value);
-}
-
-/** Formats one klog text line. `microsOffset` (0–999) fills the sub-millisecond digits. */
-export function klogLine(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, source: string, message: string, kv: Record<string, unknown> = {}, microsOffset = 0): string {
-	const days = Math.floor(wallMs / 86_400_000);
-	const { month, day } = civilFromDays(days);
-	const ms = wallMs - days * 86_400_000;
-	const s = Math.floor(ms / 1000);
-	const micros = (ms % 1000) * 1000 + (microsOffset % 1000);
-	const header = `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}.${pad(micros, 6)} ${String(pid).padStart(7, ' ')} ${source}]`;
-	const pairs = Object.entries(kv)
-		.filter(([, v]) => v !== undefined)
-		.map(([k, v]) => `${k}=${renderValue(v)}`);
-	return [header, quote(message), ...pairs].join(' ');
-}
 
 /** Appends a record, dropping the oldest beyond the bound. */
 export function appendJournal(host: KubeletHostState, entry: JournalEntry): void {

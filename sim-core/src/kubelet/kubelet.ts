@@ -22,7 +22,7 @@
  * pod_workers.go, and component-helpers/apimachinery/lease (the node lease).
  */
 import type { ConfigMap, Container, KubeObject, Node, NodeStatus, Pod, PodStatus, Secret, Taint } from '../api/types.ts';
-import { formatGoDurationMs } from '../api/duration.ts';
+import { formatGoDurationMs } from '../golang/duration.ts';
 import { R, type ApiClient, type CallResult } from '../client/client.ts';
 import { EventRecorder, emptyRecorder, type RecorderState } from '../client/events.ts';
 import { Informer, emptyInformer, keyOf, type InformerState } from '../client/informer.ts';
@@ -34,7 +34,8 @@ import { admitPod } from './admission.ts';
 import { backoffGc, backoffGet, backoffNext, CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF, isInBackOffSince, isInBackOffSinceUpdate, type BackoffState } from './backoff.ts';
 import { CRI_EVENT_KIND, criErrorText, type ContainerInfo, type CriEvent, type CriRuntime, type SandboxInfo } from '../cri-api/cri.ts';
 import { containerEnv } from './env.ts';
-import { appendJournal, klogLine, type KubeletHostState } from './journal.ts';
+import { appendJournal, type KubeletHostState } from './journal.ts';
+import { klogRecord, type KlogValue } from '../component-base/klog.ts';
 import { defaultPullPolicy, withDefaultTag } from './image-manager.ts';
 import { renewNodeLease } from './node-lease.ts';
 import { initialNode, nodeImages, nodeStatusHasChanged, setNodeConditions, type NodeCapacity, type NodeIdentity } from './node-status.ts';
@@ -48,6 +49,7 @@ import type { NodeDisk } from './volumes/node-disk.ts';
 import { KUBELET_ROOT_DIR, podDir } from './volumes/paths.ts';
 import { SERVICE_ACCOUNT_ISSUER, type IssuedToken, type TokenSubject } from './volumes/service-account-token.ts';
 import { hasRemountableVolumes, markRemount, newPodVolumes, nextRetryAtMs, pollNoticesAtMs, POD_ATTACH_AND_MOUNT_TIMEOUT_MS, reconcilePod, SYNC_FREQUENCY_MS, unmountedVolumes, waitTimeoutError, type PodVolumes } from './volumes/volume-manager.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** Timing knobs, with the KubeletConfiguration defaults (FACTS.md A). */
 export interface KubeletConfig {
@@ -216,10 +218,6 @@ export interface KubeletState {
 	staticSeen: Record<string, { uid: string; seen: string }>;
 	/** Counter for sub-millisecond journal digits. */
 	logSeq: number;
-}
-
-function copy<T>(value: T): T {
-	return JSON.parse(JSON.stringify(value)) as T;
 }
 
 export class Kubelet extends ProcessBase<KubeletState> {
@@ -405,7 +403,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	/** Writes one klog line to the node's journal. */
 	private log(severity: 'I' | 'W' | 'E', source: string, message: string, kv: Record<string, unknown>): void {
 		const seq = this.state.logSeq++;
-		appendJournal(this.deps.host, { wallMs: this.kernel.wallMs(), pid: this.state.pid, line: klogLine(severity, this.kernel.wallMs(), this.state.pid, source, message, kv, (seq * 37) % 1000) });
+		appendJournal(this.deps.host, { wallMs: this.kernel.wallMs(), pid: this.state.pid, line: klogRecord(severity, this.kernel.wallMs(), this.state.pid, source, message, kv as Record<string, KlogValue | undefined>, (seq * 37) % 1000) });
 	}
 
 	private nodeRef(): KubeObject {
@@ -512,7 +510,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			// The MachineInfo setter (nodestatus/setters.go) notices a new boot ID: the node rebooted.
 			const previousBoot = current.status?.nodeInfo?.bootID;
 			const rebooted = !!previousBoot && previousBoot !== this.identity.bootId;
-			const updated: Node = copy(current);
+			const updated: Node = deepCopy(current);
 			const status: NodeStatus = (updated.status ??= {});
 			const fresh = initialNode(this.identity).status!;
 			status.capacity = fresh.capacity;
@@ -586,7 +584,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		const uid = pod.metadata.uid;
 		if (this.state.pods[uid]) return;
 		this.log('I', 'kubelet.go:2519', 'Pod added to the sync loop', { source: 'api', pod: keyOf(pod) });
-		this.state.pods[uid] = this.newWorker(uid, 'api', copy(pod));
+		this.state.pods[uid] = this.newWorker(uid, 'api', deepCopy(pod));
 		this.requestSync(this.state.pods[uid], 0, false);
 	}
 
@@ -601,7 +599,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		if (deleting) this.log('I', 'kubelet.go:2531', 'Pod marked for deletion', { source: 'api', pod: keyOf(pod), gracePeriod: pod.metadata.deletionGracePeriodSeconds });
 		const specChanged = JSON.stringify(oldPod.spec) !== JSON.stringify(pod.spec) || JSON.stringify(oldPod.metadata.deletionTimestamp) !== JSON.stringify(pod.metadata.deletionTimestamp);
 		const metadataChanged = JSON.stringify(oldPod.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {}) || JSON.stringify(oldPod.metadata.annotations ?? {}) !== JSON.stringify(pod.metadata.annotations ?? {});
-		w.pod = copy(pod);
+		w.pod = deepCopy(pod);
 		if (specChanged || deleting) this.requestSync(w, 0, false);
 		// Any pod update syncs the pod, and a sync remounts its volumes: downward API files follow labels and annotations.
 		else if (metadataChanged && w.volumes && unmountedVolumes(w.volumes).length === 0) this.scheduleVolumeResync(w, 0);
@@ -1336,7 +1334,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		if (json !== w.lastStatusJson || JSON.stringify(target.status ?? {}) !== json) {
 			if (JSON.stringify(target.status ?? {}) === json) w.lastStatusJson = json;
 			else {
-				const body: Pod = copy(target);
+				const body: Pod = deepCopy(target);
 				delete body.metadata.resourceVersion;
 				body.status = status;
 				const written = this.client.updateStatus<Pod>(R.pods, body);

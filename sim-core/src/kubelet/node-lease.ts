@@ -10,6 +10,7 @@
  */
 import type { Lease } from '../api/types.ts';
 import { R, type ApiClient, type CallResult } from '../client/client.ts';
+import { deepCopy } from '../golang/json.ts';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -27,7 +28,7 @@ export function renewNodeLease(client: ApiClient, nodeName: string, nodeUid: str
 		return { ...client.create(R.leases, NODE_LEASE_NAMESPACE, lease), method: 'Post' };
 	}
 	if (!got.ok) return { ...got, method: 'Get' };
-	const lease: Lease = JSON.parse(JSON.stringify(got.object));
+	const lease: Lease = deepCopy(got.object);
 	lease.spec.holderIdentity = nodeName;
 	lease.spec.leaseDurationSeconds = durationSeconds;
 	lease.spec.renewTime = nowMicro;

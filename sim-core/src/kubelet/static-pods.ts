@@ -16,6 +16,7 @@
  */
 import type { Node, Pod } from '../api/types.ts';
 import { parseYamlDocuments } from '../yaml/parse.ts';
+import { deepCopy } from '../golang/json.ts';
 
 export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash';
 export const CONFIG_MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -77,7 +78,7 @@ export function staticPodFromManifest(file: ManifestFile, nodeName: string, seen
 	if (!doc || doc.kind !== 'Pod' || doc.apiVersion !== 'v1' || !doc.metadata?.name || !Array.isArray(doc.spec?.containers)) {
 		return { ok: false, error: `${file.path}: not a v1 Pod manifest` };
 	}
-	const pod: Pod = JSON.parse(JSON.stringify(doc));
+	const pod: Pod = deepCopy(doc);
 	const uid = hash128(`${canonical(pod)}|host:${nodeName}|file:${file.path}`);
 	pod.metadata.name = `${pod.metadata.name}-${nodeName}`;
 	pod.metadata.namespace = pod.metadata.namespace || 'default';
@@ -103,7 +104,7 @@ export function mirrorPodFor(pod: Pod, node: Node): Pod {
 			annotations: { ...(meta.annotations ?? {}), [CONFIG_MIRROR_ANNOTATION]: meta.uid ?? '' },
 			ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.metadata.name ?? '', uid: node.metadata.uid ?? '', controller: true }],
 		},
-		spec: JSON.parse(JSON.stringify(pod.spec)),
+		spec: deepCopy(pod.spec),
 	};
 }
 

@@ -11,7 +11,7 @@
  * of the per-mode sync periods, and cmd/kube-proxy/app/server_linux.go
  * (platformApplyDefaults).
  */
-import { parseGoDurationMs } from '../api/duration.ts';
+import { parseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml } from '../yaml/index.ts';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';

@@ -36,7 +36,12 @@ import { Informer, emptyInformer, type InformerState } from '../client/informer.
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
-import { civilFromDays, goTimeString } from '../golang/time.ts';
+import { goTimeString } from '../golang/time.ts';
+import { formatFloatG } from '../golang/strconv.ts';
+import { klogRecord } from '../component-base/klog.ts';
+
+/** The container's process is PID 1 in its namespace. */
+const KUBE_PROXY_PID = 1;
 import { defaultConfig, type KubeProxyConfig } from './config.ts';
 import type { NodeDataplaneState } from './dataplane.ts';
 import { cleanupIptablesLeftovers, ensureCanary, isIptablesModeChain, KUBE_PROXY_CANARY, syncIptablesRules } from './iptables/proxier.ts';
@@ -105,35 +110,6 @@ export interface KubeProxyState {
 	nft6: NftProxierMemory;
 	recorder: RecorderState;
 	logSeq: number;
-}
-
-function pad(n: number, width = 2): string {
-	return String(n).padStart(width, '0');
-}
-
-/** A klog line as kube-proxy writes it to stderr: `I1130 08:00:35.123456       1 server_linux.go:53] "Using iptables proxy"`. */
-export function klogLine(severity: 'I' | 'W' | 'E', wallMs: number, source: string, message: string, kv: Record<string, string | number | boolean> = {}, micros = 0): string {
-	const days = Math.floor(wallMs / 86_400_000);
-	const { month, day } = civilFromDays(days);
-	const ms = wallMs - days * 86_400_000;
-	const s = Math.floor(ms / 1000);
-	const us = (ms % 1000) * 1000 + (micros % 1000);
-	// The container's process is PID 1 in its namespace.
-	const header = `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}.${pad(us, 6)}       1 ${source}]`;
-	const pairs = Object.entries(kv).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
-	return [header, JSON.stringify(message), ...pairs].join(' ');
-}
-
-/** Prometheus' float format, Go's strconv 'g' with the shortest precision: exponents from 6 up (and below -4) as `1.796025905123e+09`. */
-export function goFloat(n: number): string {
-	if (n === 0) return '0';
-	const exp = Math.floor(Math.log10(Math.abs(n)));
-	if (exp < -4 || exp >= 6) {
-		const [mant, e] = n.toExponential().split('e');
-		const value = Number(e);
-		return `${mant}e${value < 0 ? '-' : '+'}${pad(Math.abs(value))}`;
-	}
-	return String(n);
 }
 
 export class KubeProxy extends ProcessBase<KubeProxyState> {
@@ -257,7 +233,7 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 
 	private log(severity: 'I' | 'W' | 'E', source: string, message: string, kv: Record<string, string | number | boolean> = {}): void {
 		const seq = this.state.logSeq++;
-		this.deps.log?.('stderr', klogLine(severity, this.kernel.wallMs(), source, message, kv, (seq * 53) % 1000));
+		this.deps.log?.('stderr', klogRecord(severity, this.kernel.wallMs(), KUBE_PROXY_PID, source, message, kv, (seq * 53) % 1000));
 	}
 
 	/**
@@ -490,7 +466,7 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 		const lines = [
 			'# HELP kubeproxy_sync_proxy_rules_last_timestamp_seconds [ALPHA] The last time proxy rules were successfully synced',
 			'# TYPE kubeproxy_sync_proxy_rules_last_timestamp_seconds gauge',
-			`kubeproxy_sync_proxy_rules_last_timestamp_seconds{${family}} ${goFloat(lastSync)}`,
+			`kubeproxy_sync_proxy_rules_last_timestamp_seconds{${family}} ${formatFloatG(lastSync)}`,
 			'# HELP kubeproxy_sync_full_proxy_rules_duration_seconds [ALPHA] SyncProxyRules latency in seconds for full resyncs',
 			'# TYPE kubeproxy_sync_full_proxy_rules_duration_seconds histogram',
 			`kubeproxy_sync_full_proxy_rules_duration_seconds_count{${family}} ${s.syncs.full}`,

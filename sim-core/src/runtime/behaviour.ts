@@ -21,6 +21,7 @@ import { civilTime, MONTH_NAMES, WEEKDAY_NAMES } from '../golang/time.ts';
 import type { CatalogImage, ImageFamily, SystemComponent } from './images.ts';
 import { systemComponentOf } from './images.ts';
 import type { Mount } from './mounts.ts';
+import { klogHeader } from '../component-base/klog.ts';
 
 /** Static facts about one container, fixed at creation. Plain JSON. */
 export interface ContainerContext {
@@ -130,13 +131,6 @@ function nginxTime(wallMs: number): string {
 function clfTime(wallMs: number): string {
 	const t = split(wallMs);
 	return `${pad(t.day)}/${MONTHS[t.month - 1]}/${t.year}:${pad(t.h)}:${pad(t.m)}:${pad(t.s)} +0000`;
-}
-
-/** klog-style header for the control-plane programs: `I1130 08:00:05.000000       1 `. */
-function klogHeader(wallMs: number): string {
-	const t = split(wallMs);
-	const ms = ((wallMs % 1000) + 1000) % 1000;
-	return `I${pad(t.month)}${pad(t.day)} ${pad(t.h)}:${pad(t.m)}:${pad(t.s)}.${pad(ms, 3)}000       1`;
 }
 
 // ---- the image's userland ----------------------------------------------------------
@@ -830,12 +824,13 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 		return { kind: options.main ? 'exit' : 'done', status: 0, out } as CommandOutcome;
 	}
 	if (!options.main) return { kind: 'done', status: 0, out };
-	const h = klogHeader(wallMs);
+	// klog's header as the control-plane programs write it (PID 1 in their container).
+	const h = (fileLine: string) => klogHeader('I', wallMs, 1, fileLine);
 	const startup: Record<SystemComponent, string[]> = {
 		etcd: [`{"level":"info","msg":"starting etcd member","etcd-version":"${image.version}"}`, '{"level":"info","msg":"serving client traffic on 0.0.0.0:2379"}'],
-		'kube-apiserver': [`${h} options.go:249] external host was not specified, using the advertise address`, `${h} server.go:163] kube-apiserver ${image.version} starting`],
-		'kube-controller-manager': [`${h} serving.go:386] generated a self-signed serving certificate`, `${h} controllermanager.go:199] kube-controller-manager ${image.version} starting`],
-		'kube-scheduler': [`${h} serving.go:386] generated a self-signed serving certificate`, `${h} server.go:167] kube-scheduler ${image.version} starting`],
+		'kube-apiserver': [`${h('options.go:249')}external host was not specified, using the advertise address`, `${h('server.go:163')}kube-apiserver ${image.version} starting`],
+		'kube-controller-manager': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('controllermanager.go:199')}kube-controller-manager ${image.version} starting`],
+		'kube-scheduler': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('server.go:167')}kube-scheduler ${image.version} starting`],
 		// kube-proxy's process writes its own start-up lines, which name its mode (network/kube-proxy.ts).
 		'kube-proxy': [],
 		coredns: ['.:53', `CoreDNS-${image.version}`, 'linux/amd64, go1.24.6'],

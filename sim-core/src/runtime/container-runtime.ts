@@ -27,6 +27,7 @@ import { allocateIp, gatewayIp, releaseIp } from './ipam.ts';
 import * as errors from './errors.ts';
 import { CONTAINER_LOG_MAX, RUNTIME_JOURNAL_MAX, type ContainerRecord, type ImageRecord, type RuntimeHostState, type SandboxRecord } from './host-state.ts';
 import { CRI_EVENT_KIND, type ContainerConfig, type ContainerInfo, type CriEvent, type CriResult, type ExecResult, type ImageInfo, type ProbeAnswer, type RuntimeCondition, type SandboxConfig, type SandboxInfo, type VersionInfo } from '../cri-api/cri.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** Effective registry throughput for a pull, download plus decompression and unpacking. */
 export const PULL_BYTES_PER_MS = 20_000;
@@ -494,7 +495,7 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> {
 		const opId = this.state.nextOpId++;
 		let ms = SANDBOX_SETUP_MS;
 		if (!this.findLocal(this.sandboxImage)) ms += this.pullPlan(this.sandboxImage).ms;
-		this.state.sandboxOps.push({ opId, requester, config: JSON.parse(JSON.stringify(config)), readyAtMs: this.nowMs + ms });
+		this.state.sandboxOps.push({ opId, requester, config: deepCopy(config), readyAtMs: this.nowMs + ms });
 		this.journal('info', `RunPodSandbox for pod ${config.namespace}/${config.podName} uid=${config.podUid} attempt=${config.attempt}`);
 		this.after(ms, 'sandbox-ready', { opId });
 		return { ok: true, value: { opId } };

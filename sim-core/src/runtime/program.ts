@@ -20,6 +20,7 @@ import type { CatalogImage } from './images.ts';
 import { compileScript, evalArithmetic, ShellSyntaxError, type Instr, type Redirect, type Word } from './sh.ts';
 import { binaryExists, isShell, normalizePath, readFile, runCommand, unwrapEntrypoint, type ContainerContext, type FileOverrides, type OutputLine, type ServerSpec } from './behaviour.ts';
 import { isReadOnlyPath } from './mounts.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** Why the process ended, as the runtime reports it. */
 export type ExitReason = 'Completed' | 'Error' | 'OOMKilled';
@@ -276,8 +277,8 @@ const PREDICT_STEPS = 20_000;
  */
 export function predictExit(program: ProgramState, host: ProgramHost, horizonMs: number): { exit?: { atMs: number; code: number; reason: ExitReason }; recheckAtMs?: number } {
 	if (program.exited) return { exit: program.exited };
-	const copy: ProgramState = JSON.parse(JSON.stringify(program));
-	const scratch: ProgramHost = { ...host, files: JSON.parse(JSON.stringify(host.files)), write: () => {}, onServe: undefined };
+	const copy: ProgramState = deepCopy(program);
+	const scratch: ProgramHost = { ...host, files: deepCopy(host.files), write: () => {}, onServe: undefined };
 	const finished = advanceProgram(copy, scratch, horizonMs, { maxSteps: PREDICT_STEPS, skipAhead: false });
 	if (copy.exited) return { exit: copy.exited };
 	if (!finished) return { recheckAtMs: Math.max(copy.atMs, program.atMs + 1) };

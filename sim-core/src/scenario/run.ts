@@ -5,7 +5,7 @@
  * checks its declared state.
  */
 import type { KubeObject } from '../api/types.ts';
-import { parseGoDurationMs } from '../api/duration.ts';
+import { parseGoDurationMs } from '../golang/duration.ts';
 import { matches, parseLabelSelector } from '../api/labels.ts';
 import { executeJsonPath } from '../kubectl/printers/jsonpath.ts';
 import { Cluster, type Component } from '../cluster/cluster.ts';

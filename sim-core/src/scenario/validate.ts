@@ -4,7 +4,7 @@
  * errors (a typo must not be silently ignored), durations are Go-style
  * (`30s`, `2m`), both locales are required for every text.
  */
-import { parseGoDurationMs } from '../api/duration.ts';
+import { parseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml, YamlError } from '../yaml/index.ts';
 import type { ComponentName, PanelName, Scenario, StateCheck } from './types.ts';
 

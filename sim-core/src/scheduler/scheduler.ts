@@ -44,6 +44,7 @@ import { newInTreeRegistry } from './plugins/registry.ts';
 import { newProfileMap, ProfileError } from './profile.ts';
 import { BACKOFF_ORDERING_WINDOW_MS, DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS, emptySchedulingQueue, SchedulingQueue, schedulerNameOf, UNSCHEDULABLE_FLUSH_INTERVAL_MS, type SchedulingQueueState } from './queue/scheduling-queue.ts';
 import { schedulingCycle, type CycleContext } from './schedule-one.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** The process id. */
 export const KUBE_SCHEDULER = 'kube-scheduler';
@@ -110,10 +111,6 @@ export interface KubeSchedulerState {
 	origins: Record<string, string>;
 	recorders: Record<string, RecorderState>;
 	explanations: ExplanationStoreState;
-}
-
-function copy<T>(value: T): T {
-	return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** A pod that finished (Succeeded or Failed) holds no resources any more. */
@@ -213,7 +210,7 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 	/** The last scheduling decision for a pod (`namespace/name`), as plain JSON; undefined if the pod was never tried (or its record was evicted). */
 	explain(podKey: string): SchedulingExplanation | undefined {
 		const e = this.state?.explanations.byPod[podKey];
-		return e ? copy(e) : undefined;
+		return e ? deepCopy(e) : undefined;
 	}
 
 	/** Whether this instance holds the lease. */
@@ -589,7 +586,7 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		const host = outcome.result.host;
 		this.traceScore(object, explain, host);
 		// assume: count the pod on its node now, before the bind is confirmed.
-		const assumedPod = copy(pod);
+		const assumedPod = deepCopy(pod);
 		assumedPod.spec.nodeName = host;
 		this.cache.assumePod(assumedPod);
 		this.queue.deleteNominatedPodIfExists(key);
@@ -682,7 +679,7 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 
 	/** updatePod: patch status.conditions[PodScheduled] (and nominatedNodeName) through the status subresource, only if something changed. */
 	private updatePodStatus(pod: Pod, reason: string, message: string, nominatingInfo: NominatingInfo | undefined): void {
-		const conditions = copy(pod.status?.conditions ?? []);
+		const conditions = deepCopy(pod.status?.conditions ?? []);
 		const condition: PodCondition = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: formatRfc3339(this.kernel.wallMs()), reason, message };
 		// PodObservedGenerationTracking: the condition says which generation it observed.
 		if (pod.metadata.generation) condition.observedGeneration = pod.metadata.generation;

@@ -14,6 +14,7 @@
 import { EventQueue, type QueuedEvent } from './event-queue.ts';
 import { Rng, deriveRngState, type RngState } from './rng.ts';
 import { Trace, type TraceEvent, type TraceState } from './trace.ts';
+import { deepCopy } from '../golang/json.ts';
 
 /** A program running in the simulated cluster. Implementations live in the component folders. */
 export interface Process {
@@ -75,8 +76,8 @@ export class Kernel {
 		this.seed = seed >>> 0;
 		this.epochMs = epochMs;
 		this.queue = new EventQueue(state ? state.queue.map((e) => ({ ...e })) : []);
-		this.rngStates = state ? structuredCloneJson(state.rng) : {};
-		this.trace = state ? new Trace(structuredCloneJson(state.trace)) : Trace.empty();
+		this.rngStates = state ? deepCopy(state.rng) : {};
+		this.trace = state ? new Trace(deepCopy(state.trace)) : Trace.empty();
 		this.pendingWork = this.queue.toJSON().filter((e) => !e.background).length;
 		if (state) {
 			this.nowMs = state.nowMs;
@@ -242,7 +243,7 @@ export class Kernel {
 			processes[id] = {
 				running: entry.running,
 				incarnation: entry.incarnation,
-				state: entry.running ? structuredCloneJson(entry.process.state) : null,
+				state: entry.running ? deepCopy(entry.process.state) : null,
 			};
 		}
 		return {
@@ -252,9 +253,9 @@ export class Kernel {
 			nextSeq: this.nextSeq,
 			nextOrigin: this.nextOrigin,
 			queue: this.queue.toJSON(),
-			rng: structuredCloneJson(this.rngStates),
+			rng: deepCopy(this.rngStates),
 			processes,
-			trace: structuredCloneJson(this.trace.state),
+			trace: deepCopy(this.trace.state),
 		};
 	}
 
@@ -265,14 +266,9 @@ export class Kernel {
 			if (!entry) throw new Error(`snapshot has unknown process ${id}`);
 			entry.running = saved.running;
 			entry.incarnation = saved.incarnation;
-			entry.process.state = saved.running ? structuredCloneJson(saved.state) : entry.process.freshState();
+			entry.process.state = saved.running ? deepCopy(saved.state) : entry.process.freshState();
 		}
 	}
-}
-
-/** Deep copy of plain JSON data. */
-export function structuredCloneJson<T>(value: T): T {
-	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -5,6 +5,7 @@
  * emitter needs the very same rules to know when a string must be quoted to
  * survive a round trip, which is why both sides import this file.
  */
+import { formatFloatG } from '../golang/strconv.ts';
 
 /** What go-yaml v2 makes of an untagged plain scalar: its kind, the JS value, and the exact integer when a double cannot hold it. */
 export type Resolved = [kind: 'str' | 'null' | 'bool' | 'int' | 'float' | 'timestamp' | 'merge', value: unknown, exact?: bigint];
@@ -90,16 +91,5 @@ export function resolvePlain(s: string): Resolved {
 export function formatGoFloat(f: number, single = false): string {
 	if (Number.isNaN(f)) return '.nan';
 	if (!Number.isFinite(f)) return f > 0 ? '.inf' : '-.inf';
-	let e = f.toExponential();
-	if (single) {
-		const t = Math.fround(f);
-		// Shortest decimal that reads back as the same float32.
-		for (let p = 1; p <= 9; p++) if (Math.fround(Number((e = t.toExponential(p - 1)))) === t) break;
-	}
-	const [mant, exp] = e.split('e');
-	const x = Number(exp);
-	// With the shortest precision Go switches to exponent form below 1e-4
-	// and from 1e6 on, and always prints at least two exponent digits.
-	if (x < -4 || x >= 6) return `${mant}e${x < 0 ? '-' : '+'}${String(Math.abs(x)).padStart(2, '0')}`;
-	return String(Number(e));
+	return formatFloatG(f, single ? 32 : 64);
 }

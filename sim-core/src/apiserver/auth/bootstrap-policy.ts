@@ -18,7 +18,7 @@
  * API as the API server's loopback client (group system:masters).
  */
 import type { KubeObject, PolicyRule } from '../../api/types.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 
 /** rbac.GroupName. */
 const RBAC = 'rbac.authorization.k8s.io';

@@ -21,7 +21,7 @@
  * an aggregationRule), minus the controller's short delay.
  */
 import type { PolicyRule, Role, RoleBinding, Subject } from '../../api/types.ts';
-import { compareGoStrings, goQuote } from '../../api/json.ts';
+import { compareGoStrings, goQuote } from '../../golang/json.ts';
 import { labelSelectorFromObject, matches, type Selector } from '../../api/labels.ts';
 import type { UserInfo } from '../../api/request.ts';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, AuthorizerReader, SubjectRules } from './authorizer.ts';

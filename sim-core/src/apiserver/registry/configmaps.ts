@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
 import { asRecord, forbidden, invalid, jsonEquals, key, tooLong, type FieldError } from './field.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { utf8Length } from '../../golang/utf8.ts';
 import { isConfigMapKey, metaErrors, validateObjectMetaUpdate } from './objectmeta.ts';
 

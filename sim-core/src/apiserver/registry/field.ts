@@ -6,7 +6,7 @@
  * ../errors.ts (formatFieldError).
  */
 import type { FieldError } from '../errors.ts';
-import { compareGoStrings, goQuote } from '../../api/json.ts';
+import { compareGoStrings, goQuote } from '../../golang/json.ts';
 
 export type { FieldError };
 
@@ -142,7 +142,3 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
 	return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && jsonEquals(ra[k], rb[k]));
 }
 
-/** A deep copy of a JSON value. */
-export function clone<T>(value: T): T {
-	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
-}

@@ -11,7 +11,7 @@ import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
 import { asArray, asRecord, duplicate, forbidden, index, invalid, type FieldError } from './field.ts';
 import { isValidLabelValue } from '../../api/labels.ts';
-import { goQuote } from '../../api/json.ts';
+import { goQuote } from '../../golang/json.ts';
 import { metaErrors, nameIsDNSSubdomain, validateLabelName, validateObjectMetaUpdate } from './objectmeta.ts';
 import { validateTaintEffect } from './pod-validation.ts';
 

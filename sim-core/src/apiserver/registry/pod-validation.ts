@@ -12,7 +12,7 @@
  */
 import type { ObjectMeta } from '../../api/types.ts';
 import { Quantity, QuantityParseError } from '../../api/quantity.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { isValidLabelValue } from '../../api/labels.ts';
 import { asArray, asRecord, asStringMap, child, duplicate, forbidden, index, invalid, jsonEquals, key, notFound, notSupported, required, type FieldError } from './field.ts';
 import {
@@ -33,6 +33,7 @@ import {
 	validatePortNumOrName,
 	validateQualifiedName,
 } from './objectmeta.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 type Json = Record<string, unknown>;
 
@@ -659,7 +660,7 @@ export function validatePodUpdate(pod: { metadata: ObjectMeta; spec?: unknown },
 	});
 	if (jsonEquals(spec, oldSpec)) return errs;
 	// Munge the updatable fields to their old values, then compare what is left.
-	const munged: Json = JSON.parse(JSON.stringify(spec));
+	const munged: Json = deepCopy(spec);
 	for (const field of ['containers', 'initContainers']) {
 		const list = asArray<Json>(munged[field]);
 		list.forEach((c, i) => {

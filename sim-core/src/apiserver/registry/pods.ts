@@ -12,6 +12,7 @@ import { validatePod, validatePodUpdate } from './pod-validation.ts';
 import { validateImmutable, validateObjectMetaUpdate } from './objectmeta.ts';
 import { computePodQOS } from './qos.ts';
 import { bumpGenerationOnSpecChange, initGeneration } from './generation.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 interface PodSpecFields {
 	nodeName?: string;
@@ -87,7 +88,7 @@ export const podStrategy: Strategy = {
 		// podStatusStrategy.PrepareForUpdate: everything but status comes from the stored pod.
 		const status = asRecord(obj.status) ?? {};
 		for (const k of Object.keys(obj)) if (k !== 'status') delete obj[k];
-		Object.assign(obj, JSON.parse(JSON.stringify({ ...old, status: undefined })));
+		Object.assign(obj, deepCopy({ ...old, status: undefined }));
 		// The QoS class is fixed at create; a writer that omits it keeps it.
 		if (status.qosClass === undefined && statusOf(old).qosClass) status.qosClass = statusOf(old).qosClass;
 		obj.status = status;

@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
 import { asArray, asRecord, child, index, invalid, notSupported, required, type FieldError } from './field.ts';
-import { goQuote } from '../../api/json.ts';
+import { goQuote } from '../../golang/json.ts';
 import { metaErrors, nameIsDNSSubdomain, nameIsValidPathSegment, validateObjectMetaUpdate } from './objectmeta.ts';
 
 type Json = Record<string, unknown>;

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
 import { asRecord, forbidden, invalid, jsonEquals, key, required, tooLong, type FieldError } from './field.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
 import { isConfigMapKey, metaErrors, validateImmutable, validateObjectMetaUpdate } from './objectmeta.ts';
 import { base64DecodedLength, MAX_SECRET_SIZE_BYTES } from './configmaps.ts';

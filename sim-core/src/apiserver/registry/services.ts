@@ -11,7 +11,7 @@
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import { asArray, asRecord, asStringMap, child, duplicate, forbidden, goIntOrString, goStringSlice, index, invalid, notSupported, required, type FieldError } from './field.ts';
-import { goQuote } from '../../api/json.ts';
+import { goQuote } from '../../golang/json.ts';
 import { metaErrors, nameIsDNS1035Label, validateDNS1123Label, validateDNS1123Subdomain, validateIP, validateLabels, validateObjectMetaUpdate, validatePortNumOrName, validateQualifiedName, isValidPortNum } from './objectmeta.ts';
 import { allocateClusterIP, allocateNodePort, clusterIPProblem, nodePortProblem } from './service-allocation.ts';
 

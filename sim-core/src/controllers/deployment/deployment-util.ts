@@ -10,6 +10,7 @@
 import type { Deployment, DeploymentCondition, PodTemplateSpec, ReplicaSet } from '../../api/types.ts';
 import { canonicalJson } from '../hash.ts';
 import { timeMs } from '../pod-util.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 /** apps.DefaultDeploymentUniqueLabelKey. */
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
@@ -55,7 +56,7 @@ export type DefaultedDeployment = Deployment & {
  * server's defaulting. Returns a copy.
  */
 export function withDeploymentDefaults(d: Deployment): DefaultedDeployment {
-	const copy = JSON.parse(JSON.stringify(d)) as DefaultedDeployment;
+	const copy = deepCopy(d) as DefaultedDeployment;
 	const spec = copy.spec;
 	spec.replicas ??= 1;
 	spec.strategy = { ...(spec.strategy ?? {}) } as DefaultedDeployment['spec']['strategy'];
@@ -311,7 +312,7 @@ export function setDeploymentRevision(d: Deployment, revision: string): boolean 
 /** EqualIgnoreHash: templates equal once the pod-template-hash label is dropped. */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
 	const strip = (t: PodTemplateSpec | undefined) => {
-		const copy = JSON.parse(JSON.stringify(t ?? {})) as PodTemplateSpec;
+		const copy = deepCopy(t ?? {}) as PodTemplateSpec;
 		if (copy.metadata?.labels) delete copy.metadata.labels[POD_TEMPLATE_HASH_LABEL];
 		return canonicalJson(copy);
 	};

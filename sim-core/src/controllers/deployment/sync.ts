@@ -12,7 +12,8 @@ import type { Deployment, ReplicaSet } from '../../api/types.ts';
 import { R, type ApiClient } from '../../client/client.ts';
 import type { EventRecorder } from '../../client/events.ts';
 import { canonicalJson, computeHash } from '../hash.ts';
-import { controllerOf, deepCopy, isNamespaceTerminating, newControllerRef } from '../pod-util.ts';
+import { controllerOf, isNamespaceTerminating, newControllerRef } from '../pod-util.ts';
+import { deepCopy } from '../../golang/json.ts';
 import {
 	POD_TEMPLATE_HASH_LABEL,
 	REVISION_ANNOTATION,

@@ -33,8 +33,9 @@ import { KubeControllerManager, type KubeControllerManagerOptions } from '../con
 import { canonicalJson } from '../hash.ts';
 import { targetNodeName } from '../daemonset.ts';
 import { toleratesTaint } from '../taints.ts';
+import { deepCopy } from '../../golang/json.ts';
 
-const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+const copy = <T>(v: T): T => deepCopy(v) as T;
 
 /** Generation: 1 at creation, +1 when the spec (and, for Deployments, annotations) change. Status writes keep both. */
 function workloadStrategy(opts: { annotationsBumpGeneration?: boolean; defaults?: (obj: KubeObject) => void } = {}): Strategy {

@@ -10,7 +10,7 @@
  */
 import { RESOURCES, groupVersion, type ResourceInfo } from '../../api/resources.ts';
 import { R } from '../../client/client.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';

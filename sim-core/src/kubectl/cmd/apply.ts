@@ -13,7 +13,7 @@
  * patcher.go and k8s.io/kubectl/pkg/util/apply.go.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { compactJson, isJsonObject, type JsonObject, type JsonValue } from '../../api/json.ts';
+import { compactJson, isJsonObject, type JsonObject, type JsonValue } from '../../golang/json.ts';
 import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../../api/schema/index.ts';
 import { resourceByName } from '../../api/resources.ts';
 import { matches, parseLabelSelector, SelectorError } from '../../api/labels.ts';
@@ -23,7 +23,8 @@ import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { readManifests } from '../resource-args.ts';
 import { addSourceToErr, callError, checkErr, plain, usageError, warningLines, type KubectlError } from './check-err.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, VALIDATE_FLAG, dryRunStrategy, printsObject, toPrinter, validationDirective, type DryRunStrategy } from './print-flags.ts';
-import { copyObject, infoString, isFatalCall, objectName, requestUrl, typed, type TargetInfo } from './resource-info.ts';
+import { infoString, isFatalCall, objectName, requestUrl, typed, type TargetInfo } from './resource-info.ts';
+import { deepCopy } from '../../golang/json.ts';
 import { createThreeWayMergePatch } from './three-way-merge.ts';
 
 /** corev1.LastAppliedConfigAnnotation. */
@@ -40,7 +41,7 @@ const MAX_PATCH_RETRY = 5;
  * on the way, which shows in the JSON.
  */
 export function modifiedConfiguration(obj: KubeObject, annotate: boolean): { json: string; object: KubeObject } {
-	const copy = copyObject(obj);
+	const copy = deepCopy(obj);
 	const annotations = { ...(copy.metadata.annotations ?? {}) };
 	delete annotations[LAST_APPLIED_ANNOTATION];
 	copy.metadata.annotations = annotations;
@@ -107,7 +108,7 @@ function applyOne(ctx: ApplyContext, target: TargetInfo, print: (obj: KubeObject
 			return addSourceToErr(`retrieving current configuration of:\n${infoString(target)}\nfrom server for:`, target.source, callError(current, inv.env.serverUrl));
 		}
 		// Create, with the annotation holding the manifest (CreateApplyAnnotation), nulls pruned.
-		const toCreate = copyObject(manifest);
+		const toCreate = deepCopy(manifest);
 		toCreate.metadata.annotations = { ...(toCreate.metadata.annotations ?? {}), [LAST_APPLIED_ANNOTATION]: modifiedConfiguration(manifest, false).json };
 		pruneNulls(toCreate as unknown as JsonValue);
 		let result = toCreate;

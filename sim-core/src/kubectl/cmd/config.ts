@@ -8,7 +8,7 @@
  * get_users.go) and client-go's clientcmd api ShortenConfig/RedactSecrets.
  */
 import type { CommandResult } from '../../shell/types.ts';
-import type { JsonValue } from '../../api/json.ts';
+import type { JsonValue } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { formatTable } from '../printers/tabwriter.ts';

@@ -13,6 +13,7 @@ import type { KubeObject } from '../../api/types.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
 import { isDNS1123Subdomain, parseLabelSelector, SelectorError } from '../../api/labels.ts';
 import { plain, type KubectlError } from './check-err.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 export type Generated = { object: KubeObject } | { error: KubectlError };
 
@@ -300,7 +301,7 @@ export function jobFromCronJob(name: string, ns: string | undefined, cronJob: Ku
 	const extra: Record<string, unknown> = { annotations: { 'cronjob.kubernetes.io/instantiate': 'manual', ...(template.metadata?.annotations ?? {}) } };
 	if (template.metadata?.labels) extra.labels = { ...template.metadata.labels };
 	extra.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name, uid: cronJob.metadata.uid, controller: true }];
-	return { object: { apiVersion: 'batch/v1', kind: 'Job', metadata: meta(name, ns, extra), spec: JSON.parse(JSON.stringify(template.spec ?? {})), status: {} } };
+	return { object: { apiVersion: 'batch/v1', kind: 'Job', metadata: meta(name, ns, extra), spec: deepCopy(template.spec ?? {}), status: {} } };
 }
 
 /** `kubectl create cronjob NAME --image --schedule [--restart] [-- command...]` (create_cronjob.go). */

@@ -16,7 +16,7 @@
  * protobuf on the wire.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { parseGoDurationMs } from '../../api/duration.ts';
+import { parseGoDurationMs } from '../../golang/duration.ts';
 import type { FlagSpec } from '../flags.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
 import type { CommandResult } from '../../shell/types.ts';

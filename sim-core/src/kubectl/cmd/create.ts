@@ -12,7 +12,7 @@
  * Mirrors k8s.io/kubectl/pkg/cmd/create (create.go and create_*.go).
  */
 import type { KubeObject } from '../../api/types.ts';
-import { compactJson, type JsonValue } from '../../api/json.ts';
+import { compactJson, type JsonValue } from '../../golang/json.ts';
 import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../../api/schema/index.ts';
 import { resourceByName, resourceForKind } from '../../api/resources.ts';
 import { refOf } from '../../client/client.ts';

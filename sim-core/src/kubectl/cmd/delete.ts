@@ -14,7 +14,7 @@
  * the wait of pkg/cmd/wait/delete.go (IsDeleted).
  */
 import type { ApiRequest } from '../../api/request.ts';
-import { parseGoDurationMs } from '../../api/duration.ts';
+import { parseGoDurationMs } from '../../golang/duration.ts';
 import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { kindQualifier } from '../names.ts';

@@ -17,7 +17,7 @@
  * filters.go, cordon.go).
  */
 import type { KubeObject, Node, OwnerReference, Pod } from '../../api/types.ts';
-import { formatGoDurationMs } from '../../api/duration.ts';
+import { formatGoDurationMs } from '../../golang/duration.ts';
 import { parseRfc3339 } from '../../golang/time.ts';
 import { R, refOf } from '../../client/client.ts';
 import { resourceByName } from '../../api/resources.ts';

@@ -13,14 +13,15 @@
  * latest after `--request-timeout` (or WATCH_MAX_MS when that is unset).
  */
 import type { KubeObject, KubeList } from '../../api/types.ts';
-import { parseGoDurationMs } from '../../api/duration.ts';
-import { stringifyJsonLikeKubectl, type JsonValue } from '../../api/json.ts';
+import { parseGoDurationMs } from '../../golang/duration.ts';
+import { stringifyJsonLikeKubectl, type JsonValue } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { refOf } from '../../client/client.ts';
 import type { WatchEvent } from '../../api/request.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
-import { TabWriter, KUBECTL_GET_TABWRITER } from '../printers/tabwriter.ts';
+import { TabWriter } from '../../golang/tabwriter.ts';
+import { KUBECTL_GET_TABWRITER } from '../printers/tabwriter.ts';
 import { tableFor } from '../printers/table-registry.ts';
 import { buildTable, HumanReadablePrinter } from '../printers/table-printer.ts';
 import { kindQualifier } from '../names.ts';

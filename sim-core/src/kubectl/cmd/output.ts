@@ -9,7 +9,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import { compareQuantities, parseQuantity } from '../../api/quantity.ts';
-import { stringifyJsonLikeKubectl, type JsonValue } from '../../api/json.ts';
+import { stringifyJsonLikeKubectl, type JsonValue } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { customColumns, executeJsonPath, findJsonPathResults, JsonPathError, parseJsonPath, relaxedJsonPathExpression } from '../printers/jsonpath.ts';
 import { objectRefName } from '../names.ts';

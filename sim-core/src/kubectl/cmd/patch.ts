@@ -7,7 +7,7 @@
  * Mirrors k8s.io/kubectl/pkg/cmd/patch/patch.go.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { jsonEqual, type JsonValue } from '../../api/json.ts';
+import { jsonEqual, type JsonValue } from '../../golang/json.ts';
 import { applyPatch } from '../../api/patch.ts';
 import type { PatchType } from '../../api/request.ts';
 import { refOf } from '../../client/client.ts';

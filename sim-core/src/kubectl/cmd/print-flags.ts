@@ -7,7 +7,7 @@
  * pkg/printers/name.go and k8s.io/kubectl/pkg/cmd/util/helpers.go.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { stringifyJsonLikeKubectl, type JsonValue } from '../../api/json.ts';
+import { stringifyJsonLikeKubectl, type JsonValue } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { executeJsonPath, JsonPathError } from '../printers/jsonpath.ts';
 import type { FlagSpec, ParsedArgs } from '../flags.ts';

@@ -55,8 +55,3 @@ export function typed(info: ResourceInfo, obj: KubeObject): KubeObject {
 export function isFatalCall(result: Extract<CallResult<unknown>, { ok: false }>): boolean {
 	return result.transport === true || result.reason === 'Unauthorized';
 }
-
-/** A deep copy of an object. */
-export function copyObject<T>(value: T): T {
-	return JSON.parse(JSON.stringify(value)) as T;
-}

@@ -20,7 +20,7 @@
  * objectresumer.go, objectrestarter.go).
  */
 import type { KubeList, KubeObject } from '../../api/types.ts';
-import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../api/json.ts';
+import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';
 import { formatLabelSelector } from '../../api/labels.ts';
 import { formatRfc3339 } from '../../golang/time.ts';
 import { R, refOf } from '../../client/client.ts';
@@ -31,7 +31,8 @@ import { kindQualifier } from '../names.ts';
 import { callError, checkErr, plain, usageError, wrap, type KubectlError } from './check-err.ts';
 import { durationFlag } from './delete.ts';
 import { DRY_RUN_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, withDryRun } from './print-flags.ts';
-import { copyObject, objectName } from './resource-info.ts';
+import { objectName } from './resource-info.ts';
+import { deepCopy } from '../../golang/json.ts';
 import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
 import { visit } from './visit.ts';
 import type { CommandResult } from '../../shell/types.ts';
@@ -197,7 +198,7 @@ function normalize(value: JsonValue): JsonValue {
 /** equalIgnoreHash: two pod templates equal but for the pod-template-hash label. */
 export function equalIgnoreHash(a: unknown, b: unknown): boolean {
 	const strip = (t: unknown) => {
-		const copy = copyObject((t ?? {}) as JsonObject);
+		const copy = deepCopy((t ?? {}) as JsonObject);
 		const labels = (copy.metadata as JsonObject | undefined)?.labels as JsonObject | undefined;
 		if (labels) delete labels[POD_TEMPLATE_HASH];
 		return normalize(copy);
@@ -283,7 +284,7 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 			if (v !== undefined) history.set(v, rs);
 		}
 		const template = (rs: Obj) => {
-			const t = copyObject((rs.spec as { template?: { metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> }; spec?: Record<string, unknown> } }).template ?? {});
+			const t = deepCopy((rs.spec as { template?: { metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> }; spec?: Record<string, unknown> } }).template ?? {});
 			const cause = rs.metadata.annotations?.[CHANGE_CAUSE_ANNOTATION];
 			if (cause) t.metadata = { ...(t.metadata ?? {}), annotations: { ...(t.metadata?.annotations ?? {}), [CHANGE_CAUSE_ANNOTATION]: cause } };
 			return t;
@@ -361,7 +362,7 @@ function undoRun(inv: KubectlInvocation): CommandResult {
 		}
 		if (toRevision > 0 && !chosen) return checkErr(plain(`unable to find specified revision ${toRevision} in history`), stdout, stderr);
 		if (!chosen) return checkErr(plain(`no rollout history found for deployment ${JSON.stringify(target.name)}`), stdout, stderr);
-		const template = copyObject((chosen.spec as { template?: { metadata?: { labels?: Record<string, string> } } }).template ?? {});
+		const template = deepCopy((chosen.spec as { template?: { metadata?: { labels?: Record<string, string> } } }).template ?? {});
 		let result: string;
 		if (dry.strategy === 'client') {
 			result = describePodTemplate(template);

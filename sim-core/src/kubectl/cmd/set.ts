@@ -10,14 +10,15 @@
  * pkg/polymorphichelpers/updatepodspec.go.
  */
 import type { Container, KubeObject, PodSpec } from '../../api/types.ts';
-import type { JsonObject } from '../../api/json.ts';
+import type { JsonObject } from '../../golang/json.ts';
 import { refOf } from '../../client/client.ts';
 import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { callError, checkErr, plain, usageError, wrap, type KubectlError } from './check-err.ts';
 import { resourcesAndPairs } from './label.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
-import { copyObject, objectName, type TargetInfo } from './resource-info.ts';
+import { objectName, type TargetInfo } from './resource-info.ts';
+import { deepCopy } from '../../golang/json.ts';
 import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
 import { createThreeWayMergePatch } from './three-way-merge.ts';
 import { visit } from './visit.ts';
@@ -57,7 +58,7 @@ function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mu
 	if ('error' in printer) return { ...out, fatal: printer.error };
 	for (const target of targets) {
 		const before = target.object as KubeObject;
-		const after = copyObject(before);
+		const after = deepCopy(before);
 		const spec = podSpecOf(after);
 		if (!spec) {
 			errors.push(plain(`error: ${objectName(target)} the object is not a pod or does not have a pod template: *v1.${before.kind}\n`));

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { JsonObject } from '../../api/json.ts';
+import type { JsonObject } from '../../golang/json.ts';
 import { createThreeWayMergePatch, lookupPatchMeta } from './three-way-merge.ts';
 
 /** A Deployment wrapper around a pod spec fragment. */

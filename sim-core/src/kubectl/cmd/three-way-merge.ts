@@ -18,7 +18,7 @@
  * (CreateThreeWayMergePatch, diffMaps, diffLists, mergeMap) with the patch
  * metadata of k8s.io/api's struct tags (v0.36).
  */
-import { compactJson, isJsonObject, jsonClone, jsonEqual, type JsonObject, type JsonValue } from '../../api/json.ts';
+import { compactJson, isJsonObject, jsonClone, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';
 
 /** A field's patch metadata (its `patchStrategy` and `patchMergeKey` tags). */
 export interface PatchMeta {

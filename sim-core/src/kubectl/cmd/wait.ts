@@ -11,7 +11,7 @@
  * create.go, json.go).
  */
 import type { KubeObject } from '../../api/types.ts';
-import type { JsonValue } from '../../api/json.ts';
+import type { JsonValue } from '../../golang/json.ts';
 import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { parseJsonPath, findJsonPathResults, relaxedJsonPathExpression, JsonPathError, type JsonPathTemplate } from '../printers/jsonpath.ts';

@@ -11,7 +11,7 @@
  */
 import type { ConfigMap, KubeObject, PriorityClass, Secret, ServiceAccount } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { LEVEL_0, LEVEL_1, PrefixWriter } from './prefix-writer.ts';
 import { printAnnotationsMultiline, printLabelsMultiline, rfc1123z, type DescribeContext, type DescribeResult } from './helpers.ts';
 import { describeEvents, eventsFor } from './events.ts';

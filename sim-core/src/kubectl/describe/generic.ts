@@ -8,7 +8,7 @@
  * and github.com/fatih/camelcase Split.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { formatLabelSelector } from '../../api/labels.ts';
 import { LEVEL_0, LEVEL_2, PrefixWriter } from './prefix-writer.ts';
 import { printAnnotationsMultiline, printLabelsMultiline, type DescribeContext, type DescribeResult } from './helpers.ts';

@@ -10,7 +10,7 @@
 import type { KubeObject, Taint, Toleration } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';
 import { formatRfc1123z, parseRfc3339 } from '../../golang/time.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { Quantity } from '../../api/quantity.ts';
 import { LEVEL_0, type PrefixWriter } from './prefix-writer.ts';
 

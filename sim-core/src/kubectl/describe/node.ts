@@ -11,7 +11,7 @@
 import type { KubeList, KubeObject, Lease, Node, Pod } from '../../api/types.ts';
 import type { Quantity } from '../../api/quantity.ts';
 import { R } from '../../client/client.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { findNodeRoles } from '../printers/table-cluster.ts';
 import { translateTimestampSince } from '../printers/table-columns.ts';
 import { apiErrorMessage } from '../resource-args.ts';

@@ -5,7 +5,8 @@
  * k8s.io/kubectl/pkg/describe/describe.go (prefixWriter, tabbedString,
  * LEVEL_0..LEVEL_4).
  */
-import { TabWriter, KUBECTL_DESCRIBE_TABWRITER } from '../printers/tabwriter.ts';
+import { TabWriter } from '../../golang/tabwriter.ts';
+import { KUBECTL_DESCRIBE_TABWRITER } from '../printers/tabwriter.ts';
 import { escapeTerminal } from '../printers/table-printer.ts';
 
 export const LEVEL_0 = 0;

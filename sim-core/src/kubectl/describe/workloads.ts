@@ -18,6 +18,7 @@ import { LEVEL_0, LEVEL_1, PrefixWriter } from './prefix-writer.ts';
 import { printAnnotationsMultiline, printController, printLabelsMultiline, rfc1123z, type DescribeContext, type DescribeResult } from './helpers.ts';
 import { describePodTemplate } from './containers.ts';
 import { describeEvents, eventsFor } from './events.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +68,7 @@ function semanticEqual(a: unknown, b: unknown): boolean {
 /** equalIgnoreHash: two pod templates equal once the pod-template-hash label is dropped from both. */
 function equalIgnoreHash(t1: PodTemplateSpec | undefined, t2: PodTemplateSpec | undefined): boolean {
 	const strip = (t: PodTemplateSpec | undefined) => {
-		const copy = JSON.parse(JSON.stringify(t ?? {})) as PodTemplateSpec;
+		const copy = deepCopy(t ?? {}) as PodTemplateSpec;
 		if (copy.metadata?.labels) delete copy.metadata.labels[POD_TEMPLATE_HASH];
 		return copy;
 	};

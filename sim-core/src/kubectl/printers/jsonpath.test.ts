@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../../api/json.ts';
+import type { JsonObject, JsonValue } from '../../golang/json.ts';
 import { JsonPathError, customColumns, executeJsonPath, findJsonPathResults, parseJsonPath, relaxedJsonPathExpression } from './jsonpath.ts';
 
 const podList: JsonObject = {

@@ -10,9 +10,11 @@
  * as a float, is an integer here). Go walks maps in random order for `*`
  * and `..`; we walk keys sorted, one of the orders Go may produce.
  */
-import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, stringifyJsonLikeKubectl, type JsonObject, type JsonValue } from '../../api/json.ts';
+import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, stringifyJsonLikeKubectl, type JsonObject, type JsonValue } from '../../golang/json.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
-import { KUBECTL_GET_TABWRITER, TabWriter } from './tabwriter.ts';
+import { TabWriter } from '../../golang/tabwriter.ts';
+import { KUBECTL_GET_TABWRITER } from './tabwriter.ts';
+import { formatFloatG } from '../../golang/strconv.ts';
 
 /** A template float literal such as `1.5` (Go float64), kept apart from integers for Go's comparison rules. */
 class GoFloat {
@@ -343,24 +345,13 @@ export function parseJsonPath(template: string): JsonPathTemplate {
 // ---------------------------------------------------------------------------
 // Go formatting of values
 
-/** fmt's `%v` of a float64: strconv 'g' with the shortest digits, so 1e6 prints `1e+06` and 0.5 prints `0.5`. */
-function goFloat(f: number): string {
-	if (Number.isNaN(f)) return 'NaN';
-	if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
-	if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-	const [mantissa, exponent] = f.toExponential().split('e');
-	const exp = Number(exponent);
-	if (exp >= -4 && exp < 6) return String(f);
-	return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-}
-
 const goInt = (n: number) => (Number.isSafeInteger(n) ? String(n) : BigInt(n).toString());
 
 /** fmt's `%v` (fmt.Sprint) of unstructured data: maps as `map[k:v]` with sorted keys, slices as `[a b]`, nil as `<nil>`. */
 function goFmtV(v: Value): string {
 	if (v === null) return '<nil>';
-	if (v instanceof GoFloat) return goFloat(v.value);
-	if (typeof v === 'number') return Number.isInteger(v) ? goInt(v) : goFloat(v);
+	if (v instanceof GoFloat) return formatFloatG(v.value);
+	if (typeof v === 'number') return Number.isInteger(v) ? goInt(v) : formatFloatG(v);
 	if (typeof v !== 'object') return String(v);
 	if (Array.isArray(v)) return `[${v.map(goFmtV).join(' ')}]`;
 	return `map[${goSortedKeys(v)
@@ -372,7 +363,7 @@ function goFmtV(v: Value): string {
 function goSharpV(v: JsonValue, nested = false): string {
 	if (v === null) return nested ? 'interface {}(nil)' : '<nil>';
 	if (typeof v === 'string') return goQuote(v);
-	if (typeof v === 'number') return Number.isInteger(v) ? goInt(v) : goFloat(v);
+	if (typeof v === 'number') return Number.isInteger(v) ? goInt(v) : formatFloatG(v);
 	if (typeof v === 'boolean') return String(v);
 	if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSharpV(x, true)).join(', ')}}`;
 	return `map[string]interface {}{${goSortedKeys(v)

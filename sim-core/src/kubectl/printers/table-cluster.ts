@@ -8,7 +8,7 @@
  * printPodDisruptionBudget).
  */
 import type { ConfigMap, CoreEvent, KubeObject, Lease, Node, PriorityClass, RoleBinding, Secret, ServiceAccount, Subject } from '../../api/types.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { columns, translateTimestampSince, type TableContext, type TableDefinition } from './table-columns.ts';
 
 const age = (obj: KubeObject, ctx: TableContext) => translateTimestampSince(obj.metadata.creationTimestamp, ctx.nowMs);

@@ -10,7 +10,7 @@
  */
 import type { EndpointSlice, Endpoints, KubeObject, Service } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';
-import { compareGoStrings } from '../../api/json.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 import { columns, translateTimestampSince, type TableContext, type TableDefinition } from './table-columns.ts';
 
 const age = (obj: KubeObject, ctx: TableContext) => translateTimestampSince(obj.metadata.creationTimestamp, ctx.nowMs);

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-	ALIGN_RIGHT,
-	DEBUG,
-	DISCARD_EMPTY_COLUMNS,
-	KUBECTL_DESCRIBE_TABWRITER,
-	KUBECTL_GET_TABWRITER,
-	REMEMBER_WIDTHS,
-	TAB_INDENT,
-	TabWriter,
-	formatTable,
-	type TabWriterConfig,
-} from './tabwriter.ts';
+import { ALIGN_RIGHT, DEBUG, DISCARD_EMPTY_COLUMNS, REMEMBER_WIDTHS, TAB_INDENT, TabWriter, type TabWriterConfig } from '../../golang/tabwriter.ts';
+import { KUBECTL_DESCRIBE_TABWRITER, KUBECTL_GET_TABWRITER, formatTable } from './tabwriter.ts';
 
 const config = (minwidth: number, tabwidth: number, padding: number, padchar: string, flags = 0): TabWriterConfig => ({ minwidth, tabwidth, padding, padchar, flags });
 const run = (c: TabWriterConfig, text: string) => new TabWriter(c).write(text).flush();

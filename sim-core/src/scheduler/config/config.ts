@@ -13,7 +13,7 @@
  * 10s, retryPeriod 2s.
  */
 import type { KubeSchedulerConfiguration } from './types.ts';
-import { parseGoDurationMs } from '../../api/duration.ts';
+import { parseGoDurationMs } from '../../golang/duration.ts';
 import { EXTENSION_POINTS, type PluginSet, type PluginsConfig } from '../framework/runtime.ts';
 import { NOT_SIMULATED } from '../plugins/registry.ts';
 import { emptyPluginsConfig, getDefaultPlugins, mergePlugins } from './default-plugins.ts';

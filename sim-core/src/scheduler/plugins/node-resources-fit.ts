@@ -27,6 +27,7 @@ import {
 } from './resource-allocation.ts';
 import { ArgsError, invalid, notSupported, required } from './args-validation.ts';
 import { Names } from './names.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 export type ScoringStrategyType = 'LeastAllocated' | 'MostAllocated' | 'RequestedToCapacityRatio';
 
@@ -49,7 +50,7 @@ export const DEFAULT_SCORING_RESOURCES: ResourceSpec[] = [
 
 /** SetDefaults_NodeResourcesFitArgs: LeastAllocated over cpu and memory when unset. */
 export function defaultNodeResourcesFitArgs(args: NodeResourcesFitArgs | undefined): NodeResourcesFitArgs {
-	const out: NodeResourcesFitArgs = JSON.parse(JSON.stringify(args ?? {}));
+	const out: NodeResourcesFitArgs = deepCopy(args ?? {});
 	out.scoringStrategy ??= { type: 'LeastAllocated' };
 	out.scoringStrategy.type ??= 'LeastAllocated';
 	if (!out.scoringStrategy.resources || out.scoringStrategy.resources.length === 0) out.scoringStrategy.resources = DEFAULT_SCORING_RESOURCES.map((r) => ({ ...r }));

@@ -34,6 +34,7 @@ import { ArgsError, invalid, notSupported } from './args-validation.ts';
 import { RequiredNodeAffinity } from './helper/node-affinity.ts';
 import { findMatchingUntoleratedTaint, isDoNotScheduleTaint } from './helper/taints.ts';
 import { Names } from './names.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 /** core/v1 TopologySpreadConstraint. */
 export interface TopologySpreadConstraintSpec {
@@ -187,7 +188,7 @@ function scoreForCount(count: number, maxSkew: number, weight: number): number {
 
 /** SetDefaults_PodTopologySpreadArgs and ValidatePodTopologySpreadArgs (the parts read here). */
 export function defaultPodTopologySpreadArgs(args: PodTopologySpreadArgs | undefined): PodTopologySpreadArgs {
-	const out: PodTopologySpreadArgs = JSON.parse(JSON.stringify(args ?? {}));
+	const out: PodTopologySpreadArgs = deepCopy(args ?? {});
 	out.defaultingType ??= 'System';
 	return out;
 }

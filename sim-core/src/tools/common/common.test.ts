@@ -8,8 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { opensslDate, zapTimestamp } from './calendar.ts';
 import { httpDate } from '../../golang/time.ts';
-import { goDuration, humanizeBytes } from './go-format.ts';
-import { GoRaw, goMarshal, goMarshalIndent } from './go-json.ts';
+import { humanizeBytes } from './humanize.ts';
+import { goDuration } from '../../golang/duration.ts';
+import { GoRaw, goMarshal, goMarshalIndent } from '../../golang/json.ts';
 import { renderTable } from './tablewriter.ts';
 import { tabwriteWithTabs } from './tabwriter.ts';
 import { zapLine } from './zap.ts';

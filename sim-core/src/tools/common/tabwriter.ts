@@ -3,62 +3,13 @@
  * (pkg/cobrautl/help.go: minwidth 0, tabwidth 8, padding 1, padchar '\t'):
  * tab-terminated cells of consecutive lines form columns, and each cell is
  * padded with tab characters up to the column's width rounded to a multiple
- * of 8. A line without tabs ends the column block (the writer flushes).
- * Mirrors text/tabwriter/tabwriter.go (format, writeLines, writePadding).
+ * of 8. The writer is ../../golang/tabwriter.ts.
  */
+import { TabWriter, type TabWriterConfig } from '../../golang/tabwriter.ts';
 
-const TAB_WIDTH = 8;
-const PADDING = 1;
+const ETCD_HELP_TABWRITER: Readonly<TabWriterConfig> = Object.freeze({ minwidth: 0, tabwidth: 8, padding: 1, padchar: '\t', flags: 0 });
 
 /** Pads `text` the way tabwriter.NewWriter(w, 0, 8, 1, '\t', 0) would. */
 export function tabwriteWithTabs(text: string): string {
-	let out = '';
-	let block: string[][] = [];
-
-	const writeLines = (lines: string[][], widths: number[]) => {
-		for (const cells of lines) {
-			cells.forEach((cell, j) => {
-				out += cell;
-				// The last cell of a line is not part of a column.
-				if (j < cells.length - 1 && j < widths.length) {
-					const cellWidth = Math.ceil(widths[j] / TAB_WIDTH) * TAB_WIDTH;
-					out += '\t'.repeat(Math.ceil((cellWidth - [...cell].length) / TAB_WIDTH));
-				}
-			});
-			out += '\n';
-		}
-	};
-
-	// format(): find column blocks recursively, left to right.
-	const format = (lines: string[][], widths: number[]) => {
-		const column = widths.length;
-		let start = 0;
-		let i = 0;
-		while (i < lines.length) {
-			if (column >= lines[i].length - 1) {
-				i++;
-				continue;
-			}
-			writeLines(lines.slice(start, i), widths);
-			const blockStart = i;
-			let columnWidth = 0;
-			for (; i < lines.length && column < lines[i].length - 1; i++) columnWidth = Math.max(columnWidth, [...lines[i][column]].length + PADDING);
-			format(lines.slice(blockStart, i), [...widths, columnWidth]);
-			start = i;
-		}
-		writeLines(lines.slice(start), widths);
-	};
-
-	const parts = text.split('\n');
-	const trailing = parts.pop() ?? '';
-	for (const line of parts) {
-		const cells = line.split('\t');
-		block.push(cells);
-		if (cells.length === 1) {
-			format(block, []);
-			block = [];
-		}
-	}
-	format(block, []);
-	return out + trailing;
+	return new TabWriter(ETCD_HELP_TABWRITER).write(text).flush();
 }

@@ -5,7 +5,8 @@
  * error texts of flag/flag.go.
  */
 import { describe, expect, it } from 'vitest';
-import { commandHelp, FlagError, parseFlags, parseGoDurationMs, type FlagSpec } from './cli.ts';
+import { commandHelp, FlagError, parseFlags, type FlagSpec } from './cli.ts';
+import { tryParseGoDurationMs } from '../../golang/duration.ts';
 
 const specs: FlagSpec[] = [
 	{ name: 'all', aliases: ['a'], kind: 'bool', usage: 'Show all containers' },
@@ -47,10 +48,10 @@ describe('flag parsing', () => {
 	});
 
 	it('reads Go durations', () => {
-		expect(parseGoDurationMs('2s')).toBe(2000);
-		expect(parseGoDurationMs('1m30s')).toBe(90_000);
-		expect(parseGoDurationMs('500ms')).toBe(500);
-		expect(parseGoDurationMs('soon')).toBeUndefined();
+		expect(tryParseGoDurationMs('2s')).toBe(2000);
+		expect(tryParseGoDurationMs('1m30s')).toBe(90_000);
+		expect(tryParseGoDurationMs('500ms')).toBe(500);
+		expect(tryParseGoDurationMs('soon')).toBeUndefined();
 	});
 });
 

@@ -11,6 +11,7 @@
  * splitShortOptions), flag.go (stringifyFlag) and template.go
  * (CommandHelpTemplate).
  */
+import { tryParseGoDurationMs } from '../../golang/duration.ts';
 
 export type FlagKind = 'bool' | 'string' | 'int' | 'stringSlice' | 'duration';
 
@@ -59,29 +60,6 @@ function lookup(specs: readonly FlagSpec[], name: string): FlagSpec | undefined 
 	return specs.find((s) => s.name === name || (s.aliases ?? []).includes(name));
 }
 
-/** Go's time.ParseDuration for the simple forms crictl's duration flags get (`2s`, `1m30s`, `500ms`); undefined if invalid. */
-export function parseGoDurationMs(text: string): number | undefined {
-	if (text === '0') return 0;
-	const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-	const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
-	let sign = 1;
-	let i = 0;
-	if (text[0] === '-' || text[0] === '+') {
-		sign = text[0] === '-' ? -1 : 1;
-		i = 1;
-	}
-	if (i >= text.length) return undefined;
-	let total = 0;
-	while (i < text.length) {
-		re.lastIndex = i;
-		const m = re.exec(text);
-		if (!m) return undefined;
-		total += Number(m[1]) * unitMs[m[2]];
-		i = re.lastIndex;
-	}
-	return sign * total;
-}
-
 /** One pass of Go's FlagSet.Parse over `args`; throws FlagError. */
 function parseOnce(args: readonly string[], specs: readonly FlagSpec[]): ParsedFlags {
 	const out: ParsedFlags = { values: new Map(), set: new Set(), args: [], help: false };
@@ -124,7 +102,7 @@ function parseOnce(args: readonly string[], specs: readonly FlagSpec[]): ParsedF
 			value = args[++i];
 		}
 		if (spec.kind === 'int' && !/^[-+]?\d+$/.test(value)) throw new FlagError(`invalid value "${value}" for flag -${name}: parse error`);
-		if (spec.kind === 'duration' && parseGoDurationMs(value) === undefined) throw new FlagError(`invalid value "${value}" for flag -${name}: parse error`);
+		if (spec.kind === 'duration' && tryParseGoDurationMs(value) === undefined) throw new FlagError(`invalid value "${value}" for flag -${name}: parse error`);
 		if (spec.kind === 'stringSlice') {
 			const previous = out.values.get(spec.name);
 			// urfave's StringSlice splits each value at commas.

@@ -6,15 +6,17 @@
  * OutputContainers, getContainersList), logs.go and exec.go, and
  * k8s.io/cri-client pkg/logs (ReadLogs).
  */
-import type { GoJsonValue } from '../common/go-json.ts';
+import type { GoJsonValue } from '../../golang/json.ts';
 import type { ContainerInfo, ImageInfo } from '../../cri-api/cri.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
-import { parseGoDurationMs, type FlagSpec } from './cli.ts';
+import { type FlagSpec } from './cli.ts';
+import { tryParseGoDurationMs } from '../../golang/duration.ts';
 import { containerImageId, containerIds, containerInspect, containerLogPath, containerMessage, containerStateText, resolveId, rpcError, sandboxIds } from './cri-view.ts';
 import { civilTime, daysFromCivil } from '../../golang/time.ts';
 import { crictlTable, humanDuration, protoJson, statusDataJson } from './format.ts';
 import { matchesRegex, newestFirst, parseLabels, truncatedId, type Command, type Run } from './run.ts';
 import type { CrictlRuntime } from './types.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 /** How long `logs -f` follows in virtual time before it returns, as if interrupted (the simulated terminal has no Ctrl-C). */
 export const FOLLOW_MS = 10_000;
@@ -144,7 +146,7 @@ export const ps: Command = {
 		const output = r.string('output');
 		if (output === 'json' || output === 'yaml') {
 			const message = { containers: list.map((c) => containerMessage(c, imageOf(c))) };
-			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(JSON.parse(JSON.stringify(message))) + '\n');
+			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(deepCopy(message)) + '\n');
 			return 0;
 		}
 		if (output !== 'table') return r.inv.fatal(`listing containers: unsupported output format "${output}"`);
@@ -284,7 +286,7 @@ function fixedNano(epochMs: number): string {
 /** docker's timetypes.GetTimestamp for `--since`: a Go duration before now, or an RFC 3339 time, or Unix seconds. */
 function parseSince(value: string, nowMs: number): number | undefined {
 	if (value === '') return undefined;
-	const duration = parseGoDurationMs(value);
+	const duration = tryParseGoDurationMs(value);
 	if (duration !== undefined) return nowMs - duration;
 	const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(Z)?$/.exec(value);
 	if (m) {

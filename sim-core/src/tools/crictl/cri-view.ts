@@ -9,7 +9,7 @@
  * container_status.go, sandbox_list.go, sandbox_status.go,
  * images/image_status.go) and internal/truncindex.
  */
-import type { GoJsonValue } from '../common/go-json.ts';
+import type { GoJsonValue } from '../../golang/json.ts';
 import type { ContainerInfo, ImageInfo, SandboxInfo } from '../../cri-api/cri.ts';
 import { resolveImage, syntheticHex64 } from '../../runtime/images.ts';
 import { GO_ZERO_TIME, rfc3339Nano, unixNanos } from './format.ts';

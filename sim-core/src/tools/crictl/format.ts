@@ -10,7 +10,7 @@
  * cri-tools cmd/crictl/util.go (outputStatusData).
  */
 import { civilTime } from '../../golang/time.ts';
-import { GoRaw, goMarshalIndent, type GoJsonValue } from '../common/go-json.ts';
+import { GoRaw, goMarshalIndent, type GoJsonValue } from '../../golang/json.ts';
 
 // ---- logrus -------------------------------------------------------------------------------
 

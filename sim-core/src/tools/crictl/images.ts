@@ -6,15 +6,16 @@
  * normalizeRepoTagPair, normalizeRepoDigest) and containerd's
  * images/image_list.go, image_status.go, image_remove.go.
  */
-import type { GoJsonValue } from '../common/go-json.ts';
+import type { GoJsonValue } from '../../golang/json.ts';
 import type { ImageInfo } from '../../cri-api/cri.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
-import { parseGoDurationMs } from './cli.ts';
+import { tryParseGoDurationMs } from '../../golang/duration.ts';
 import { printStatusData } from './containers.ts';
 import { imageInspect, imageMessage, rpcError } from './cri-view.ts';
 import { crictlTable, humanSize, protoJson } from './format.ts';
 import { parseLabels, truncatedId, type Command, type Run } from './run.ts';
 import type { CrictlRuntime } from './types.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 /** The longest `crictl pull` waits in virtual time for containerd to answer (the simulated registry's largest images take under a minute). */
 export const PULL_WAIT_MAX_MS = 10 * 60_000;
@@ -106,7 +107,7 @@ export const images: Command = {
 		const output = r.string('output');
 		if (output === 'json' || output === 'yaml') {
 			const message = { images: list.map(imageMessage) };
-			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(JSON.parse(JSON.stringify(message))) + '\n');
+			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(deepCopy(message)) + '\n');
 			return 0;
 		}
 		const verbose = r.bool('verbose');
@@ -208,7 +209,7 @@ export const pull: Command = {
 		const rt = r.images();
 		if (r.string('creds') && r.string('auth')) return r.inv.fatal('pulling image: both `--creds` and `--auth` are specified');
 		parseLabels(r, 'annotation');
-		const timeoutMs = parseGoDurationMs(r.string('pull-timeout') || '0') ?? 0;
+		const timeoutMs = tryParseGoDurationMs(r.string('pull-timeout') || '0') ?? 0;
 		if (timeoutMs < 0) return r.inv.fatal('pulling image: timeout should be bigger than 0');
 		const receiver = r.deps.pulls;
 		if (!receiver) return r.inv.fatal('pulling image: this simulated node cannot wait for a pull (no pull receiver is wired)');

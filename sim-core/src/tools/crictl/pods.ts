@@ -6,7 +6,7 @@
  * getSandboxesList) and containerd's sandbox_list.go / sandbox_status.go.
  */
 import { civilTime } from '../../golang/time.ts';
-import type { GoJsonValue } from '../common/go-json.ts';
+import type { GoJsonValue } from '../../golang/json.ts';
 import type { SandboxInfo } from '../../cri-api/cri.ts';
 import { PAUSE_IMAGE } from '../../runtime/images.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
@@ -15,6 +15,7 @@ import { resolveId, rpcError, sandboxIds, sandboxInspect, sandboxMessage } from 
 import { crictlTable, humanDuration, protoJson } from './format.ts';
 import { matchesRegex, newestFirst, parseLabels, truncatedId, type Command, type Run } from './run.ts';
 import type { CrictlRuntime } from './types.ts';
+import { deepCopy } from '../../golang/json.ts';
 
 interface PodListOptions {
 	id: string;
@@ -88,7 +89,7 @@ export const pods: Command = {
 		const output = r.string('output');
 		if (output === 'json' || output === 'yaml') {
 			const message = { items: list.map(sandboxMessage) };
-			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(JSON.parse(JSON.stringify(message))) + '\n');
+			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(deepCopy(message)) + '\n');
 			return 0;
 		}
 		if (output !== 'table') return r.inv.fatal(`listing pod sandboxes: unsupported output format "${output}"`);

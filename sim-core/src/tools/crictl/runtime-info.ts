@@ -5,7 +5,7 @@
  * and containerd v2.2 internal/cri/server/status.go (the conditions and
  * the verbose info map of the Status call).
  */
-import type { GoJsonValue } from '../common/go-json.ts';
+import type { GoJsonValue } from '../../golang/json.ts';
 import { PAUSE_IMAGE } from '../../runtime/images.ts';
 import { printStatusData } from './containers.ts';
 import { emptyConfig, readConfig, setConfigOption, writeConfig, type CrictlConfig } from './connect.ts';

@@ -17,7 +17,7 @@ import type { ApiRequest, ApiResponse, UserInfo } from '../../api/request.ts';
 import { isTransportFailure } from '../../client/transport.ts';
 import { parseYaml } from '../../yaml/index.ts';
 import { httpDate } from '../../golang/time.ts';
-import { goMarshalIndent } from '../common/go-json.ts';
+import { goMarshalIndent } from '../../golang/json.ts';
 import { utf8Length } from '../../golang/utf8.ts';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
 import { probe } from './health.ts';

@@ -15,7 +15,7 @@
  */
 import { RESOURCES, type ResourceInfo } from '../../api/resources.ts';
 import { apiResources } from '../../api/schema/index.ts';
-import type { GoJsonValue } from '../common/go-json.ts';
+import type { GoJsonValue } from '../../golang/json.ts';
 
 /** GroupPriorityMinimum of the built-in groups the simulation serves (kube-aggregator); higher comes first. */
 const GROUP_PRIORITY: Record<string, number> = {

@@ -13,7 +13,7 @@
  * the top level, metadata and Status are put in Go's order here (nested
  * spec fields keep their stored order, which usually matches).
  */
-import { goMarshal, goMarshalIndent, type GoJsonValue } from '../common/go-json.ts';
+import { goMarshal, goMarshalIndent, type GoJsonValue } from '../../golang/json.ts';
 
 /** metav1.ObjectMeta's JSON field order. */
 const OBJECT_META_ORDER = [

@@ -17,7 +17,8 @@
 import { zapLine } from '../common/zap.ts';
 import { ConfigError, loadTls, type ClientSettings } from './client.ts';
 import { flagsOf } from './commands.ts';
-import { flagToEnv, parseGoDurationMs } from './flags.ts';
+import { flagToEnv } from './flags.ts';
+import { tryParseGoDurationMs } from '../../golang/duration.ts';
 import type { OutputFormat } from './printers.ts';
 import { EXIT, Exit, type Invocation } from './session.ts';
 
@@ -85,7 +86,7 @@ export function clientSettings(inv: Invocation): { settings: ClientSettings; for
 		cacert,
 		insecureTransport: inv.bool('insecure-transport'),
 		insecureSkipVerify: inv.bool('insecure-skip-tls-verify'),
-		commandTimeoutMs: parseGoDurationMs(inv.value('command-timeout')) ?? 5000,
+		commandTimeoutMs: tryParseGoDurationMs(inv.value('command-timeout')) ?? 5000,
 	};
 	try {
 		loadTls(settings, inv.ctx.host);

@@ -13,9 +13,9 @@
  * etcdctl's simulated snapshot save (snapshot-file.ts); it needs no cluster.
  */
 import type { CommandHandler, CommandResult } from '../../shell/types.ts';
-import { goQuote } from '../../api/json.ts';
-import { humanizeBytes } from '../common/go-format.ts';
-import { goMarshal } from '../common/go-json.ts';
+import { goQuote } from '../../golang/json.ts';
+import { humanizeBytes } from '../common/humanize.ts';
+import { goMarshal } from '../../golang/json.ts';
 import { renderTable } from '../common/tablewriter.ts';
 import { FlagError, parseFlags, type FlagSpec } from './flags.ts';
 import { crc32c, decodeSnapshot } from './snapshot-file.ts';

@@ -8,6 +8,7 @@
  * The global flags are etcdctl/ctlv3/ctl.go's persistent flags, with their
  * defaults and help strings (shown by `etcdctl --help`).
  */
+import { tryParseGoDurationMs } from '../../golang/duration.ts';
 
 export type FlagKind = 'bool' | 'string' | 'stringSlice' | 'duration' | 'int' | 'int64';
 
@@ -53,28 +54,11 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
 	{ name: 'discovery-srv-name', kind: 'string', def: '', usage: 'service name to query when using DNS discovery' },
 ];
 
-/** Go's time.ParseDuration for the forms readers type (`5s`, `500ms`, `1m30s`, `2.5s`); undefined if invalid. */
-export function parseGoDurationMs(text: string): number | undefined {
-	if (text === '0') return 0;
-	const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-	let rest = text;
-	let total = 0;
-	let matched = false;
-	while (rest.length) {
-		const m = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/.exec(rest);
-		if (!m) return undefined;
-		total += Number(m[1]) * units[m[2]];
-		rest = rest.slice(m[0].length);
-		matched = true;
-	}
-	return matched ? total : undefined;
-}
-
 function checkValue(spec: FlagSpec, value: string): void {
 	const bad = (why: string) => new FlagError(`invalid argument "${value}" for "${spec.shorthand ? `-${spec.shorthand}, ` : ''}--${spec.name}" flag: ${why}`);
 	if (spec.kind === 'bool' && !/^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/.test(value)) throw bad(`strconv.ParseBool: parsing "${value}": invalid syntax`);
 	if ((spec.kind === 'int' || spec.kind === 'int64') && !/^[+-]?\d+$/.test(value)) throw bad(`strconv.Parse${spec.kind === 'int' ? 'Int' : 'Int'}: parsing "${value}": invalid syntax`);
-	if (spec.kind === 'duration' && parseGoDurationMs(value) === undefined) throw bad(`time: invalid duration "${value}"`);
+	if (spec.kind === 'duration' && tryParseGoDurationMs(value) === undefined) throw bad(`time: invalid duration "${value}"`);
 }
 
 /** Parses argv (after the command path) against `specs`. Throws FlagError with pflag's wording. */

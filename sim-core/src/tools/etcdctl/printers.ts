@@ -15,9 +15,10 @@
  * cluster stores protobuf, which prints as binary bytes.
  */
 import type { KeyValue } from '../../store/mvcc.ts';
-import { goQuote } from '../../api/json.ts';
-import { GoRaw, goMarshal, type GoJsonValue } from '../common/go-json.ts';
-import { hexToDecimal, humanizeBytes } from '../common/go-format.ts';
+import { goQuote } from '../../golang/json.ts';
+import { GoRaw, goMarshal, type GoJsonValue } from '../../golang/json.ts';
+import { humanizeBytes } from '../common/humanize.ts';
+import { hexToDecimal } from '../../golang/strconv.ts';
 import { renderTable } from '../common/tablewriter.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
 import type { MemberStatus } from './status.ts';

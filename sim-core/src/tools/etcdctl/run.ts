@@ -7,7 +7,8 @@
  * after the retry interceptor's warning line, as etcdctl prints them.
  */
 import { MvccError, type KeyValue, type MvccStore } from '../../store/mvcc.ts';
-import { goDuration, humanizeBytes } from '../common/go-format.ts';
+import { humanizeBytes } from '../common/humanize.ts';
+import { goDuration } from '../../golang/duration.ts';
 import { zapLine } from '../common/zap.ts';
 import { clientLog, connect, dial, peerString, type ClientSettings, type Connected, type Connection } from './client.ts';
 import { clientSettings } from './config.ts';

@@ -1,5 +1,7 @@
 /**
- * klog's text format, as kubectl v1.36 writes its `-v` lines to stderr:
+ * klog's text format, the one every Kubernetes component writes: kubectl's
+ * `-v` lines on stderr, the kubelet's journal, kube-proxy's and the control
+ * plane's container logs:
  *
  *     I1130 08:12:03.418220    4211 round_trippers.go:632] "Response" verb="GET" url="https://…" status="200 OK" milliseconds=9
  *
@@ -15,25 +17,29 @@
  * Mirrors k8s.io/klog/v2 (klog.go formatHeader, internal/serialize
  * KVFormat and writeStringValue, println-style Infoln).
  */
-import { goQuote } from '../api/json.ts';
+import { goQuote } from '../golang/json.ts';
 import { civilFromDays } from '../golang/time.ts';
 
-/** One structured value: a string, a number, a boolean. */
-export type KlogValue = string | number | boolean;
+/** One structured value: a string, a number, a boolean; anything else prints as JSON, and null as `<nil>`. */
+export type KlogValue = string | number | boolean | null | object;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** `I1130 08:12:03.418220    4211 file.go:12] ` for a wall-clock instant (epoch ms). */
-export function klogHeader(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, fileLine: string): string {
+/**
+ * `I1130 08:12:03.418220    4211 file.go:12] ` for a wall-clock instant
+ * (epoch ms). The virtual clock counts milliseconds, so the microseconds
+ * end in 000 unless the caller draws the sub-millisecond part (`micros`,
+ * 0..999) from its own seeded sequence.
+ */
+export function klogHeader(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, fileLine: string, micros = 0): string {
 	const days = Math.floor(wallMs / 86_400_000);
 	const msOfDay = wallMs - days * 86_400_000;
 	const { month, day } = civilFromDays(days);
 	const seconds = Math.floor(msOfDay / 1000);
-	// The virtual clock counts milliseconds, so the microseconds end in 000.
-	const micros = (msOfDay % 1000) * 1000;
+	const fraction = (msOfDay % 1000) * 1000 + (micros % 1000);
 	// Buffer.nDigits(7, …, pid, ' '): seven columns exactly, space-padded; a longer number keeps its last seven digits.
 	const pidColumns = String(pid % 10_000_000).padStart(7);
-	return `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}.${pad(micros, 6)} ${pidColumns} ${fileLine}] `;
+	return `${severity}${pad(month)}${pad(day)} ${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}.${pad(fraction, 6)} ${pidColumns} ${fileLine}] `;
 }
 
 /** writeStringValue: quoted, or as a `<` block when the text holds a line break. */
@@ -49,6 +55,8 @@ function stringValue(text: string): string {
 /** One `key=value` pair as KVFormat writes it. */
 export function klogPair(key: string, value: KlogValue): string {
 	if (typeof value === 'string') return `${key}=${stringValue(value)}`;
+	if (value === null) return `${key}=<nil>`;
+	if (typeof value === 'object') return `${key}=${JSON.stringify(value)}`;
 	return `${key}=${String(value)}`;
 }
 
@@ -60,4 +68,14 @@ export function klogStructured(message: string, pairs: ReadonlyArray<readonly [s
 /** A whole log line (with its trailing newline). */
 export function klogLine(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, fileLine: string, text: string): string {
 	return `${klogHeader(severity, wallMs, pid, fileLine)}${text}\n`;
+}
+
+/**
+ * One InfoS/ErrorS record as a daemon writes it (no trailing newline): the
+ * header, the quoted message and the key/value pairs; pairs whose value is
+ * undefined are left out.
+ */
+export function klogRecord(severity: 'I' | 'W' | 'E', wallMs: number, pid: number, fileLine: string, message: string, kv: Record<string, KlogValue | undefined> = {}, micros = 0): string {
+	const pairs = Object.entries(kv).filter((e): e is [string, KlogValue] => e[1] !== undefined);
+	return klogHeader(severity, wallMs, pid, fileLine, micros) + klogStructured(message, pairs);
 }

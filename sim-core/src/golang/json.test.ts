@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, jsonClone, jsonEqual, stringifyJsonLikeKubectl, type JsonValue } from './json.ts';
-import { utf8Length, utf8Encode } from '../golang/utf8.ts';
+import { utf8Length, utf8Encode } from './utf8.ts';
 
 describe('kubectl get -o json text', () => {
 	it('indents by four spaces, sorts keys, keeps empty containers inline and ends with a newline', () => {

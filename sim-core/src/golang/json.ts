@@ -76,7 +76,7 @@ export function goQuote(text: string): string {
  * `\b` and `\f` use short escapes). Mirrors encoding/json encode.go
  * (appendString). Lone surrogates, like invalid UTF-8 in Go, become `\ufffd`.
  */
-function quoteJsonString(text: string): string {
+export function quoteJsonString(text: string): string {
 	let out = '"';
 	let start = 0;
 	for (let i = 0; i < text.length; i++) {
@@ -186,4 +186,70 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
 	if (keys.length !== Object.keys(b).length) return false;
 	for (const key of keys) if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
 	return true;
+}
+
+// ---- structs ------------------------------------------------------------------------
+
+/**
+ * Go's encoding/json for structs: keys in the order the caller lists them
+ * (a Go struct's field order, not a map's sorted order), `<`, `>`, `&`,
+ * U+2028 and U+2029 escaped as json.Marshal, json.MarshalIndent and
+ * json.Encoder do, `undefined` members left out (the `omitempty` the caller
+ * already applied). kube-apiserver's JSON serializer and etcdctl's JSON
+ * printer both write this way (apimachinery runtime/serializer/json,
+ * etcdctl printer_json.go).
+ */
+
+/** A value written verbatim: a uint64 that JavaScript numbers cannot hold exactly (`10276657743932975437`). */
+export class GoRaw {
+	constructor(readonly text: string) {}
+}
+
+/** What the encoder accepts. */
+export type GoJsonValue = null | undefined | boolean | number | string | GoRaw | GoJsonValue[] | { [key: string]: GoJsonValue };
+
+function encodeStruct(value: GoJsonValue, indent: string | null, depth: number): string {
+	if (value === null || value === undefined) return 'null';
+	if (value instanceof GoRaw) return value.text;
+	switch (typeof value) {
+		case 'string':
+			return quoteJsonString(value);
+		case 'number':
+			return Number.isFinite(value) ? jsonNumber(value) : 'null';
+		case 'boolean':
+			return value ? 'true' : 'false';
+	}
+	const isArray = Array.isArray(value);
+	const items: string[] = [];
+	if (isArray) for (const item of value) items.push(encodeStruct(item === undefined ? null : item, indent, depth + 1));
+	else
+		for (const [key, item] of Object.entries(value)) {
+			if (item === undefined) continue;
+			items.push(quoteJsonString(key) + (indent === null ? ':' : ': ') + encodeStruct(item, indent, depth + 1));
+		}
+	const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+	// json.Indent leaves empty containers as `{}` and `[]`.
+	if (indent === null || items.length === 0) return open + items.join(',') + close;
+	const inner = '\n' + indent.repeat(depth + 1);
+	return open + inner + items.join(',' + inner) + '\n' + indent.repeat(depth) + close;
+}
+
+/** json.Marshal: compact, no trailing newline. */
+export function goMarshal(value: GoJsonValue): string {
+	return encodeStruct(value, null, 0);
+}
+
+/** json.MarshalIndent(v, "", "  "): two-space indentation, no trailing newline. */
+export function goMarshalIndent(value: GoJsonValue): string {
+	return encodeStruct(value, '  ', 0);
+}
+
+/**
+ * A deep copy of plain JSON data (objects, arrays, strings, numbers,
+ * booleans, null): what generated DeepCopy methods give Go code. Members
+ * set to `undefined` are dropped, as JSON has no such value. Every
+ * component copies a cached object this way before changing it.
+ */
+export function deepCopy<T>(value: T): T {
+	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
