@@ -21,7 +21,8 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { formatRfc3339 } from '../golang/time.ts';
-import { MvccError, type MvccStore } from '../store/mvcc.ts';
+import { type EtcdClient } from '../etcd-api/etcd.ts';
+import { MvccError } from '../etcd-api/etcd.ts';
 import { Cacher, type CacheChange } from './cacher.ts';
 import * as errors from './errors.ts';
 import type { FieldError } from './errors.ts';
@@ -103,7 +104,7 @@ export interface ApiServerDeps {
 	/** The connection to etcd. */
 	etcd: {
 		/** etcd's store if it can be reached now, undefined if not. */
-		store(): MvccStore | undefined;
+		store(): EtcdClient | undefined;
 		/** Subscribes this server to etcd's change notifications (an etcd watch on /registry/). */
 		watch(processId: string): void;
 		/** Tells etcd a write happened, so it notifies its watchers. */
@@ -242,7 +243,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	}
 
 	/** Makes sure the in-memory cache exists (after a restore) and is current. */
-	private ensureCache(): MvccStore | undefined {
+	private ensureCache(): EtcdClient | undefined {
 		const store = this.deps.etcd.store();
 		if (!store) return undefined;
 		// etcd forgets its watchers when it restarts; re-subscribing is idempotent.
@@ -332,7 +333,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		// Like the real server, compact up to the revision seen at the previous
 		// tick, so one interval of history stays (watchers that fall further
 		// behind get 410 Gone and relist); never past what the cache has read.
-		const previous = store.state.compactRevision;
+		const previous = store.compactRevision;
 		const at = Math.min(this.state.compactCandidate, this.state.cacheRevision);
 		this.state.compactCandidate = store.revision;
 		if (at > previous) {
@@ -607,8 +608,8 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		if (!selectors.ok) return errors.badRequest(selectors.error);
 		const rv = request.query?.resourceVersion;
 		const store = this.deps.etcd.store()!;
-		if (rv && rv !== '0' && Number(rv) < store.state.compactRevision) {
-			return errors.gone(`too old resource version: ${rv} (${store.state.compactRevision})`);
+		if (rv && rv !== '0' && Number(rv) < store.compactRevision) {
+			return errors.gone(`too old resource version: ${rv} (${store.compactRevision})`);
 		}
 		const strategy = this.strategy(info);
 		const items = this.cacher.list(info, info.namespaced ? request.namespace : undefined).filter((o) => objectMatches(o, selectors.value, strategy));
@@ -629,8 +630,8 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		const rvText = request.query?.resourceVersion;
 		const fromRevision = rvText && rvText !== '0' ? Number(rvText) : this.cacher.revision;
 		if (Number.isNaN(fromRevision)) return errors.badRequest(`invalid resource version "${rvText}"`);
-		if (fromRevision < store.state.compactRevision) {
-			return errors.gone(`too old resource version: ${fromRevision} (${store.state.compactRevision})`);
+		if (fromRevision < store.compactRevision) {
+			return errors.gone(`too old resource version: ${fromRevision} (${store.compactRevision})`);
 		}
 		const watch: WatchRegistration = {
 			id: this.state.nextWatchId++,
@@ -733,7 +734,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	}
 
 	/** Writes to etcd under a mod-revision precondition; traced as a message to etcd. */
-	private store(store: MvccStore, info: ResourceInfo, obj: KubeObject, expectedModRevision: number, dryRun: boolean): { ok: boolean; revision: number } {
+	private store(store: EtcdClient, info: ResourceInfo, obj: KubeObject, expectedModRevision: number, dryRun: boolean): { ok: boolean; revision: number } {
 		const key = etcdKey(info, obj.metadata.namespace, obj.metadata.name!);
 		if (dryRun) return { ok: true, revision: store.revision };
 		const lease = info.resource === 'events' ? store.grantLease(Math.round(this.options.eventTtlMs / 1000), this.nowMs) : undefined;
@@ -743,7 +744,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return { ok: result.succeeded, revision: result.revision };
 	}
 
-	private removeFromStore(store: MvccStore, info: ResourceInfo, obj: KubeObject, dryRun: boolean): { ok: boolean; revision: number } {
+	private removeFromStore(store: EtcdClient, info: ResourceInfo, obj: KubeObject, dryRun: boolean): { ok: boolean; revision: number } {
 		const key = etcdKey(info, obj.metadata.namespace, obj.metadata.name!);
 		if (dryRun) return { ok: true, revision: store.revision };
 		const result = store.txn([{ key, modRevision: Number(obj.metadata.resourceVersion) }], [{ delete: { key } }]);
@@ -753,7 +754,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	}
 
 	/** Reads back what was just written (with its resourceVersion). */
-	private fresh(store: MvccStore, info: ResourceInfo, namespace: string | undefined, name: string): KubeObject | undefined {
+	private fresh(store: EtcdClient, info: ResourceInfo, namespace: string | undefined, name: string): KubeObject | undefined {
 		this.pump();
 		void store;
 		return this.readCurrent(info, namespace, name);
@@ -768,7 +769,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return undefined;
 	}
 
-	private create(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+	private create(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
 		const decoded = this.decode(request, info, request.body);
 		if (decoded.error) return decoded.error;
 		const obj = decoded.obj!;
@@ -803,7 +804,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return { code: 201, body, warnings: decoded.warnings.length ? decoded.warnings : undefined };
 	}
 
-	private update(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore, body: unknown, decodedAlready?: KubeObject): ApiResponse {
+	private update(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient, body: unknown, decodedAlready?: KubeObject): ApiResponse {
 		let obj: KubeObject;
 		let warnings: string[] = [];
 		if (decodedAlready) obj = decodedAlready;
@@ -894,7 +895,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return info.resource === 'pods' && info.group === '' && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
 	}
 
-	private patch(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+	private patch(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
 		const name = request.name ?? '';
 		const old = this.readCurrent(info, request.namespace, name);
 		if (!old) return errors.notFound(qualifiedResource(info), name, info.group, info.resource);
@@ -913,7 +914,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return this.update(request, info, caller, store, undefined, obj);
 	}
 
-	private updateScale(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore, old: KubeObject, scale: KubeObject): ApiResponse {
+	private updateScale(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient, old: KubeObject, scale: KubeObject): ApiResponse {
 		const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
 		if (typeof replicas !== 'number' || !Number.isInteger(replicas)) return errors.badRequest('spec.replicas: Invalid value');
 		const updated = deepCopy(old);
@@ -923,7 +924,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return { code: 200, body: scaleOf(response.body as KubeObject, info) };
 	}
 
-	private delete(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+	private delete(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
 		const name = request.name ?? '';
 		const old = this.readCurrent(info, request.namespace, name);
 		if (!old) return errors.notFound(qualifiedResource(info), name, info.group, info.resource);
@@ -988,7 +989,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		return { code: 200, body: old };
 	}
 
-	private deleteCollection(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+	private deleteCollection(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
 		const selectors = parseSelectors(request.query?.labelSelector, request.query?.fieldSelector);
 		if (!selectors.ok) return errors.badRequest(selectors.error);
 		const strategy = this.strategy(info);
@@ -1002,7 +1003,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	}
 
 	/** POST pods/<name>/binding: the scheduler's decision, recorded as spec.nodeName. */
-	private bind(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+	private bind(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
 		const body = request.body as { target?: { name?: string; kind?: string }; metadata?: ObjectMeta } | undefined;
 		const name = request.name ?? body?.metadata?.name ?? '';
 		const target = body?.target?.name;
@@ -1031,7 +1032,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	 * PodDisruptionBudget forbids it (see ./eviction.ts; upstream
 	 * pkg/registry/core/pod/storage/eviction.go).
 	 */
-	private evict(request: ApiRequest, info: ResourceInfo, caller: Caller, store: MvccStore): ApiResponse {
+	private evict(request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
 		const name = request.name ?? '';
 		const checked = checkEvictionBody(request.body, name);
 		if ('error' in checked) return checked.error;

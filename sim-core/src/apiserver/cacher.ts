@@ -13,7 +13,8 @@
  */
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, type ResourceInfo } from '../api/resources.ts';
-import type { MvccEvent, MvccStore } from '../store/mvcc.ts';
+import type { EtcdClient } from '../etcd-api/etcd.ts';
+import type { MvccEvent } from '../etcd-api/etcd.ts';
 
 /** An object change as the cache sees it, ready to fan out. */
 export interface CacheChange {
@@ -66,9 +67,9 @@ export class Cacher {
 	revision = 0;
 
 	/** Loads every object as of `revision` (the cache's saved position, or etcd's current revision). */
-	rebuild(store: MvccStore, revision: number): void {
+	rebuild(store: EtcdClient, revision: number): void {
 		this.objects.clear();
-		const at = Math.max(revision, store.state.compactRevision);
+		const at = Math.max(revision, store.compactRevision);
 		const { kvs } = store.range('/registry/', { prefix: true, revision: at });
 		for (const kv of kvs) {
 			const info = resourceOfKey(kv.key);
@@ -89,7 +90,7 @@ export class Cacher {
 	}
 
 	/** Applies etcd changes after the cache's revision; returns them as object changes, in order. */
-	catchUp(store: MvccStore): CacheChange[] {
+	catchUp(store: EtcdClient): CacheChange[] {
 		if (store.revision <= this.revision) return [];
 		let changes: MvccEvent[];
 		try {

@@ -11,44 +11,11 @@
  * This is durable state (etcd's data directory): it survives an etcd
  * restart. Its whole state is plain JSON.
  */
+import { ETCD_DEFAULT_QUOTA_BYTES, ETCD_MAX_REQUEST_BYTES, MvccError, type EtcdBackendStatus, type EtcdClient, type KeyValue, type MvccEvent, type RangeOptions, type RangeResult, type TxnCompare, type TxnOp, type TxnResult } from '../etcd-api/etcd.ts';
 
-/** One version of one key. */
-export interface KeyValue {
-	key: string;
-	/** Serialized object (JSON text). Empty for a deletion. */
-	value: string;
-	createRevision: number;
-	modRevision: number;
-	/** Number of puts since the key was (re)created; 0 after deletion. */
-	version: number;
-	/** Lease id, for keys that expire (Kubernetes Events use one with a TTL). */
-	lease?: number;
-}
 
-export type WatchEventType = 'PUT' | 'DELETE';
-
-/** What a watcher sees for one change. */
-export interface MvccEvent {
-	type: WatchEventType;
-	kv: KeyValue;
-	prevKv?: KeyValue;
-}
-
-/** etcd defaults (etcd-io/etcd server/embed/config.go, server/storage/quota.go, v3.6). */
-export const ETCD_DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024;
-export const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
 /** Bytes a revision costs beyond its key and value (bbolt page and index overhead, estimated). */
 const REVISION_OVERHEAD_BYTES = 64;
-
-export class MvccError extends Error {
-	constructor(
-		readonly code: 'compacted' | 'future-revision' | 'no-space' | 'too-large' | 'unavailable',
-		message: string,
-	) {
-		super(message);
-		this.name = 'MvccError';
-	}
-}
 
 /** Plain-JSON state of the store. */
 export interface MvccState {
@@ -70,40 +37,11 @@ export interface MvccState {
 	nextLeaseId: number;
 }
 
-export interface RangeOptions {
-	/** Read as of this revision (0 or undefined: current). */
-	revision?: number;
-	/** Treat `key` as a prefix. */
-	prefix?: boolean;
-	limit?: number;
-}
-
-export interface RangeResult {
-	kvs: KeyValue[];
-	count: number;
-	revision: number;
-}
-
-/** A comparison in a transaction: the key's mod revision must equal `modRevision` (0 = key absent). */
-export interface TxnCompare {
-	key: string;
-	modRevision: number;
-}
-
-export type TxnOp = { put: { key: string; value: string; lease?: number } } | { delete: { key: string } };
-
-export interface TxnResult {
-	succeeded: boolean;
-	revision: number;
-	/** On failure, the current version of each compared key (as Kubernetes' GuaranteedUpdate re-reads). */
-	current: Array<KeyValue | undefined>;
-}
-
 function sizeOf(kv: KeyValue): number {
 	return kv.key.length + kv.value.length + REVISION_OVERHEAD_BYTES;
 }
 
-export class MvccStore {
+export class MvccStore implements EtcdClient {
 	constructor(readonly state: MvccState) {}
 
 	static empty(quotaBytes = ETCD_DEFAULT_QUOTA_BYTES): MvccStore {
@@ -124,6 +62,19 @@ export class MvccStore {
 
 	get revision(): number {
 		return this.state.revision;
+	}
+
+	get compactRevision(): number {
+		return this.state.compactRevision;
+	}
+
+	hasLease(id: number): boolean {
+		return this.state.leases[String(id)] !== undefined;
+	}
+
+	status(): EtcdBackendStatus {
+		const st = this.state;
+		return { revision: st.revision, sizeBytes: st.sizeBytes, sizeInUseBytes: st.sizeInUseBytes, quotaBytes: st.quotaBytes, alarms: [...st.alarms], leasesGranted: st.nextLeaseId - 1 };
 	}
 
 	/** The live version of `key` at `revision` (current by default), if any. */

@@ -22,7 +22,7 @@
  *   gets no HTTP/2 preface back (EOF), an unknown CA fails the handshake, a
  *   missing client certificate gets TLS 1.3's `certificate required` alert.
  */
-import type { MvccStore } from '../../store/mvcc.ts';
+import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { Host } from '../../shell/types.ts';
 import { zapTimestamp } from '../common/calendar.ts';
 import { zapLine } from '../common/zap.ts';
@@ -42,7 +42,7 @@ export interface ClientSettings {
 /** A usable connection to the member. */
 export interface Connected {
 	ok: true;
-	store: MvccStore;
+	store: EtcdClient;
 	/** The endpoint as given (`127.0.0.1:2379`, `https://192.168.56.10:2379`). */
 	endpoint: string;
 	/** The member address and the client's ephemeral port, for gRPC's Peer string. */

@@ -14,7 +14,7 @@
  * Values print as stored: the simulated API server stores JSON; a real
  * cluster stores protobuf, which prints as binary bytes.
  */
-import type { KeyValue } from '../../store/mvcc.ts';
+import type { KeyValue } from '../../etcd-api/etcd.ts';
 import { goQuote } from '../../golang/json.ts';
 import { GoRaw, goMarshal, type GoJsonValue } from '../../golang/json.ts';
 import { humanizeBytes } from '../common/humanize.ts';

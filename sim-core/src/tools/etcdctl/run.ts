@@ -6,7 +6,8 @@
  * exceeded`, `etcdserver: mvcc: required revision has been compacted`...),
  * after the retry interceptor's warning line, as etcdctl prints them.
  */
-import { MvccError, type KeyValue, type MvccStore } from '../../store/mvcc.ts';
+import { type EtcdClient } from '../../etcd-api/etcd.ts';
+import { MvccError, type KeyValue } from '../../etcd-api/etcd.ts';
 import { humanizeBytes } from '../common/humanize.ts';
 import { goDuration } from '../../golang/duration.ts';
 import { zapLine } from '../common/zap.ts';
@@ -81,7 +82,7 @@ function mustConnect(rpc: Rpc, method: string): Connected {
 	return connection;
 }
 
-function header(rpc: Rpc, store: MvccStore | undefined, withRevision = true): Header {
+function header(rpc: Rpc, store: EtcdClient | undefined, withRevision = true): Header {
 	const member = rpc.inv.deps.member();
 	return { clusterId: member.clusterId, memberId: member.memberId, revision: withRevision && store ? store.revision : 0, raftTerm: member.raftTerm };
 }
@@ -96,7 +97,7 @@ function print(rpc: Rpc, render: () => string): void {
 }
 
 /** Keys live at `revision` in [from, end) ("" end = to the end), as a Range with a range end reads them. */
-function readRange(store: MvccStore, revision: number, from: string, end: string | undefined): KeyValue[] {
+function readRange(store: EtcdClient, revision: number, from: string, end: string | undefined): KeyValue[] {
 	const all = store.range('', { prefix: true, revision }).kvs;
 	return all.filter((kv) => kv.key >= from && (end === undefined || kv.key < end));
 }
@@ -206,7 +207,7 @@ export function runPut(inv: Invocation): void {
 		if ((ignoreValue || inv.bool('ignore-lease')) && !previous) throw new MvccError('unavailable', 'etcdserver: key not found');
 		let lease = leaseId || undefined;
 		if (inv.bool('ignore-lease')) lease = previous?.lease;
-		if (leaseId && !store.state.leases[String(leaseId)]) throw new MvccError('unavailable', 'etcdserver: requested lease not found');
+		if (leaseId && !store.hasLease(leaseId)) throw new MvccError('unavailable', 'etcdserver: requested lease not found');
 		store.put(key, ignoreValue ? previous.value : value, lease);
 	} catch (error) {
 		if (error instanceof MvccError && error.code === 'unavailable') {
@@ -277,13 +278,13 @@ export function runWatch(inv: Invocation): void {
 	const store = connection.store;
 	const rev = inv.int('rev');
 	if (rev <= 0) return;
-	if (rev < store.state.compactRevision) {
+	if (rev < store.compactRevision) {
 		inv.stderr += 'watch was canceled (etcdserver: mvcc: required revision has been compacted)\n';
 		throw new Exit(EXIT.interrupted, 'watch is canceled by the server');
 	}
 	const selection = keySelection(args[0], args[1], prefix, false);
 	const changes = store
-		.changesSince(Math.max(rev - 1, store.state.compactRevision), '', true)
+		.changesSince(Math.max(rev - 1, store.compactRevision), '', true)
 		.filter((c) => (selection.single ? c.kv.key === selection.from : c.kv.key >= selection.from && (selection.end === undefined || c.kv.key < selection.end)));
 	const byRevision = new Map<number, WatchResponse>();
 	for (const change of changes) {
@@ -361,7 +362,7 @@ export function runEndpointHealth(inv: Invocation): void {
 		}
 		// A linearizable read of the key "health" on a healthy local member: a few milliseconds.
 		const h: EndpointHealth = { endpoint, health: true, took: goDuration(tookNs(inv, 1, 12)), error: '' };
-		const alarms = connection.store.state.alarms;
+		const alarms = connection.store.status().alarms;
 		if (alarms.length) {
 			h.health = false;
 			h.error = 'Active Alarm(s): ' + alarms.map((a) => (a === 'NOSPACE' || a === 'CORRUPT' ? a : 'UNKNOWN') + ' ').join('');
@@ -435,7 +436,7 @@ export function runAlarm(inv: Invocation, disarm: boolean): void {
 	if (inv.args.length) throw new Exit(EXIT.badArgs, `alarm ${disarm ? 'disarm' : 'list'} command accepts no arguments`);
 	const rpc = setUp(inv);
 	const connection = mustConnect(rpc, '/etcdserverpb.Maintenance/Alarm');
-	const alarms = [...connection.store.state.alarms];
+	const alarms = [...connection.store.status().alarms];
 	if (disarm) connection.store.disarmAlarms();
 	print(rpc, () => printAlarms(rpc.format, header(rpc, connection.store), inv.deps.member().memberId, alarms));
 }

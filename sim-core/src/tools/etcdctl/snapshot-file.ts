@@ -11,7 +11,8 @@
  * nothing for them, as for bbolt's empty pages). Values are the JSON the
  * simulated API server stores; a real cluster stores protobuf.
  */
-import type { KeyValue, MvccStore } from '../../store/mvcc.ts';
+import type { EtcdClient } from '../../etcd-api/etcd.ts';
+import type { KeyValue } from '../../etcd-api/etcd.ts';
 import { forEachUtf8Byte, utf8Length } from '../../golang/utf8.ts';
 import { ETCD_STORAGE_VERSION } from './types.ts';
 
@@ -30,7 +31,7 @@ export interface SnapshotContent {
 }
 
 /** The file text for the store's current state, `dbSizeBytes` + 32 bytes long (or longer if the keys need more room). */
-export function encodeSnapshot(store: MvccStore, dbSizeBytes: number): string {
+export function encodeSnapshot(store: EtcdClient, dbSizeBytes: number): string {
 	const kvs = store.range('', { prefix: true }).kvs;
 	const lines = [SNAPSHOT_MAGIC, `revision ${store.revision} storage-version ${ETCD_STORAGE_VERSION}`];
 	for (const kv of kvs) lines.push([kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease ?? 0, kv.value].join('\t'));

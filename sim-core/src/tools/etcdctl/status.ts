@@ -9,7 +9,7 @@
  * index overhead); a real bbolt file grows in 4 KiB pages and a fresh etcd
  * data file is already 20 kB, so both are added here.
  */
-import type { MvccStore } from '../../store/mvcc.ts';
+import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { EtcdMemberFacts } from './types.ts';
 
 /** bbolt's page size on Linux amd64: the file grows in whole pages. */
@@ -35,19 +35,20 @@ export interface MemberStatus {
 }
 
 /** Status of the member whose data is `store`. */
-export function memberStatus(store: MvccStore, facts: EtcdMemberFacts): MemberStatus {
-	const dbSizeBytes = EMPTY_BACKEND_BYTES + pages(store.state.sizeBytes);
-	const dbSizeInUseBytes = Math.min(dbSizeBytes, EMPTY_BACKEND_BYTES + pages(store.state.sizeInUseBytes));
+export function memberStatus(store: EtcdClient, facts: EtcdMemberFacts): MemberStatus {
+	const backend = store.status();
+	const dbSizeBytes = EMPTY_BACKEND_BYTES + pages(backend.sizeBytes);
+	const dbSizeInUseBytes = Math.min(dbSizeBytes, EMPTY_BACKEND_BYTES + pages(backend.sizeInUseBytes));
 	// One Raft entry per write (a revision) and per lease grant, after the boot entries.
-	const raftIndex = (facts.raftBootEntries ?? DEFAULT_RAFT_BOOT_ENTRIES) + (store.revision - 1) + (store.state.nextLeaseId - 1);
+	const raftIndex = (facts.raftBootEntries ?? DEFAULT_RAFT_BOOT_ENTRIES) + (store.revision - 1) + (backend.leasesGranted);
 	return {
 		revision: store.revision,
 		dbSizeBytes,
 		dbSizeInUseBytes,
-		dbSizeQuotaBytes: store.state.quotaBytes,
+		dbSizeQuotaBytes: backend.quotaBytes,
 		raftTerm: facts.raftTerm,
 		raftIndex,
 		raftAppliedIndex: raftIndex,
-		errors: store.state.alarms.map((alarm) => `memberID:${BigInt('0x' + facts.memberId).toString(10)} alarm:${alarm} `),
+		errors: backend.alarms.map((alarm) => `memberID:${BigInt('0x' + facts.memberId).toString(10)} alarm:${alarm} `),
 	};
 }

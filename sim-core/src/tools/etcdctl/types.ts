@@ -5,7 +5,7 @@
  * node's seeded random stream. Nothing here reaches into another
  * component's folder: the store type is etcd's own data (store/mvcc.ts).
  */
-import type { MvccStore } from '../../store/mvcc.ts';
+import type { EtcdClient } from '../../etcd-api/etcd.ts';
 
 /** The etcd version kubeadm v1.34–v1.36 deploys (cmd/kubeadm/app/constants, FACTS.md F). */
 export const ETCD_VERSION = '3.6.10';
@@ -87,7 +87,7 @@ export interface EtcdctlDeps {
 	 * The member's store if etcd is up and reachable from `hostName` (the
 	 * shell host etcdctl runs on), else undefined.
 	 */
-	store(hostName: string): MvccStore | undefined;
+	store(hostName: string): EtcdClient | undefined;
 	/** The member's facts now. */
 	member(): EtcdMemberFacts;
 	/** Tells the member a client wrote (so it announces the new revision to its watchers). */
