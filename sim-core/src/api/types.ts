@@ -222,6 +222,10 @@ export interface PodSpec {
 	topologySpreadConstraints?: Array<Record<string, unknown>>;
 	hostname?: string;
 	subdomain?: string;
+	/** Pod-level requests and limits (cpu, memory, hugepages-*): PodLevelResources, beta and on by default since v1.34. */
+	resources?: ResourceRequirements;
+	/** What the RuntimeClass adds for the sandbox itself (set by admission). */
+	overhead?: Record<string, string | number>;
 	[field: string]: unknown;
 }
 

@@ -25,7 +25,9 @@ import { compileSelector, controllerOf, isNamespaceTerminating, isPodAvailable, 
 import { deepCopy } from '../golang/json.ts';
 import { scaledValue } from './deployment/deployment-util.ts';
 import { claimObjects } from './ref-manager.ts';
-import { TaintKeys, addOrUpdateToleration, findUntoleratedTaint, requiredNodeAffinityMatches } from './taints.ts';
+import { addOrUpdateToleration } from './taints.ts';
+import { RequiredNodeAffinity } from '../component-helpers/node-affinity.ts';
+import { TaintKeys, findMatchingUntoleratedTaint } from '../component-helpers/taints.ts';
 
 export const DAEMONSET_CONTROLLER = 'daemonset-controller';
 /** apps.DefaultDaemonSetUniqueLabelKey. */
@@ -79,11 +81,11 @@ export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: 
 	if (spec.nodeName && spec.nodeName !== node.metadata.name) return { shouldRun: false, shouldContinueRunning: false };
 	spec.nodeName = node.metadata.name;
 	addDaemonPodTolerations(spec);
-	if (!requiredNodeAffinityMatches(spec, node)) return { shouldRun: false, shouldContinueRunning: false };
+	if (!new RequiredNodeAffinity(spec).match(node)) return { shouldRun: false, shouldContinueRunning: false };
 	const taints = node.spec?.taints ?? [];
 	const tolerations = spec.tolerations ?? [];
-	if (findUntoleratedTaint(taints, tolerations, (t) => t.effect === 'NoExecute' || t.effect === 'NoSchedule')) {
-		return { shouldRun: false, shouldContinueRunning: !findUntoleratedTaint(taints, tolerations, (t) => t.effect === 'NoExecute') };
+	if (findMatchingUntoleratedTaint(taints, tolerations, (t) => t.effect === 'NoExecute' || t.effect === 'NoSchedule')) {
+		return { shouldRun: false, shouldContinueRunning: !findMatchingUntoleratedTaint(taints, tolerations, (t) => t.effect === 'NoExecute') };
 	}
 	return { shouldRun: true, shouldContinueRunning: true };
 }

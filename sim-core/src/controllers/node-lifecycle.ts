@@ -28,7 +28,8 @@ import { formatRfc3339 } from '../golang/time.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
 import { timeMs } from './pod-util.ts';
 import { deepCopy } from '../golang/json.ts';
-import { TaintKeys, taintExists } from './taints.ts';
+import { taintExists } from './taints.ts';
+import { TaintKeys } from '../component-helpers/taints.ts';
 
 export const NODE_CONTROLLER = 'node-controller';
 

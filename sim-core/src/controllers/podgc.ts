@@ -20,7 +20,7 @@ import type { Node, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
-import { TaintKeys } from './taints.ts';
+import { TaintKeys } from '../component-helpers/taints.ts';
 
 export const POD_GC_CONTROLLER = 'pod-garbage-collector-controller';
 /** gcCheckPeriod. */

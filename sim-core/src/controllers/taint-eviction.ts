@@ -15,7 +15,7 @@ import type { KubeObject, Node, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
 import { keyFor, splitKey } from './pod-util.ts';
-import { matchingTolerations } from './taints.ts';
+import { matchingTolerations } from '../component-helpers/taints.ts';
 
 export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
 /** retries: deletePodHandler tries a deletion up to 5 times. */

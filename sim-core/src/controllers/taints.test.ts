@@ -1,6 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import type { Node, PodSpec, Taint, Toleration } from '../api/types.ts';
-import { addOrUpdateToleration, matchingTolerations, requiredNodeAffinityMatches, toleratesTaint } from './taints.ts';
+import { addOrUpdateToleration } from './taints.ts';
+import { RequiredNodeAffinity } from '../component-helpers/node-affinity.ts';
+
+/** GetRequiredNodeAffinity(pod).Match(node), as the DaemonSet controller asks it. */
+const requiredNodeAffinityMatches = (spec: PodSpec, node: Node) => new RequiredNodeAffinity(spec).match(node);
+import { matchingTolerations, toleratesTaint } from '../component-helpers/taints.ts';
 
 const taint: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' };
 

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ContainerStatus, Pod } from '../api/types.ts';
 import type { ContainerInfo } from '../cri-api/cri.ts';
 import { generatePodStatus, podPhase, rejectedPodStatus } from './pod-status.ts';
-import { podQosClass } from './qos.ts';
+import { computePodQOS } from '../component-helpers/qos.ts';
+
+import { defaultPod } from '../apiserver/registry/pod-defaults.ts';
+
+/** The class the kubelet reports for a pod as the API server stored it (defaulted: a limit without a request sets the request). */
+const podQosClass = (p: Pod) => {
+	const spec = structuredClone(p.spec);
+	defaultPod(spec as unknown as Parameters<typeof defaultPod>[0]);
+	return computePodQOS(spec);
+};
 
 const WALL = 1_796_025_600_000; // 2026-11-30T08:00:00Z
 

@@ -12,7 +12,7 @@
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import type { ContainerInfo } from '../cri-api/cri.ts';
-import { podQosClass } from './qos.ts';
+import { computePodQOS } from '../component-helpers/qos.ts';
 
 /** A start failure remembered for a container (the reason cache). */
 export interface WaitingReason {
@@ -254,11 +254,11 @@ export function generatePodStatus(inputs: PodStatusInputs): PodStatus {
 	if (inputs.startTime) status.startTime = inputs.startTime;
 	if (hasInit) status.initContainerStatuses = initStatuses;
 	status.containerStatuses = statuses;
-	status.qosClass = podQosClass(pod);
+	status.qosClass = computePodQOS(pod.spec);
 	return status;
 }
 
 /** The status of a pod the kubelet refused (rejectPod): Failed, with the reason and `Pod was rejected: <message>`. */
 export function rejectedPodStatus(pod: Pod, reason: string, message: string, startTime: string): PodStatus {
-	return { phase: 'Failed', reason, message: `Pod was rejected: ${message}`, qosClass: podQosClass(pod), startTime };
+	return { phase: 'Failed', reason, message: `Pod was rejected: ${message}`, qosClass: computePodQOS(pod.spec), startTime };
 }

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../api/types.ts';
 import { formatFieldError } from '../errors.ts';
 import type { StrategyContext } from './strategy.ts';
 import { podStrategy, podGracePeriodSeconds, podFields } from './pods.ts';
-import { computePodQOS } from './qos.ts';
+import { computePodQOS } from '../../component-helpers/qos.ts';
 import { defaultImagePullPolicy } from './pod-defaults.ts';
 
 const ctx: StrategyContext = { now: '2026-11-30T08:00:00Z', user: { username: 'kubernetes-admin', groups: [] }, get: () => undefined, list: () => [], random: () => 0 };

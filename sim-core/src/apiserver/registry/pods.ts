@@ -10,7 +10,8 @@ import { asArray, asRecord } from './field.ts';
 import { defaultPod } from './pod-defaults.ts';
 import { validatePod, validatePodUpdate } from './pod-validation.ts';
 import { validateImmutable, validateObjectMetaUpdate } from './objectmeta.ts';
-import { computePodQOS } from './qos.ts';
+import { computePodQOS } from '../../component-helpers/qos.ts';
+import type { PodSpec } from '../../api/types.ts';
 import { bumpGenerationOnSpecChange, initGeneration } from './generation.ts';
 import { deepCopy } from '../../golang/json.ts';
 
@@ -68,7 +69,7 @@ export const podStrategy: Strategy = {
 		if (spec) defaultPod(spec);
 	},
 	prepareForCreate(obj) {
-		const status: PodStatus = { phase: 'Pending', qosClass: computePodQOS(obj.spec) };
+		const status: PodStatus = { phase: 'Pending', qosClass: computePodQOS(specOf(obj) as unknown as PodSpec) };
 		// applySchedulingGatedCondition: a gated pod says so in PodScheduled.
 		if (asArray(specOf(obj).schedulingGates).length > 0) {
 			status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];

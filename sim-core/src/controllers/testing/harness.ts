@@ -32,7 +32,7 @@ import { ClusterTransport } from '../../cluster/transport.ts';
 import { KubeControllerManager, type KubeControllerManagerOptions } from '../controller-manager.ts';
 import { canonicalJson } from '../hash.ts';
 import { targetNodeName } from '../daemonset.ts';
-import { toleratesTaint } from '../taints.ts';
+import { toleratesTaint } from '../../component-helpers/taints.ts';
 import { deepCopy } from '../../golang/json.ts';
 
 const copy = <T>(v: T): T => deepCopy(v) as T;

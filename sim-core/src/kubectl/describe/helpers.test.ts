@@ -5,7 +5,9 @@ import { printAnnotationsMultiline, printTolerationsMultiline, rfc1123z, taintSt
 import { describeProbe } from './containers.ts';
 import { camelcaseSplit, smartLabelFor } from './generic.ts';
 import { breakdownRule, combineResourceGroup, compactRules } from './rbac.ts';
-import { computePodQOS } from './pod.ts';
+import { computePodQOS as computeSpecQOS } from '../../component-helpers/qos.ts';
+
+const computePodQOS = (p: Pod) => computeSpecQOS(p.spec);
 import type { Pod } from '../../api/types.ts';
 
 const written = (write: (w: PrefixWriter) => void) => {

@@ -7,117 +7,19 @@
  */
 import type { Container, KubeObject, Pod } from '../../api/types.ts';
 import type { Quantity } from '../../api/quantity.ts';
-import { isRestartableInitContainer } from '../printers/table-pods.ts';
 import { translateTimestampSince } from '../printers/table-columns.ts';
 import { LEVEL_0, LEVEL_1, PrefixWriter } from './prefix-writer.ts';
-import { printAnnotationsMultiline, printController, printLabelsMultiline, printTolerationsMultiline, quantity, rfc1123z, type DescribeContext, type DescribeResult } from './helpers.ts';
+import { printAnnotationsMultiline, printController, printLabelsMultiline, printTolerationsMultiline, rfc1123z, type DescribeContext, type DescribeResult } from './helpers.ts';
 import { describeContainers, describeResources, describeTopologySpreadConstraints, describeVolumes, envResolver } from './containers.ts';
 import { describeEvents, searchEvents } from './events.ts';
+import { computePodQOS } from '../../component-helpers/qos.ts';
+import { podLimits, podRequests } from '../../component-helpers/resource.ts';
 
 type ResourceList = Map<string, Quantity>;
 
-/** QoS only looks at cpu and memory (qos.go supportedQoSComputeResources). */
-const QOS_RESOURCES = new Set(['cpu', 'memory']);
-
-/** ComputePodQOS: Guaranteed when every container limits cpu and memory at its requests, BestEffort with no cpu or memory at all, else Burstable. */
-export function computePodQOS(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-	const requests: ResourceList = new Map();
-	const limits: ResourceList = new Map();
-	let isGuaranteed = true;
-	const add = (list: ResourceList, from: Record<string, string | number> | undefined) => {
-		for (const [name, value] of Object.entries(from ?? {})) {
-			if (!QOS_RESOURCES.has(name)) continue;
-			const q = quantity(value);
-			if (q.sign() !== 1) continue;
-			const prev = list.get(name);
-			list.set(name, prev ? q.add(prev) : q);
-		}
-	};
-	const limitsCoverBoth = (from: Record<string, string | number> | undefined) => ['cpu', 'memory'].every((name) => quantity((from ?? {})[name]).sign() === 1);
-	const podResources = pod.spec?.resources as { requests?: Record<string, string>; limits?: Record<string, string> } | undefined;
-	if (podResources) {
-		add(requests, podResources.requests);
-		if (podResources.limits) {
-			add(limits, podResources.limits);
-			if (!limitsCoverBoth(podResources.limits)) isGuaranteed = false;
-		}
-	} else {
-		for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
-			add(requests, c.resources?.requests);
-			add(limits, c.resources?.limits);
-			if (!limitsCoverBoth(c.resources?.limits)) isGuaranteed = false;
-		}
-	}
-	if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-	if (isGuaranteed) {
-		for (const [name, req] of requests) {
-			const lim = limits.get(name);
-			if (!lim || lim.cmp(req) !== 0) {
-				isGuaranteed = false;
-				break;
-			}
-		}
-	}
-	return isGuaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
-}
-
 /** GetPodQOS: the class the API server recorded, else computed. */
 export function podQOS(pod: Pod): string {
-	return pod.status?.qosClass || computePodQOS(pod);
-}
-
-function addInto(into: ResourceList, from: Record<string, string | number> | ResourceList | undefined): void {
-	const entries = from instanceof Map ? [...from.entries()] : Object.entries(from ?? {}).map(([k, v]) => [k, quantity(v)] as const);
-	for (const [name, q] of entries) {
-		const prev = into.get(name);
-		into.set(name, prev ? prev.add(q) : q);
-	}
-}
-
-function maxInto(into: ResourceList, from: ResourceList): void {
-	for (const [name, q] of from) {
-		const prev = into.get(name);
-		if (!prev || q.cmp(prev) > 0) into.set(name, q);
-	}
-}
-
-/**
- * PodRequests / PodLimits: the sum over regular containers and sidecars,
- * raised to what any init container needs while it runs (with the sidecars
- * started before it), plus the pod overhead (for limits only where a limit
- * exists). Pod-level resources win when set.
- */
-export function podResourceTotals(pod: Pod, which: 'requests' | 'limits'): ResourceList {
-	const podLevel = (pod.spec?.resources as Record<string, Record<string, string>> | undefined)?.[which];
-	const total: ResourceList = new Map();
-	if (podLevel && Object.keys(podLevel).length > 0) {
-		addInto(total, podLevel);
-		return total;
-	}
-	const of = (c: Container) => (which === 'requests' ? c.resources?.requests : c.resources?.limits);
-	for (const c of pod.spec?.containers ?? []) addInto(total, of(c));
-	const sidecars: ResourceList = new Map();
-	const initMax: ResourceList = new Map();
-	for (const c of pod.spec?.initContainers ?? []) {
-		let needs: ResourceList;
-		if (isRestartableInitContainer(c)) {
-			addInto(total, of(c));
-			addInto(sidecars, of(c));
-			needs = new Map(sidecars);
-		} else {
-			needs = new Map();
-			addInto(needs, of(c));
-			addInto(needs, sidecars);
-		}
-		maxInto(initMax, needs);
-	}
-	maxInto(total, initMax);
-	const overhead = (pod.spec?.overhead as Record<string, string> | undefined) ?? {};
-	for (const [name, value] of Object.entries(overhead)) {
-		if (which === 'requests') addInto(total, { [name]: value });
-		else if (total.has(name)) addInto(total, { [name]: value });
-	}
-	return total;
+	return pod.status?.qosClass || computePodQOS(pod.spec);
 }
 
 /** describePod. */
@@ -185,4 +87,9 @@ export function describePod(obj: KubeObject, ctx: DescribeContext): DescribeResu
 	describeTopologySpreadConstraints(spec.topologySpreadConstraints, w, '');
 	if (events) describeEvents(events, w, ctx.nowMs);
 	return { ok: true, text: w.toString() };
+}
+
+/** What a pod requests or limits in all (resourcehelper.PodRequests / PodLimits, as describe's resource tables use them). */
+export function podResourceTotals(pod: Pod, which: 'requests' | 'limits'): ResourceList {
+	return which === 'requests' ? podRequests(pod.spec) : podLimits(pod.spec);
 }

@@ -9,16 +9,12 @@ import type { Container, ContainerStatus, KubeObject, Pod } from '../../api/type
 import { parseRfc3339 } from '../../golang/time.ts';
 import { humanDuration } from '../../api/duration.ts';
 import { columns, translateTimestampSince, type TableContext, type TableDefinition } from './table-columns.ts';
+import { isRestartableInitContainer } from '../../component-helpers/resource.ts';
 
 /** Pod status reason set by the node lifecycle controller for pods on a lost node (pkg/util/node NodeUnreachablePodReason). */
 const NODE_UNREACHABLE_POD_REASON = 'NodeLost';
 /** The PodScheduled condition reason while scheduling gates remain (core/v1 PodReasonSchedulingGated). */
 const SCHEDULING_GATED = 'SchedulingGated';
-
-/** podutil.IsRestartableInitContainer: an init container with restartPolicy Always (a sidecar). */
-export function isRestartableInitContainer(container: Container | undefined): boolean {
-	return container?.restartPolicy === 'Always';
-}
 
 /** A terminated state's finishedAt as epoch ms (0, Go's zero time, when absent). */
 function finishedAtMs(status: ContainerStatus): number {

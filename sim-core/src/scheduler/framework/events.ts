@@ -7,7 +7,7 @@
  * that turn an object update into the events it amounts to.
  */
 import type { KubeObject, Node, Pod } from '../../api/types.ts';
-import { podRequests } from './pod-resources.ts';
+import { podRequests } from '../../component-helpers/resource.ts';
 
 /** fwk.ActionType bits, in upstream's order. */
 export const ActionType = {

@@ -1,16 +1,18 @@
 /**
- * How much a pod asks for, computed the way the scheduler computes it:
- * component-helpers/resource `PodRequests` (containers summed, init
- * containers taken as a maximum, restartable "sidecar" init containers
- * added to both, then the pod overhead), and pkg/scheduler/util
- * pod_resources.go for the default requests used when scoring.
+ * How much a pod asks for, as the scheduler counts it: the shared
+ * PodRequests (../../component-helpers/resource.ts, the same numbers the
+ * kubelet admits against) converted into the scheduler's framework.Resource,
+ * and pkg/scheduler/util/pod_resources.go for the default requests used
+ * when scoring.
  *
- * Quantities are summed exactly (./api/quantity.ts) and converted at the
- * end, as upstream converts `resource.Quantity` to int64 at the end:
- * CPU as milli-cores (MilliValue), everything else as whole units (Value).
+ * Quantities are summed exactly and converted at the end, as upstream
+ * converts `resource.Quantity` to int64 at the end: CPU as milli-cores
+ * (MilliValue), everything else as whole units (Value).
  */
-import type { Container, KubeObject, PodSpec } from '../../api/types.ts';
+import type { KubeObject, PodSpec } from '../../api/types.ts';
 import { Quantity } from '../../api/quantity.ts';
+import { podRequests, toResourceList, type ResourceList } from '../../component-helpers/resource.ts';
+
 
 /**
  * The CPU request assumed for a container that sets none, when scoring:
@@ -24,88 +26,8 @@ export const DEFAULT_MILLI_CPU_REQUEST = 100;
  */
 export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 
-/** A resource list of exact quantities, keyed by resource name. */
-export type QuantityList = Map<string, Quantity>;
-
-const ZERO = Quantity.fromValue(0);
-
-/** resource.ParseQuantity of a request value; an unparsable value counts as zero (API validation rejects it earlier). */
-export function parseRequestQuantity(value: string | number | undefined): Quantity {
-	if (value === undefined) return ZERO;
-	try {
-		return Quantity.parse(String(value));
-	} catch {
-		return ZERO;
-	}
-}
-
-function toList(requests: Record<string, string | number> | undefined): QuantityList {
-	const list: QuantityList = new Map();
-	for (const [name, value] of Object.entries(requests ?? {})) list.set(name, parseRequestQuantity(value));
-	return list;
-}
-
-function addInto(target: QuantityList, add: QuantityList): void {
-	for (const [name, q] of add) target.set(name, (target.get(name) ?? ZERO).add(q));
-}
-
-function maxInto(target: QuantityList, other: QuantityList): void {
-	for (const [name, q] of other) {
-		const current = target.get(name);
-		if (!current || q.cmp(current) > 0) target.set(name, q);
-	}
-}
-
-/** Options of PodRequests that the scheduler uses. */
-export interface PodRequestsOptions {
-	/**
-	 * Requests filled in for containers that do not set the key
-	 * (NonMissingContainerRequests): an explicit 0 stays 0.
-	 */
-	nonMissingContainerRequests?: QuantityList;
-}
-
-function containerRequests(container: Container, opts: PodRequestsOptions): QuantityList {
-	const reqs = toList(container.resources?.requests);
-	if (opts.nonMissingContainerRequests) {
-		for (const [name, q] of opts.nonMissingContainerRequests) if (!reqs.has(name)) reqs.set(name, q);
-	}
-	return reqs;
-}
-
-/**
- * resource.PodRequests (k8s.io/component-helpers/resource/helpers.go):
- * sum of the app containers; each init container's need is its own
- * request plus the restartable init containers started before it; the pod
- * needs the larger of the two; then the pod overhead is added.
- */
-export function podRequests(spec: PodSpec, opts: PodRequestsOptions = {}): QuantityList {
-	const reqs: QuantityList = new Map();
-	for (const container of spec.containers ?? []) addInto(reqs, containerRequests(container, opts));
-	const restartable: QuantityList = new Map();
-	const initMax: QuantityList = new Map();
-	for (const container of spec.initContainers ?? []) {
-		let need = containerRequests(container, opts);
-		if (container.restartPolicy === 'Always') {
-			addInto(reqs, need);
-			addInto(restartable, need);
-			need = new Map(restartable);
-		} else {
-			const tmp: QuantityList = new Map();
-			addInto(tmp, need);
-			addInto(tmp, restartable);
-			need = tmp;
-		}
-		maxInto(initMax, need);
-	}
-	maxInto(reqs, initMax);
-	const overhead = (spec as { overhead?: Record<string, string | number> }).overhead;
-	if (overhead) addInto(reqs, toList(overhead));
-	return reqs;
-}
-
 /** The defaults the scheduler fills in for scoring (pod_resources.go). */
-export const NON_ZERO_DEFAULTS: QuantityList = new Map([
+export const NON_ZERO_DEFAULTS: ResourceList = new Map([
 	['cpu', Quantity.fromMilli(DEFAULT_MILLI_CPU_REQUEST)],
 	['memory', Quantity.fromValue(DEFAULT_MEMORY_REQUEST)],
 ]);
@@ -156,7 +78,7 @@ export function cloneResource(r: Resource): Resource {
 }
 
 /** Resource.Add of a resource list. */
-export function addListToResource(r: Resource, list: QuantityList): void {
+export function addListToResource(r: Resource, list: ResourceList): void {
 	for (const [name, q] of list) {
 		switch (name) {
 			case 'cpu':
@@ -180,7 +102,7 @@ export function addListToResource(r: Resource, list: QuantityList): void {
 /** framework.NewResource of a resource list (e.g. a node's allocatable). */
 export function resourceFromList(list: Record<string, string | number> | undefined): Resource {
 	const r = emptyResource();
-	addListToResource(r, toList(list));
+	addListToResource(r, toResourceList(list));
 	return r;
 }
 
@@ -197,8 +119,8 @@ export function calculatePodResource(pod: KubeObject & { spec: PodSpec }): PodRe
 	const nonZero = podRequests(pod.spec, { nonMissingContainerRequests: NON_ZERO_DEFAULTS });
 	return {
 		requested,
-		nonZeroMilliCPU: (nonZero.get('cpu') ?? ZERO).milliValue(),
-		nonZeroMemory: (nonZero.get('memory') ?? ZERO).value(),
+		nonZeroMilliCPU: nonZero.get('cpu')?.milliValue() ?? 0,
+		nonZeroMemory: nonZero.get('memory')?.value() ?? 0,
 	};
 }
 

@@ -23,7 +23,7 @@ import {
 } from '../framework/interface.ts';
 import { Code, Status } from '../framework/status.ts';
 import type { NodeInfo } from '../framework/types.ts';
-import { NodeSelectorMatcher, PreferredSchedulingTerms, RequiredNodeAffinity } from './helper/node-affinity.ts';
+import { NodeSelectorMatcher, PreferredSchedulingTerms, RequiredNodeAffinity } from '../../component-helpers/node-affinity.ts';
 import { defaultNormalizeScore } from './helper/normalize-score.ts';
 import { Names } from './names.ts';
 

@@ -8,7 +8,8 @@ import type { CycleState, StateData } from '../framework/cycle-state.ts';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../framework/events.ts';
 import type { EnqueueExtensions, FilterPlugin, PreFilterPlugin, PreFilterResult } from '../framework/interface.ts';
 import { Code, Status } from '../framework/status.ts';
-import { getHostPorts, HostPortInfo, type HostPort, type NodeInfo } from '../framework/types.ts';
+import { type NodeInfo } from '../framework/types.ts';
+import { getHostPorts, HostPortInfo, type HostPort } from '../../component-helpers/host-ports.ts';
 import { Names } from './names.ts';
 
 /** ErrReason. */

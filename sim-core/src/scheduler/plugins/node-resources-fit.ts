@@ -12,7 +12,8 @@ import type { Node, Pod } from '../../api/types.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../framework/events.ts';
 import type { EnqueueExtensions, FilterPlugin, PreFilterPlugin, PreFilterResult, PreScorePlugin, ScorePlugin } from '../framework/interface.ts';
-import { addListToResource, emptyResource, isExtendedResourceName, podRequests, resourceFromList, type Resource } from '../framework/pod-resources.ts';
+import { addListToResource, emptyResource, isExtendedResourceName, resourceFromList, type Resource } from '../framework/pod-resources.ts';
+import { podRequests } from '../../component-helpers/resource.ts';
 import { Code, Status } from '../framework/status.ts';
 import { NodeInfo } from '../framework/types.ts';
 import {

@@ -10,7 +10,7 @@ import type { CycleState } from '../framework/cycle-state.ts';
 import type { EnqueueExtensions, FilterPlugin } from '../framework/interface.ts';
 import { Code, Status } from '../framework/status.ts';
 import type { NodeInfo } from '../framework/types.ts';
-import { tolerationsTolerateTaint } from './helper/taints.ts';
+import { tolerationsTolerateTaint } from '../../component-helpers/taints.ts';
 import { Names } from './names.ts';
 
 /** ErrReasonUnschedulable. */

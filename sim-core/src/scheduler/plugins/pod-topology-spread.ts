@@ -31,8 +31,9 @@ import {
 import { Code, Status } from '../framework/status.ts';
 import type { NodeInfo, PodInfo } from '../framework/types.ts';
 import { ArgsError, invalid, notSupported } from './args-validation.ts';
-import { RequiredNodeAffinity } from './helper/node-affinity.ts';
-import { findMatchingUntoleratedTaint, isDoNotScheduleTaint } from './helper/taints.ts';
+import { RequiredNodeAffinity } from '../../component-helpers/node-affinity.ts';
+import { isDoNotScheduleTaint } from './helper/taints.ts';
+import { findMatchingUntoleratedTaint } from '../../component-helpers/taints.ts';
 import { Names } from './names.ts';
 import { deepCopy } from '../../golang/json.ts';
 

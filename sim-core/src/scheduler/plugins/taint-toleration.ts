@@ -14,7 +14,8 @@ import { MAX_NODE_SCORE, type EnqueueExtensions, type FilterPlugin, type NodeSco
 import { Code, Status } from '../framework/status.ts';
 import type { NodeInfo } from '../framework/types.ts';
 import { defaultNormalizeScore } from './helper/normalize-score.ts';
-import { findMatchingUntoleratedTaint, isDoNotScheduleTaint, tolerationsTolerateTaint } from './helper/taints.ts';
+import { isDoNotScheduleTaint } from './helper/taints.ts';
+import { findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '../../component-helpers/taints.ts';
 import { Names } from './names.ts';
 
 /** The Filter's reason (v1.35+). */

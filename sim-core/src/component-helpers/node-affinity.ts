@@ -10,8 +10,8 @@
  * error, as NewPreferredSchedulingTerms does. matchFields supports only
  * `metadata.name` with In or NotIn and exactly one value.
  */
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec } from '../../../api/types.ts';
-import { matches, newRequirement, requirementMatches, selectorFromSet, SelectorError, type Requirement, type Selector, type SelectorOperator } from '../../../api/labels.ts';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec } from '../api/types.ts';
+import { matches, newRequirement, requirementMatches, selectorFromSet, SelectorError, type Requirement, type Selector, type SelectorOperator } from '../api/labels.ts';
 
 const OPERATORS: Record<string, SelectorOperator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' };
 
