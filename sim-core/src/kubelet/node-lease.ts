@@ -3,16 +3,23 @@
  * leaseDurationSeconds 40, renewed every 10 s (FACTS.md A). The node
  * lifecycle controller reads its renewTime to tell a live node from a dead
  * one. Once the Node exists the Lease is owned by it, so deleting the Node
- * deletes its Lease.
+ * deletes its Lease. While the API server is away the renewal is retried
+ * with back-off (200 ms doubling to 7 s).
  *
  * Mirrors k8s.io/component-helpers/apimachinery/lease/controller.go
- * (ensureLease, renewLease) with the kubelet's setNodeOwnerFunc.
+ * (Run, sync, ensureLease, renewLease, backoffEnsureLease) with the
+ * kubelet's setNodeOwnerFunc.
  */
 import type { Lease } from '../api/types.ts';
 import { R, type ApiClient, type CallResult } from '../client/client.ts';
 import { deepCopy } from '../golang/json.ts';
+import { formatGoDurationMs } from '../golang/duration.ts';
+import { formatRfc3339Micro } from '../golang/time.ts';
+import type { KubeletContext } from './kubelet-context.ts';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/** nodeLeaseRenewIntervalFraction (pkg/kubelet/kubelet.go). */
+const LEASE_RENEW_FRACTION = 0.25;
 
 /** One renewal: create the Lease if missing, else take and refresh it. The result says which verb failed. */
 export function renewNodeLease(client: ApiClient, nodeName: string, nodeUid: string | undefined, durationSeconds: number, nowMicro: string): CallResult<unknown> & { method: 'Get' | 'Post' | 'Put' } {
@@ -34,4 +41,21 @@ export function renewNodeLease(client: ApiClient, nodeName: string, nodeUid: str
 	lease.spec.renewTime = nowMicro;
 	if (owner && !lease.metadata.ownerReferences?.length) lease.metadata.ownerReferences = owner;
 	return { ...client.update(R.leases, lease), method: 'Put' };
+}
+
+/** The node lease in kube-node-lease, renewed every 10 s; retried with back-off while the API server is away. */
+export function renewLease(ctx: KubeletContext): void {
+	const result = renewNodeLease(ctx.client, ctx.nodeName, ctx.state.nodeUid, ctx.config.nodeLeaseDurationSeconds, formatRfc3339Micro(ctx.wallMs()));
+	if (result.ok) {
+		ctx.state.leaseDelayMs = 0;
+		ctx.emit({ action: 'renew', object: `leases/kube-node-lease/${ctx.nodeName}`, msg: 'renewed node lease' });
+		ctx.after(ctx.config.nodeLeaseDurationSeconds * 1000 * LEASE_RENEW_FRACTION, 'lease', undefined, { background: true, origin: `periodic:${ctx.id}:lease` });
+		return;
+	}
+	const delay = ctx.state.leaseDelayMs === 0 ? ctx.config.leaseRetryInitialMs : Math.min(ctx.state.leaseDelayMs * 2, ctx.config.leaseRetryMaxMs);
+	ctx.state.leaseDelayMs = delay;
+	if (delay === ctx.config.leaseRetryInitialMs || delay === ctx.config.leaseRetryMaxMs) {
+		ctx.log('E', 'controller.go:145', 'Could not renew the node lease; retrying', { err: ctx.callError(result, result.method, `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${ctx.nodeName}`), interval: formatGoDurationMs(delay) });
+	}
+	ctx.after(delay, 'lease', undefined, { background: true, origin: `periodic:${ctx.id}:lease` });
 }

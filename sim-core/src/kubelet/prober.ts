@@ -144,3 +144,10 @@ export function resetProbeWorker(worker: ProbeWorker, containerId: string): void
 	worker.run = 0;
 	worker.onHold = false;
 }
+
+/** Whether a container counts as ready or started: true without such a probe, else the worker's success for this very container (the results manager). */
+export function probeOk(probes: Record<string, ProbeWorker>, container: string, containerId: string, type: 'readiness' | 'startup'): boolean {
+	const worker = probes[`${container}/${type}`];
+	if (!worker) return true;
+	return worker.containerId === containerId && worker.result === 'success';
+}

@@ -1,0 +1,182 @@
+/**
+ * What the kubelet's managers share: the one plain-JSON state of the
+ * `kubelet/<node>` process, its dependencies (runtime, API client, pod
+ * informer, event recorder, the node's identity and disk), the clocks and
+ * the random stream, and the few helpers every manager uses: journal
+ * lines, Node and Pod events, the text of a failed API call, and the Node
+ * as the kubelet knows it.
+ *
+ * Upstream this is the `Kubelet` struct of pkg/kubelet/kubelet.go, whose
+ * fields the pod workers, the status and probe managers, the PLEG and the
+ * node status loop all reach through `kl`; here the Kubelet process builds
+ * one KubeletContext and hands it to the functions of each manager, so the
+ * state stays a single object that snapshots restore as it was.
+ */
+import type { KubeObject, Node } from '../api/types.ts';
+import type { ApiClient, CallResult } from '../client/client.ts';
+import type { EventRecorder, RecorderState } from '../client/events.ts';
+import { keyOf, type Informer, type InformerState } from '../client/informer.ts';
+import { klogRecord, type KlogValue } from '../component-base/klog.ts';
+import type { CriRuntime } from '../cri-api/cri.ts';
+import type { Kernel, ScheduleOptions } from '../sim/kernel.ts';
+import type { Rng } from '../sim/rng.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import type { BackoffState } from './backoff.ts';
+import { appendJournal } from './journal.ts';
+import type { KubeletConfig, KubeletDeps } from './kubelet.ts';
+import { initialNode, type NodeIdentity } from './node-status.ts';
+import type { PodWorker } from './pod-workers.ts';
+
+/** Bound on the node events held before registration. */
+const MAX_PENDING_NODE_EVENTS = 20;
+
+export interface KubeletState {
+	pid: number;
+	startedMs: number;
+	registered: boolean;
+	nodeUid?: string;
+	/** The Node as last read from or written to the API. */
+	node?: Node;
+	registerDelayMs: number;
+	/** lastNodeUnschedulable: the spec.unschedulable last seen, for the NodeSchedulable / NodeNotSchedulable events. */
+	lastNodeUnschedulable?: boolean;
+	nodeStatus: { lastPostedMs: number; everPosted: boolean; busy: boolean };
+	runtime: { lastOkMs?: number; networkError?: string; down: boolean };
+	leaseDelayMs: number;
+	podInformer: InformerState;
+	recorder: RecorderState;
+	/** Node events recorded before the Node exists (sent after registration). */
+	pendingNodeEvents: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
+	pods: Record<string, PodWorker>;
+	crashBackoff: BackoffState;
+	imageBackoff: BackoffState;
+	/** The last pull error per back-off key (shown with ImagePullBackOff). */
+	lastPullError: Record<string, string>;
+	/** Static pod manifest path → when the kubelet first saw its current content. */
+	staticSeen: Record<string, { uid: string; seen: string }>;
+	/** Counter for sub-millisecond journal digits. */
+	logSeq: number;
+}
+
+/** What the Kubelet process gives its context. */
+export interface KubeletContextParts {
+	kernel: Kernel;
+	/** The process id, `kubelet/<node>`. */
+	id: string;
+	deps: KubeletDeps;
+	config: KubeletConfig;
+	identity: NodeIdentity;
+	podInformer: Informer;
+	recorder: EventRecorder;
+	/** The process state, which the kernel sets at start and on restore. */
+	state: () => KubeletState;
+}
+
+export class KubeletContext {
+	readonly id: string;
+	readonly nodeName: string;
+	readonly deps: KubeletDeps;
+	readonly config: KubeletConfig;
+	/** The Node's identity; its boot ID is read again at each start. */
+	readonly identity: NodeIdentity;
+	readonly runtime: CriRuntime;
+	readonly client: ApiClient;
+	readonly podInformer: Informer;
+	readonly recorder: EventRecorder;
+	private readonly kernel: Kernel;
+	private readonly getState: () => KubeletState;
+
+	constructor(parts: KubeletContextParts) {
+		this.kernel = parts.kernel;
+		this.id = parts.id;
+		this.deps = parts.deps;
+		this.config = parts.config;
+		this.identity = parts.identity;
+		this.nodeName = parts.deps.nodeName;
+		this.runtime = parts.deps.runtime;
+		this.client = parts.deps.client;
+		this.podInformer = parts.podInformer;
+		this.recorder = parts.recorder;
+		this.getState = parts.state;
+	}
+
+	get state(): KubeletState {
+		return this.getState();
+	}
+
+	/** Virtual now, ms since the cluster started. */
+	get nowMs(): number {
+		return this.kernel.nowMs;
+	}
+
+	/** Wall-clock-looking epoch ms (timestamps in objects and the journal). */
+	wallMs(): number {
+		return this.kernel.wallMs();
+	}
+
+	/** The wall clock at virtual time 0. */
+	get epochMs(): number {
+		return this.kernel.epochMs;
+	}
+
+	/** The kubelet's own random stream. */
+	get rng(): Rng {
+		return this.kernel.rng(this.id);
+	}
+
+	/** Whether the kubelet process runs (its server answers only then). */
+	isRunning(): boolean {
+		return this.kernel.isRunning(this.id);
+	}
+
+	/** Schedules an event for the kubelet process. */
+	after(delayMs: number, kind: string, payload?: unknown, options?: ScheduleOptions): void {
+		this.kernel.schedule(this.id, delayMs, kind, payload, options);
+	}
+
+	/** Writes a trace event as the kubelet. */
+	emit(event: Omit<TraceEvent, 'seq' | 'atMs' | 'origin' | 'component'> & { component?: string }): TraceEvent {
+		return this.kernel.emit({ component: this.id, ...event });
+	}
+
+	// ---- journal and events -------------------------------------------------------------------
+
+	/** Writes one klog line to the node's journal. */
+	log(severity: 'I' | 'W' | 'E', source: string, message: string, kv: Record<string, unknown>): void {
+		const seq = this.state.logSeq++;
+		appendJournal(this.deps.host, { wallMs: this.kernel.wallMs(), pid: this.state.pid, line: klogRecord(severity, this.kernel.wallMs(), this.state.pid, source, message, kv as Record<string, KlogValue | undefined>, (seq * 37) % 1000) });
+	}
+
+	nodeRef(): KubeObject {
+		// The kubelet refers to its Node with the node name as UID (kl.nodeRef).
+		return { apiVersion: 'v1', kind: 'Node', metadata: { name: this.nodeName, uid: this.nodeName } };
+	}
+
+	/** Records a Node event; before registration they wait (bounded). */
+	nodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
+		if (!this.state.registered) {
+			if (this.state.pendingNodeEvents.length < MAX_PENDING_NODE_EVENTS) this.state.pendingNodeEvents.push({ type, reason, message });
+			return;
+		}
+		this.recorder.record(this.nodeRef(), type, reason, message);
+	}
+
+	podEvent(w: PodWorker, type: 'Normal' | 'Warning', reason: string, message: string, container?: string, init = false): void {
+		const fieldPath = container ? `spec.${init ? 'initContainers' : 'containers'}{${container}}` : undefined;
+		const involved = w.source === 'api' ? (this.podInformer.get(keyOf(w.pod)) ?? w.pod) : w.pod;
+		this.recorder.record(involved, type, reason, message, fieldPath);
+	}
+
+	/** `Post "https://192.168.56.10:6443/api/v1/nodes": dial tcp ...` from a failed call. */
+	callError(result: CallResult<unknown>, method: string, path: string): string {
+		if (result.ok) return '';
+		if (!result.transport) return result.message;
+		const address = /dial tcp ([^:]+:\d+)/.exec(result.message)?.[1] ?? 'kube-apiserver';
+		return `${method} "https://${address}${path}": ${result.message}`;
+	}
+
+	/** The Node used for admission and the downward API: the one from the API, or the one the kubelet would register (getNodeAnyWay). */
+	getNodeAnyWay(): Node {
+		return this.state.node ?? initialNode(this.identity);
+	}
+}

@@ -1,0 +1,130 @@
+/**
+ * One sync of one pod worker: admission the first time (a rejected pod is
+ * terminal at once), then, with what the runtime lists for the pod, either
+ * the runtime manager's steps towards the spec or the termination of a
+ * pod being deleted or gone from its source: its containers stopped with
+ * what remains of the grace period, its sandbox stopped, and once it left
+ * its source, everything it had on the node removed. Each sync ends with
+ * the status written and the probes scheduled.
+ *
+ * Mirrors SyncPod, SyncTerminatingPod and SyncTerminatedPod of
+ * pkg/kubelet/kubelet.go, with canAdmitPod (pkg/kubelet/kubelet.go,
+ * lifecycle/) and the grace period rules of killContainer
+ * (pkg/kubelet/kuberuntime/kuberuntime_container.go).
+ */
+import type { Pod } from '../api/types.ts';
+import { R } from '../client/client.ts';
+import { keyOf } from '../client/informer.ts';
+import { criErrorText, type ContainerInfo, type SandboxInfo } from '../cri-api/cri.ts';
+import { formatRfc3339, parseRfc3339 } from '../golang/time.ts';
+import { admitPod } from './admission.ts';
+import type { KubeletContext } from './kubelet-context.ts';
+import { MINIMUM_GRACE_PERIOD_S } from './kuberuntime-container.ts';
+import { syncRunning } from './kuberuntime-manager.ts';
+import { POD_WORKER_BACKOFF_MS, requestSync, type PodWorker } from './pod-workers.ts';
+import { createProbeWorkers, scheduleProbeTick } from './prober-manager.ts';
+import { isMirrorPod } from './static-pods.ts';
+import { writeStatus } from './status-manager.ts';
+import { podDir } from './volumes/paths.ts';
+
+/** The pods this node runs, for admission (admitted, not finished). */
+function activePods(ctx: KubeletContext, except: string): Pod[] {
+	return Object.values(ctx.state.pods)
+		.filter((w) => w.uid !== except && w.admitted && !w.rejected && !w.terminated)
+		.map((w) => w.pod);
+}
+
+export function syncPod(ctx: KubeletContext, w: PodWorker): void {
+	if (w.rejected) {
+		// A rejected pod is terminal at once: nothing runs, and a deletion completes without waiting.
+		w.terminated = true;
+		if (w.removedFromSource) delete ctx.state.pods[w.uid];
+		else writeStatus(ctx, w);
+		return;
+	}
+	if (!w.admitted && !w.removedFromSource && !w.pod.metadata.deletionTimestamp) {
+		const result = admitPod(w.pod, ctx.getNodeAnyWay(), activePods(ctx, w.uid));
+		w.startTime ??= formatRfc3339(ctx.wallMs());
+		if (!result.admit) {
+			ctx.emit({ action: 'reject', object: `pods/${keyOf(w.pod)}`, msg: `rejected ${keyOf(w.pod)}: ${result.reason}` });
+			w.rejected = { reason: result.reason, message: result.message };
+			w.terminated = true;
+			ctx.log('I', 'kubelet.go:2579', 'Pod rejected by admission', { pod: keyOf(w.pod), reason: result.reason, message: result.message });
+			ctx.podEvent(w, 'Warning', result.reason, result.message);
+			writeStatus(ctx, w);
+			return;
+		}
+		w.admitted = true;
+		ctx.emit({ action: 'admit', object: `pods/${keyOf(w.pod)}`, msg: `admitted ${keyOf(w.pod)} (${w.source === 'file' ? 'static pod' : 'from the API'})` });
+		createProbeWorkers(ctx, w);
+	}
+	const sandboxes = ctx.runtime.listPodSandbox({ podUid: w.uid });
+	const containers = ctx.runtime.listContainers({ podUid: w.uid });
+	if (!sandboxes.ok || !containers.ok) {
+		const error = !sandboxes.ok ? sandboxes.error : !containers.ok ? containers.error : undefined;
+		ctx.log('E', 'pod_workers.go:1301', 'Pod sync failed; retrying', { err: error ? criErrorText(error) : '', pod: keyOf(w.pod), podUID: w.uid });
+		// The runtime is away: try again after the pod worker's back-off (its return also resyncs every pod).
+		requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
+		return;
+	}
+	if (w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated) syncTerminating(ctx, w, sandboxes.value, containers.value);
+	else syncRunning(ctx, w, sandboxes.value, containers.value);
+	if (ctx.state.pods[w.uid]) {
+		writeStatus(ctx, w);
+		scheduleProbeTick(ctx, w);
+	}
+}
+
+/** The grace period to stop the pod with: what remains of the deletion grace, at least 2 s. */
+function terminationGrace(ctx: KubeletContext, w: PodWorker): number {
+	const meta = w.pod.metadata;
+	const specGrace = w.pod.spec.terminationGracePeriodSeconds ?? 30;
+	if (meta.deletionTimestamp) {
+		const deadline = parseRfc3339(meta.deletionTimestamp);
+		const remaining = Math.ceil((deadline - ctx.wallMs()) / 1000);
+		const requested = meta.deletionGracePeriodSeconds ?? specGrace;
+		return Math.max(MINIMUM_GRACE_PERIOD_S, Number.isNaN(remaining) ? requested : Math.min(requested, remaining));
+	}
+	return Math.max(MINIMUM_GRACE_PERIOD_S, specGrace);
+}
+
+/** syncTerminatingPod + the status manager's final delete, then cleanup once the pod is gone. */
+function syncTerminating(ctx: KubeletContext, w: PodWorker, sandboxes: SandboxInfo[], containers: ContainerInfo[]): void {
+	const running = containers.filter((c) => c.state !== 'CONTAINER_EXITED');
+	if (!w.terminated && !w.termination && (running.length > 0 || w.op)) {
+		const grace = terminationGrace(ctx, w);
+		w.termination = { startedMs: ctx.nowMs, gracePeriodS: grace };
+		w.op = undefined;
+		ctx.emit({ action: 'kill', object: `pods/${keyOf(w.pod)}`, msg: `stopping ${running.length} container(s) of ${keyOf(w.pod)} with a ${grace}s grace period` });
+		for (const c of running) {
+			const isInit = (w.pod.spec.initContainers ?? []).some((x) => x.name === c.name);
+			ctx.podEvent(w, 'Normal', 'Killing', `Stopping container ${c.name}`, c.name, isInit);
+			ctx.log('I', 'kuberuntime_container.go:809', 'Stopping the container with a grace period', { pod: keyOf(w.pod), podUID: w.uid, containerName: c.name, containerID: `containerd://${c.id}`, gracePeriod: grace });
+			ctx.runtime.stopContainer(c.id, grace);
+		}
+	} else if (w.termination) {
+		// A shorter grace (a second delete) shortens the wait.
+		const grace = terminationGrace(ctx, w);
+		if (grace < w.termination.gracePeriodS - (ctx.nowMs - w.termination.startedMs) / 1000) {
+			w.termination.gracePeriodS = grace;
+			for (const c of running) ctx.runtime.stopContainer(c.id, grace);
+		}
+	}
+	if (running.length > 0) return;
+	w.op = undefined;
+	for (const s of sandboxes) if (s.state === 'SANDBOX_READY') ctx.runtime.stopPodSandbox(s.id);
+	if (!w.terminated) ctx.log('I', 'kubelet.go:2100', 'Pod terminated; all its containers stopped', { pod: keyOf(w.pod), podUID: w.uid });
+	w.terminated = true;
+	if (w.removedFromSource) {
+		for (const s of sandboxes) ctx.runtime.removePodSandbox(s.id);
+		if (w.source === 'file') {
+			const mirror = ctx.podInformer.get(keyOf(w.pod)) as Pod | undefined;
+			if (mirror && isMirrorPod(mirror)) ctx.client.delete(R.pods, mirror.metadata.namespace, mirror.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: mirror.metadata.uid } });
+		}
+		delete ctx.state.pods[w.uid];
+		// Volumes are torn down and the pod's directory removed (cleanupOrphanedPodDirs).
+		ctx.deps.disk?.remove(podDir(w.uid));
+		for (const table of [ctx.state.crashBackoff, ctx.state.imageBackoff, ctx.state.lastPullError]) for (const key of Object.keys(table)) if (key.includes(w.uid)) delete table[key];
+		ctx.log('I', 'kubelet.go:2178', 'Pod removed from the node', { pod: keyOf(w.pod), podUID: w.uid });
+	}
+}

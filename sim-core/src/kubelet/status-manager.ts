@@ -1,0 +1,87 @@
+/**
+ * The kubelet's status manager: the status the kubelet would report for a
+ * pod now, written through pods/status when it differs from the API's
+ * (to the mirror pod for a static pod), retried on its sync when the write
+ * fails; and, once a deleted API pod has terminated, the final delete with
+ * grace period 0 that removes it from the API.
+ *
+ * Mirrors pkg/kubelet/status/status_manager.go (SetPodStatus, syncPod,
+ * canBeDeleted) and generateAPIPodStatus of pkg/kubelet/kubelet_pods.go
+ * (through ./pod-status.ts).
+ */
+import type { Pod, PodStatus } from '../api/types.ts';
+import { R } from '../client/client.ts';
+import { keyOf } from '../client/informer.ts';
+import { deepCopy } from '../golang/json.ts';
+import { formatRfc3339 } from '../golang/time.ts';
+import type { KubeletContext } from './kubelet-context.ts';
+import { generatePodStatus, rejectedPodStatus } from './pod-status.ts';
+import { requestSync, type PodWorker } from './pod-workers.ts';
+import { probeOk } from './prober.ts';
+import { CONFIG_MIRROR_ANNOTATION, isMirrorPod } from './static-pods.ts';
+
+/** The API object a pod's status goes to: the pod itself, or the mirror pod of a static pod. */
+function statusTarget(ctx: KubeletContext, w: PodWorker): Pod | undefined {
+	const cached = ctx.podInformer.get(keyOf(w.pod)) as Pod | undefined;
+	if (!cached) return undefined;
+	if (w.source === 'api') return cached.metadata.uid === w.uid ? cached : undefined;
+	return isMirrorPod(cached) && cached.metadata.annotations?.[CONFIG_MIRROR_ANNOTATION] === w.uid ? cached : undefined;
+}
+
+/** The status the kubelet would report for `w` now. */
+export function podStatus(ctx: KubeletContext, w: PodWorker): PodStatus {
+	const startTime = w.startTime ?? formatRfc3339(ctx.wallMs());
+	if (w.rejected) return rejectedPodStatus(w.pod, w.rejected.reason, w.rejected.message, startTime);
+	const containers = ctx.runtime.listContainers({ podUid: w.uid });
+	const sandboxes = ctx.runtime.listPodSandbox({ podUid: w.uid });
+	const ready = sandboxes.ok && sandboxes.value.some((s) => s.state === 'SANDBOX_READY' && s.id === w.sandboxId);
+	const target = statusTarget(ctx, w);
+	return generatePodStatus({
+		pod: w.pod,
+		previous: target?.status,
+		now: formatRfc3339(ctx.wallMs()),
+		hostIp: ctx.deps.nodeIp,
+		podIp: w.podIp,
+		sandboxReady: ready,
+		containers: containers.ok ? containers.value : [],
+		waiting: w.waiting,
+		ready: (name, id) => probeOk(w.probes, name, id, 'readiness'),
+		started: (name, id) => probeOk(w.probes, name, id, 'startup'),
+		startTime,
+		terminal: w.terminated === true,
+	});
+}
+
+/** Writes the pod's status through pods/status when it changed; then, for a finished deleted pod, deletes it. */
+export function writeStatus(ctx: KubeletContext, w: PodWorker): void {
+	const target = statusTarget(ctx, w);
+	if (!target) return;
+	const status = podStatus(ctx, w);
+	const json = JSON.stringify(status);
+	if (json !== w.lastStatusJson || JSON.stringify(target.status ?? {}) !== json) {
+		if (JSON.stringify(target.status ?? {}) === json) w.lastStatusJson = json;
+		else {
+			const body: Pod = deepCopy(target);
+			delete body.metadata.resourceVersion;
+			body.status = status;
+			const written = ctx.client.updateStatus<Pod>(R.pods, body);
+			if (written.ok) {
+				w.lastStatusJson = json;
+				ctx.emit({ action: 'status', object: `pods/${body.metadata.namespace}/${body.metadata.name}`, msg: `pod status: ${status.phase}${status.containerStatuses ? ' ' + status.containerStatuses.map((c) => `${c.name}=${c.state?.running ? 'running' : c.state?.terminated ? 'terminated' : (c.state?.waiting?.reason ?? 'waiting')}`).join(',') : ''}` });
+			} else if (written.code !== 404) {
+				ctx.log('E', 'status_manager.go:919', 'Could not update the pod status; retrying', { pod: keyOf(w.pod), err: written.message });
+				requestSync(ctx, w, ctx.config.statusRetryMs, true);
+				return;
+			}
+		}
+	}
+	if (w.source === 'api' && w.terminated && target.metadata.deletionTimestamp && !w.finalDeleteSent && !w.removedFromSource) {
+		w.finalDeleteSent = true;
+		const deleted = ctx.client.delete(R.pods, target.metadata.namespace, target.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: w.uid } });
+		if (deleted.ok || deleted.code === 404) ctx.log('I', 'status_manager.go:1043', 'Pod fully terminated and removed from the API', { pod: keyOf(w.pod), podUID: w.uid });
+		else {
+			w.finalDeleteSent = false;
+			requestSync(ctx, w, ctx.config.statusRetryMs, true);
+		}
+	}
+}
