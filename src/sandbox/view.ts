@@ -9,7 +9,7 @@
  * kubectl's STATUS and READY columns come from sim-core's own kubectl (run
  * as an observer), so the map says exactly what `kubectl get pods` says.
  */
-import { checkAll, type Cluster, type KubeObject, type Scenario, type TraceEvent } from '@cluster-anatomy/sim-core';
+import { checkAll, podResourceRequests, type Cluster, type KubeObject, type Scenario, type TraceEvent } from '@cluster-anatomy/sim-core';
 import type { ClusterView, ComponentView, MessageView, NodeView, PodView, Speed, TaskView } from './protocol.ts';
 
 /** What the session adds to the cluster's own state. */
@@ -67,12 +67,9 @@ export function parseQuantity(text: string | undefined): number {
 	return value * (BINARY_SUFFIXES[suffix] ?? DECIMAL_SUFFIXES[suffix] ?? 1);
 }
 
-/** The requests a pod adds to its node (the scheduler's rule: the larger of the containers' sum and any one init container, plus overhead). */
+/** The requests a pod adds to its node: sim-core's own numbers, the ones the scheduler and the kubelet use. */
 export function podRequests(pod: PodObject): { cpuMilli: number; memoryBytes: number } {
-	const sum = (list: ContainerLike[] | undefined, key: 'cpu' | 'memory') => (list ?? []).reduce((total, c) => total + parseQuantity(c.resources?.requests?.[key]), 0);
-	const maxOne = (list: ContainerLike[] | undefined, key: 'cpu' | 'memory') => Math.max(0, ...(list ?? []).map((c) => parseQuantity(c.resources?.requests?.[key])));
-	const of = (key: 'cpu' | 'memory') => Math.max(sum(pod.spec?.containers, key), maxOne(pod.spec?.initContainers, key)) + parseQuantity(pod.spec?.overhead?.[key]);
-	return { cpuMilli: Math.round(of('cpu') * 1000), memoryBytes: Math.round(of('memory')) };
+	return podResourceRequests(pod);
 }
 
 const TERMINAL_PHASES = new Set(['Succeeded', 'Failed']);
