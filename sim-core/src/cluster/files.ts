@@ -10,7 +10,7 @@ import { encodeBase64 as base64 } from '../golang/base64.ts';
 import { stringifyYaml } from '../yaml/index.ts';
 import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
 import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';
-import { systemdNodeFiles } from '../tools/systemd/index.ts';
+import { systemdNodeFiles } from '../host/systemd/units.ts';
 
 /** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins`. */
 export function certificate(commonName: string, organizations: string[] = []): string {

@@ -20,16 +20,18 @@
  */
 import type { Taint } from '../api/types.ts';
 import type { ApiRequest, ApiResponse } from '../api/request.ts';
-import { MemoryFs, type FsJSON, type Host } from '../shell/index.ts';
+import { type Host } from '../shell/index.ts';
+import { MemoryFs, type FsJSON } from '../host/fs.ts';
 import { ContainerRuntime } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
 import type { SystemComponent } from '../runtime/images.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
-import { emptyKubeletHostState, type KubeletHostState } from '../kubelet/journal.ts';
+import { emptyKubeletUnitRecord, FIRST_CONTAINERD_PID, FIRST_KUBELET_PID, type KubeletUnitRecord } from '../host/systemd/records.ts';
 import { nodeDiskFromFs } from '../kubelet/volumes/node-disk.ts';
 import { KUBELET_ROOT_DIR } from '../kubelet/volumes/paths.ts';
 import { hash128 } from '../kubelet/static-pods.ts';
-import { UNITS, wantsLink, type BootRecord, type NodeService } from '../tools/systemd/index.ts';
+import { UNITS, wantsLink, type NodeService } from '../host/systemd/units.ts';
+import { type BootRecord } from '../host/systemd/records.ts';
 import { ApiClient } from '../client/client.ts';
 import { parseYaml, stringifyYaml } from '../yaml/index.ts';
 import type { Cluster, Component } from './cluster.ts';
@@ -43,7 +45,7 @@ import { deepCopy } from '../golang/json.ts';
 export interface NodeHostState {
 	fs: FsJSON;
 	runtime: RuntimeHostState;
-	kubelet: KubeletHostState;
+	kubelet: KubeletUnitRecord;
 	poweredOff: boolean;
 	/** The kernel's packet-filter rules (kube-proxy's); absent in snapshots from before they were modelled. */
 	dataplane?: NodeDataplaneState;
@@ -70,9 +72,6 @@ const CLEANED_AT_BOOT = ['/tmp'];
  * Memory: pkg/volume/secret/secret.go, pkg/volume/projected/projected.go).
  */
 const TMPFS_VOLUME_PLUGINS = ['kubernetes.io~secret', 'kubernetes.io~projected'];
-/** The first PIDs on a freshly booted node (runtime/host-state.ts and kubelet/journal.ts start there). */
-const FIRST_CONTAINERD_PID = 600;
-const FIRST_KUBELET_PID = 900;
 
 /**
  * The boot ID of a machine's `n`-th boot, as /proc/sys/kernel/random/boot_id
@@ -91,7 +90,7 @@ export class NodeHost {
 	readonly controlPlane: boolean;
 	readonly fs: MemoryFs;
 	readonly runtimeState: RuntimeHostState;
-	readonly kubeletState: KubeletHostState;
+	readonly kubeletState: KubeletUnitRecord;
 	readonly runtime: ContainerRuntime;
 	readonly kubelet: Kubelet;
 	/** The shell's view of this machine (ssh target); tools add their commands to it. */
@@ -143,7 +142,7 @@ export class NodeHost {
 			}
 			this.fs.mkdir('/root', true);
 			this.runtimeState = emptyRuntimeHostState(this.name, this.ip, this.podCidr);
-			this.kubeletState = emptyKubeletHostState();
+			this.kubeletState = emptyKubeletUnitRecord();
 		}
 		this.fs.cwd = '/root';
 		this.fs.home = '/root';

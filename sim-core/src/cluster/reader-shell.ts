@@ -21,7 +21,8 @@ import { kubectlUserAgent, runKubectl, type KubectlEnvironment } from '../kubect
 import { COMMANDS } from '../kubectl/cmd/index.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import { ProcessBase } from '../sim/process-base.ts';
-import { MemoryFs, ShellSession, type CommandContext, type CommandResult, type Host, type SessionJSON, type FsJSON } from '../shell/index.ts';
+import { ShellSession, type CommandContext, type CommandResult, type Host, type SessionJSON } from '../shell/index.ts';
+import { MemoryFs, type FsJSON } from '../host/fs.ts';
 import { parseYaml } from '../yaml/index.ts';
 import { decodeBase64 } from '../golang/base64.ts';
 import type { Cluster, ExecResult } from './cluster.ts';

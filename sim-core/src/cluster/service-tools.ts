@@ -17,7 +17,7 @@
  * rules it went through, so the story of a request shows kube-proxy's work.
  */
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
-import { MemoryFs } from '../shell/index.ts';
+import { MemoryFs } from '../host/fs.ts';
 import { createCurl, type CurlDeps } from '../tools/index.ts';
 import type { CurlConnection } from '../tools/curl/types.ts';
 import { goHttpAnswer, podHttpAnswer } from '../tools/curl/http-servers.ts';

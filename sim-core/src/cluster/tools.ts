@@ -18,6 +18,7 @@ import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
 import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
 import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
+import { containerdCgroup } from '../runtime/host-state.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
@@ -119,6 +120,7 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 		const units: SystemdDeps = {
 			kubelet: host.kubeletState,
 			containerd: host.runtimeState,
+			containerdCgroup: () => containerdCgroup(host.runtimeState),
 			stopService: (service) => cluster.serviceFault('stop', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
 			startService: (service) => cluster.serviceFault('start', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
 			power: () => power,

@@ -22,7 +22,7 @@ import type { Kernel, ScheduleOptions } from '../sim/kernel.ts';
 import type { Rng } from '../sim/rng.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { BackoffState } from './backoff.ts';
-import { appendJournal } from './journal.ts';
+import { appendJournal } from '../host/systemd/records.ts';
 import type { KubeletConfig, KubeletDeps } from './kubelet.ts';
 import { initialNode, type NodeIdentity } from './node-status.ts';
 import type { PodWorker } from './pod-workers.ts';

@@ -10,7 +10,7 @@ import { createApiHarness, type ApiHarness } from '../testing/api-harness.ts';
 import { ContainerRuntime, PULL_BYTES_PER_MS, PULL_OVERHEAD_MS, SANDBOX_SETUP_MS, type SystemContainerHooks } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
 import { Kubelet, type KubeletDeps } from './kubelet.ts';
-import { emptyKubeletHostState } from './journal.ts';
+import { emptyKubeletUnitRecord } from '../host/systemd/records.ts';
 import { R } from '../client/client.ts';
 import type { CoreEvent, Lease, Node, Pod } from '../api/types.ts';
 import type { Strategy } from '../apiserver/registry/strategy.ts';
@@ -47,7 +47,7 @@ function rig(options: { manifests?: () => Array<{ path: string; text: string }>;
 		capacity: { cpu: '2', memory: '4Gi' },
 		runtime,
 		client: h.client(`kubelet/${NODE}`),
-		host: emptyKubeletHostState(),
+		host: emptyKubeletUnitRecord(),
 		staticPodManifests: options.manifests,
 		config: options.config,
 	});

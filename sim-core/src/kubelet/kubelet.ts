@@ -38,7 +38,7 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { housekeeping } from './housekeeping.ts';
-import type { KubeletHostState } from './journal.ts';
+import type { KubeletUnitRecord } from '../host/systemd/records.ts';
 import { KubeletContext, type KubeletState } from './kubelet-context.ts';
 import { nodeIdentity, register, updateNodeStatus, updateRuntimeUp } from './kubelet-node-status.ts';
 import { onVolumeRetry, resyncVolumes } from './kubelet-volumes.ts';
@@ -121,7 +121,7 @@ export interface KubeletDeps {
 	/** An API client acting as this process (identity system:node:<node>). */
 	client: ApiClient;
 	/** Durable journal and service state of this node's kubelet. */
-	host: KubeletHostState;
+	host: KubeletUnitRecord;
 	/** The files of /etc/kubernetes/manifests, read at start and every fileCheckFrequency. */
 	staticPodManifests?: () => ManifestFile[];
 	kubeletVersion?: string;
@@ -329,7 +329,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	}
 
 	/** The kubelet's journal (journalctl -u kubelet) and service state (systemctl status kubelet). */
-	get hostState(): KubeletHostState {
+	get hostState(): KubeletUnitRecord {
 		return this.deps.host;
 	}
 }

@@ -11,6 +11,7 @@
 import type { ContainerContext, FileOverrides } from './behaviour.ts';
 import type { ProgramState } from './program.ts';
 import type { SystemComponent } from './images.ts';
+import { FIRST_CONTAINERD_PID, type UnitState } from '../host/systemd/records.ts';
 
 /** An image in containerd's store (CRI Image). */
 export interface ImageRecord {
@@ -89,14 +90,6 @@ export interface ContainerRecord {
 	component?: SystemComponent;
 }
 
-/** A systemd unit's state, for `systemctl status`. */
-export interface ServiceState {
-	active: boolean;
-	mainPid: number;
-	/** When it last became active or inactive (wall-clock ms). */
-	sinceWallMs: number;
-}
-
 export interface RuntimeHostState {
 	node: string;
 	nodeIp: string;
@@ -109,7 +102,7 @@ export interface RuntimeHostState {
 	containers: Record<string, ContainerRecord>;
 	/** containerd's journal lines (journalctl -u containerd), oldest first, bounded. */
 	journal: string[];
-	service: ServiceState;
+	service: UnitState;
 	/** Next PID handed to a process on the node (containerd, shims). */
 	nextPid: number;
 }
@@ -131,7 +124,22 @@ export function emptyRuntimeHostState(node: string, nodeIp: string, podCidr: str
 		containers: {},
 		journal: [],
 		service: { active: false, mainPid: 0, sinceWallMs: 0 },
-		// PIDs on a freshly booted node start in the hundreds once systemd's early services ran.
-		nextPid: 600,
+		nextPid: FIRST_CONTAINERD_PID,
+	};
+}
+
+/**
+ * What runs in containerd.service's cgroup besides containerd itself: the
+ * shims of the ready sandboxes (KillMode=process leaves them running when
+ * containerd stops), and how many sandboxes and running containers
+ * containerd holds. systemctl status reads it.
+ */
+export function containerdCgroup(state: RuntimeHostState): { shimSandboxIds: string[]; sandboxes: number; runningContainers: number } {
+	return {
+		shimSandboxIds: Object.values(state.sandboxes)
+			.filter((s) => s.state === 'SANDBOX_READY')
+			.map((s) => s.id),
+		sandboxes: Object.keys(state.sandboxes).length,
+		runningContainers: Object.values(state.containers).filter((c) => c.state === 'CONTAINER_RUNNING').length,
 	};
 }

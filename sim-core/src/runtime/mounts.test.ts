@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { parseRfc3339 } from '../golang/time.ts';
-import { MemoryFs } from '../shell/index.ts';
+import { MemoryFs } from '../host/fs.ts';
 import { ContainerRuntime, SANDBOX_SETUP_MS } from './container-runtime.ts';
 import { emptyRuntimeHostState } from './host-state.ts';
 import { isReadOnlyPath, mountAt, syncMounts, type HostFiles, type Mount } from './mounts.ts';

@@ -4,7 +4,7 @@
  * these as "a shell builtin"; they take precedence over every other command.
  */
 import { format, unescape } from './format.ts';
-import { FsError } from './fs.ts';
+import { FsError } from '../host/fs.ts';
 import type { CommandHandler } from './types.ts';
 import { res } from './utils/common.ts';
 

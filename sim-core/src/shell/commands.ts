@@ -6,7 +6,7 @@
  */
 import { ALSO_PROGRAMS } from './builtins.ts';
 import { DATE_DEFAULT, strftime } from './date.ts';
-import { FsError } from './fs.ts';
+import { FsError } from '../host/fs.ts';
 import type { CommandHandler } from './types.ts';
 import { res, usage } from './utils/common.ts';
 import { UTILS } from './utils/index.ts';

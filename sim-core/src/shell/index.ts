@@ -17,7 +17,6 @@
  * the global commands again (or call restore(json) on a freshly wired session).
  */
 export type { CommandContext, CommandHandler, CommandResult, Host } from './types.ts';
-export { FsError, MemoryFs, type FsCode, type FsJSON, type FsLimits, type FsStat } from './fs.ts';
 export {
 	MAX_HEREDOC,
 	Parser,

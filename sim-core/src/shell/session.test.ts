@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { performance as perf } from 'node:perf_hooks';
-import { CLEAR_SCREEN, INTERNAL, LIMITS, MemoryFs, ShellSession, formatPrompt, type Host } from './index.ts';
+import { CLEAR_SCREEN, INTERNAL, LIMITS, ShellSession, formatPrompt, type Host } from './index.ts';
+import { MemoryFs } from '../host/fs.ts';
 import { cluster, host, kubectl, PODS, systemctl } from './testdata/harness.ts';
 
 const run = (s: ShellSession, line: string) => s.exec(line);

@@ -23,7 +23,7 @@
  */
 import { BUILTINS } from './builtins.ts';
 import { COMMANDS } from './commands.ts';
-import { FsError, type FsJSON } from './fs.ts';
+import { FsError, type FsJSON } from '../host/fs.ts';
 import { Parser, ShellSyntaxError, assignOf, plainText, type AndOr, type Pipeline, type SimpleCommand, type Word, type WordPart } from './parse.ts';
 import type { CommandHandler, CommandResult, Host } from './types.ts';
 import { OUT_MAX, OutputLimit, res } from './utils/common.ts';

@@ -3,7 +3,7 @@
  * etcdctl, systemctl…): a command is a pure function from what a process would
  * see (argv, stdin, environment, machine) to what it would leave behind.
  */
-import type { MemoryFs } from './fs.ts';
+import type { MemoryFs } from '../host/fs.ts';
 import type { ShellSession } from './session.ts';
 
 /** What a finished process leaves: its two output streams and its exit status (0–255, like `$?`). */

@@ -4,7 +4,7 @@
  * (TestValidatePath).
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryFs } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { nodeDiskFromFs } from './node-disk.ts';
 import { validatePath, writePayload } from './atomic-writer.ts';
 

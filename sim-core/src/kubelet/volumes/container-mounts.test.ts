@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Container, Pod, Volume } from '../../api/types.ts';
-import { MemoryFs } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { expandSubPathExpr, makeMounts } from './container-mounts.ts';
 import { nodeDiskFromFs } from './node-disk.ts';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigMap, Pod, Secret, Volume } from '../../api/types.ts';
 import { encodeBase64 } from '../../golang/base64.ts';
-import { MemoryFs } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { notFoundError, type ObjectLookup } from './lookup.ts';
 import { nodeDiskFromFs } from './node-disk.ts';
 import { setUpVolume, volumePayload, volumeSpecOf, type SetUpContext } from './plugins.ts';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConfigMap, Pod, Volume } from '../../api/types.ts';
-import { MemoryFs } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { notFoundError, type ObjectLookup } from './lookup.ts';
 import { nodeDiskFromFs } from './node-disk.ts';
 import {

@@ -15,10 +15,10 @@ import type { Strategy } from '../../apiserver/registry/strategy.ts';
 import { R } from '../../client/client.ts';
 import { ContainerRuntime, SANDBOX_SETUP_MS } from '../../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
-import { MemoryFs } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { decodeBase64 } from '../../golang/base64.ts';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';
-import { emptyKubeletHostState } from '../journal.ts';
+import { emptyKubeletUnitRecord } from '../../host/systemd/records.ts';
 import { Kubelet } from '../kubelet.ts';
 import { nodeDiskFromFs } from './node-disk.ts';
 
@@ -46,7 +46,7 @@ function rig(): Rig {
 	const disk = nodeDiskFromFs(fs);
 	const runtimeHost = emptyRuntimeHostState(NODE, '192.168.56.11', '10.244.1.0/24');
 	const runtime = new ContainerRuntime(h.kernel, NODE, { host: runtimeHost, hostFiles: disk });
-	const kubelet = new Kubelet(h.kernel, { nodeName: NODE, nodeIp: '192.168.56.11', podCidr: '10.244.1.0/24', capacity: { cpu: '2', memory: '4Gi' }, runtime, client: h.client(`kubelet/${NODE}`), host: emptyKubeletHostState(), disk });
+	const kubelet = new Kubelet(h.kernel, { nodeName: NODE, nodeIp: '192.168.56.11', podCidr: '10.244.1.0/24', capacity: { cpu: '2', memory: '4Gi' }, runtime, client: h.client(`kubelet/${NODE}`), host: emptyKubeletUnitRecord(), disk });
 	h.kernel.register(runtime);
 	h.kernel.register(kubelet);
 	h.kernel.start(runtime.id);

@@ -1,5 +1,6 @@
 /** Test helpers: a small cluster of hosts with a few fake cluster tools. */
-import { MemoryFs, ShellSession, type CommandHandler, type Host } from '../index.ts';
+import { ShellSession, type CommandHandler, type Host } from '../index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 
 export function host(name: string, kind: 'workstation' | 'node' = 'node', commands: Array<[string, CommandHandler]> = []): Host {
 	const user = kind === 'node' ? 'root' : 'user';

@@ -2,7 +2,7 @@
  * Plumbing shared by the text utilities: results, GNU-style option parsing,
  * reading operands, bounded output.
  */
-import { FsError } from '../fs.ts';
+import { FsError } from '../../host/fs.ts';
 import type { CommandContext, CommandHandler, CommandResult } from '../types.ts';
 
 /** Most characters one command may write to stdout; more is cut with a note. */

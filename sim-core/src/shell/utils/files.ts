@@ -1,6 +1,6 @@
 /** File management: ls, mkdir, rm, touch, cp, mv, with coreutils' messages. */
 import { strftime } from '../date.ts';
-import { FsError, type MemoryFs } from '../fs.ts';
+import { FsError, type MemoryFs } from '../../host/fs.ts';
 import type { CommandContext } from '../types.ts';
 import { fsErr, res, tool, usage } from './common.ts';
 

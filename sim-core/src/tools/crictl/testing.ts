@@ -8,10 +8,11 @@ import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts'
 import { ContainerRuntime } from '../../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
 import { Kubelet } from '../../kubelet/kubelet.ts';
-import { emptyKubeletHostState, type KubeletHostState } from '../../kubelet/journal.ts';
+import { emptyKubeletUnitRecord, type KubeletUnitRecord } from '../../host/systemd/records.ts';
 import type { Strategy } from '../../apiserver/registry/strategy.ts';
 import { R } from '../../client/client.ts';
-import { MemoryFs, ShellSession, type Host } from '../../shell/index.ts';
+import { ShellSession, type Host } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { CrictlPullSink } from './pull-sink.ts';
 
 /** The parts of the pod registry the kubelet relies on (as kubelet.integration.test.ts sets them up). */
@@ -29,7 +30,7 @@ export interface NodeRig {
 	runtime: ContainerRuntime;
 	kubelet: Kubelet;
 	runtimeHost: RuntimeHostState;
-	kubeletHost: KubeletHostState;
+	kubeletHost: KubeletUnitRecord;
 	sink: CrictlPullSink;
 	host: Host;
 	shell: ShellSession;
@@ -41,7 +42,7 @@ export function nodeRig(files: Record<string, string> = {}): NodeRig {
 	const h = createApiHarness({ deps: { strategies: { '/pods': podStrategy, '/nodes': { hasStatusSubresource: true, allowStatusOnCreate: true } } } });
 	h.transport.enroll(`kubelet/${NODE}`, { username: `system:node:${NODE}`, groups: ['system:nodes', 'system:authenticated'] }, NODE);
 	const runtimeHost = emptyRuntimeHostState(NODE, NODE_IP, '10.244.1.0/24');
-	const kubeletHost = emptyKubeletHostState();
+	const kubeletHost = emptyKubeletUnitRecord();
 	const runtime = new ContainerRuntime(h.kernel, NODE, { host: runtimeHost });
 	const kubelet = new Kubelet(h.kernel, { nodeName: NODE, nodeIp: NODE_IP, podCidr: '10.244.1.0/24', capacity: { cpu: '2', memory: '4Gi' }, runtime, client: h.client(`kubelet/${NODE}`), host: kubeletHost });
 	const sink = new CrictlPullSink(h.kernel, NODE);

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../api/request.ts';
 import type { Authorizer } from '../../apiserver/auth/authorizer.ts';
-import { MemoryFs } from '../../shell/fs.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { ShellSession } from '../../shell/session.ts';
 import type { Host } from '../../shell/types.ts';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';

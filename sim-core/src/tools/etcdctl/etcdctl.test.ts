@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MvccStore } from '../../store/mvcc.ts';
-import { MemoryFs } from '../../shell/fs.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { ShellSession } from '../../shell/session.ts';
 import type { Host } from '../../shell/types.ts';
 import { parseRfc3339 } from '../../golang/time.ts';

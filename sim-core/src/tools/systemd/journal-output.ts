@@ -7,8 +7,8 @@
  * and catalog/systemd.catalog.in (the Ubuntu build sets the Support URL to
  * http://www.ubuntu.com/support).
  */
-import type { CatalogKind, JournalRecord } from './journal.ts';
-import { fullTimestamp, isoTimestamp, shortPreciseTimestamp, shortTimestamp } from './time.ts';
+import type { CatalogKind, JournalRecord } from '../../host/systemd/journal.ts';
+import { fullTimestamp, isoTimestamp, shortPreciseTimestamp, shortTimestamp } from '../../host/systemd/time.ts';
 
 export const OUTPUT_MODES = ['short', 'short-iso', 'short-iso-precise', 'short-precise', 'short-full', 'short-monotonic', 'short-unix', 'cat', 'with-unit'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];

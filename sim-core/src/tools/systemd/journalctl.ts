@@ -12,12 +12,13 @@
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { getopt, type OptSpec } from './getopt.ts';
-import { bootIndexAt, nodeJournal, type JournalRecord } from './journal.ts';
+import { bootIndexAt, nodeJournal, type JournalRecord } from '../../host/systemd/journal.ts';
 import { catalogText, formatRecord, OUTPUT_MODES, type OutputMode } from './journal-output.ts';
 import { SYSTEMD_VERSION } from './systemctl.ts';
-import { formatTimestamp, parseTimestamp } from './time.ts';
-import type { BootRecord, SystemdDeps } from './types.ts';
-import { mangle } from './units.ts';
+import { formatTimestamp, parseTimestamp } from '../../host/systemd/time.ts';
+import type { SystemdDeps } from './types.ts';
+import type { BootRecord } from '../../host/systemd/records.ts';
+import { mangle } from '../../host/systemd/units.ts';
 
 /** How long `-f` follows in virtual time before it returns, as if interrupted (the simulated terminal has no Ctrl-C). */
 export const FOLLOW_MS = 10_000;

@@ -10,7 +10,8 @@
  * and logind's schedule file fields (logind-dbus.c update_schedule_file).
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryFs, ShellSession, type Host } from '../../shell/index.ts';
+import { ShellSession, type Host } from '../../shell/index.ts';
+import { MemoryFs } from '../../host/fs.ts';
 import { haltCommand, parseShutdownTime, readShutdownSchedule, shutdownCommand, SHUTDOWN_SCHEDULE_FILE, type PowerAction, type SystemPower } from './power.ts';
 
 /** 2026-11-30T08:00:00Z, a Monday. */

@@ -21,9 +21,9 @@
  * update_schedule_file for the file's fields.
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
-import type { MemoryFs } from '../../shell/index.ts';
+import type { MemoryFs } from '../../host/fs.ts';
 import { getopt, type OptSpec } from './getopt.ts';
-import { formatTimestamp } from './time.ts';
+import { formatTimestamp } from '../../host/systemd/time.ts';
 
 /** What the machine does: power off or reboot (`halt` is not offered). */
 export type PowerAction = 'poweroff' | 'reboot';

@@ -11,11 +11,11 @@
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { getopt, type OptSpec } from './getopt.ts';
-import { cpuMs, serviceHistory, unitRecords, type ServiceHistory } from './journal.ts';
+import { cpuMs, serviceHistory, unitRecords, type ServiceHistory } from '../../host/systemd/journal.ts';
 import { formatRecord } from './journal-output.ts';
-import { formatRelative, formatTimespan, formatTimestamp } from './time.ts';
+import { formatRelative, formatTimespan, formatTimestamp } from '../../host/systemd/time.ts';
 import type { SystemdDeps } from './types.ts';
-import { dropInNames, execStart, mangle, unitByName, unitFiles, wantsLink, type UnitFacts } from './units.ts';
+import { dropInNames, execStart, mangle, unitByName, unitFiles, wantsLink, type UnitFacts } from '../../host/systemd/units.ts';
 
 /** systemd's version on Ubuntu 24.04.3 (`systemctl --version`). */
 export const SYSTEMD_VERSION = '255 (255.4-1ubuntu8.11)';
@@ -101,14 +101,15 @@ function statusText(ctx: CommandContext, deps: SystemdDeps, unit: UnitFacts, his
 		out.push(label('Main PID', active ? `${last.pid} (${unit.comm})` : `${last.pid} (code=exited, status=0/SUCCESS)`));
 	}
 	// With KillMode=process, containerd's shims stay in its cgroup after it stops, and keep running the pods.
-	const shims = unit.service === 'containerd' ? Object.values(deps.containerd.sandboxes).filter((s) => s.state === 'SANDBOX_READY') : [];
-	const containers = Object.values(deps.containerd.containers).filter((c) => c.state === 'CONTAINER_RUNNING').length;
+	const cgroup = deps.containerdCgroup();
+	const shims = unit.service === 'containerd' ? cgroup.shimSandboxIds : [];
+	const containers = cgroup.runningContainers;
 	const runMs = last ? (active ? nowMs : (last.stopMs ?? nowMs)) - last.startMs : 0;
 	if (active || shims.length) {
 		// Go daemons run a dozen threads; each shim about ten (runc's shim v2 with its ttrpc server).
 		const tasks = (active ? (unit.service === 'kubelet' ? 13 : 9) : 0) + 10 * shims.length;
 		out.push(label('Tasks', `${tasks}${unit.tasksLimit && active ? ` (limit: ${unit.tasksLimit})` : ''}`));
-		const pods = Object.keys(deps.containerd.sandboxes).length;
+		const pods = cgroup.sandboxes;
 		// Each shim holds about 6 MiB.
 		const bytes = (active ? memoryBytes(unit.service, unit.service === 'kubelet' ? pods : containers) : 0) + shims.length * 6 * 1024 * 1024;
 		// The peak sits a little above the current use (start-up allocations since released).
@@ -117,7 +118,7 @@ function statusText(ctx: CommandContext, deps: SystemdDeps, unit: UnitFacts, his
 	if (last) out.push(label('CPU', formatTimespan(cpuMs(unit.service, runMs))));
 	const procs: Array<[number, string]> = [];
 	if (active && last) procs.push([last.pid, exec.argv.join(' ')]);
-	for (const s of shims) procs.push([shimPid(s.id), `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id ${s.id} -address /run/containerd/containerd.sock`]);
+	for (const id of shims) procs.push([shimPid(id), `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id ${id} -address /run/containerd/containerd.sock`]);
 	if (procs.length) {
 		out.push(label('CGroup', `/system.slice/${unit.name}`));
 		const width = Math.max(...procs.map(([pid]) => String(pid).length));

@@ -5,8 +5,10 @@
  * their stop and start mapped to the kernel.
  */
 import { nodeRig, type NodeRig } from '../crictl/testing.ts';
-import { journalctlCommand, systemctlCommand, systemdNodeFiles } from './index.ts';
+import { journalctlCommand, systemctlCommand } from './index.ts';
+import { systemdNodeFiles } from '../../host/systemd/units.ts';
 import type { SystemdDeps } from './types.ts';
+import { containerdCgroup } from '../../runtime/host-state.ts';
 
 export const KUBEADM_FLAGS = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n';
 
@@ -16,6 +18,7 @@ export function systemdRig(): NodeRig & { deps: SystemdDeps } {
 	const deps: SystemdDeps = {
 		kubelet: r.kubeletHost,
 		containerd: r.runtimeHost,
+		containerdCgroup: () => containerdCgroup(r.runtimeHost),
 		stopService: (s) => r.h.kernel.stop(s === 'kubelet' ? r.kubelet.id : r.runtime.id),
 		startService: (s) => r.h.kernel.start(s === 'kubelet' ? r.kubelet.id : r.runtime.id),
 	};

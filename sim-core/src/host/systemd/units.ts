@@ -12,7 +12,7 @@
  * (kubelet.service) and .../kubeadm/10-kubeadm.conf; containerd v2.2
  * containerd.service, with the /usr/bin path the packages use.
  */
-import type { MemoryFs } from '../../shell/index.ts';
+import type { MemoryFs } from '../fs.ts';
 
 export type NodeService = 'kubelet' | 'containerd';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendJournal, emptyKubeletHostState, KUBELET_JOURNAL_MAX } from './journal.ts';
-import { klogRecord as klogLine } from '../component-base/klog.ts';
+import { appendJournal, emptyKubeletUnitRecord, KUBELET_JOURNAL_MAX } from './records.ts';
+import { klogRecord as klogLine } from '../../component-base/klog.ts';
 
 const T = 1_796_025_601_123; // 2026-11-30T08:00:01.123Z
 
@@ -13,7 +13,7 @@ describe('klog text lines', () => {
 
 describe('the journal', () => {
 	it('keeps only the newest lines', () => {
-		const host = emptyKubeletHostState();
+		const host = emptyKubeletUnitRecord();
 		for (let i = 0; i < KUBELET_JOURNAL_MAX * 2; i++) appendJournal(host, { wallMs: i, pid: 1, line: String(i) });
 		expect(host.journal.length).toBeLessThanOrEqual(KUBELET_JOURNAL_MAX + KUBELET_JOURNAL_MAX / 10);
 		expect(host.journal[host.journal.length - 1].line).toBe(String(KUBELET_JOURNAL_MAX * 2 - 1));

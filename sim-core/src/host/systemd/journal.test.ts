@@ -8,14 +8,14 @@
  * `Starting` before its start-up lines and `Started` once it serves).
  */
 import { describe, expect, it } from 'vitest';
-import { emptyKubeletHostState } from '../../kubelet/journal.ts';
+import { emptyKubeletUnitRecord } from './records.ts';
 import { emptyRuntimeHostState } from '../../runtime/host-state.ts';
 import { containerdHistory, kubeletHistory, nodeJournal, unitRecords } from './journal.ts';
 
 const T0 = 1_796_025_600_000; // 2026-11-30T08:00:00Z
 
 function kubeletHost() {
-	const host = emptyKubeletHostState();
+	const host = emptyKubeletUnitRecord();
 	const line = (pid: number, msg: string) => `I1130 08:00:00.000000 ${String(pid).padStart(7)} x.go:1] "${msg}"`;
 	host.journal.push(
 		{ wallMs: T0, pid: 900, line: line(900, 'Kubelet starting') },

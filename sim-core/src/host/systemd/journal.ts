@@ -10,12 +10,11 @@
  * and job_emit_*_message texts) and the journal fields journalctl matches
  * on (_SYSTEMD_UNIT for a unit's processes, UNIT for PID 1's messages).
  */
-import type { KubeletHostState } from '../../kubelet/journal.ts';
-import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
+import { FIRST_CONTAINERD_PID, type ContainerdUnitRecord, type KubeletUnitRecord } from './records.ts';
 import { formatTimespan } from './time.ts';
 import { daysFromCivil } from '../../golang/time.ts';
 import { UNITS, type NodeService, type UnitFacts } from './units.ts';
-import type { BootRecord } from './types.ts';
+import type { BootRecord } from './records.ts';
 
 /** One journal entry. */
 export interface JournalRecord {
@@ -84,7 +83,7 @@ function closeRun(run: ServiceRun | undefined, nextBoot: number, nextStartMs: nu
 }
 
 /** The kubelet's runs: a new PID, or a new boot, starts a new run. */
-export function kubeletHistory(host: KubeletHostState, boots: readonly BootRecord[] = []): ServiceHistory {
+export function kubeletHistory(host: KubeletUnitRecord, boots: readonly BootRecord[] = []): ServiceHistory {
 	const runs: ServiceRun[] = [];
 	for (const entry of host.journal) {
 		let run = runs[runs.length - 1];
@@ -122,7 +121,7 @@ const CONTAINERD_PID_STEP = 12;
  * first run the PID the runtime hands out first; runs in between, and a
  * stopped last run, an estimate between the two (the runtime's mean step).
  */
-export function containerdHistory(host: RuntimeHostState, boots: readonly BootRecord[] = []): ServiceHistory {
+export function containerdHistory(host: ContainerdUnitRecord, boots: readonly BootRecord[] = []): ServiceHistory {
 	const runs: ServiceRun[] = [];
 	for (const line of host.journal) {
 		const at = logrusTime(line) ?? runs[runs.length - 1]?.lines.at(-1)?.wallMs ?? 0;
@@ -137,7 +136,7 @@ export function containerdHistory(host: RuntimeHostState, boots: readonly BootRe
 		if (line.includes('msg="stopping containerd')) run.stopMs = at;
 	}
 	const active = host.service.active;
-	const firstPid = emptyRuntimeHostState('', '', '').nextPid;
+	const firstPid = FIRST_CONTAINERD_PID;
 	const lastPid = active ? host.service.mainPid : Math.max(firstPid, host.nextPid - CONTAINERD_PID_STEP);
 	runs.forEach((run, i) => {
 		run.pid = runs.length === 1 ? (active ? host.service.mainPid : firstPid) : Math.round(firstPid + ((lastPid - firstPid) * i) / (runs.length - 1));
@@ -149,8 +148,8 @@ export function containerdHistory(host: RuntimeHostState, boots: readonly BootRe
 
 /** Where the journal's entries come from: the two daemons' durable state, and the machine's boots. */
 export interface JournalSources {
-	kubelet: KubeletHostState;
-	containerd: RuntimeHostState;
+	kubelet: KubeletUnitRecord;
+	containerd: ContainerdUnitRecord;
 	boots?: readonly BootRecord[];
 }
 
