@@ -12,7 +12,7 @@
  * snapshot is restored; only `revision` (how far it has read) is state.
  */
 import type { KubeObject } from '../api/types.ts';
-import { RESOURCES, etcdPrefix, type ResourceInfo } from '../api/resources.ts';
+import { RESOURCES, etcdPrefix, groupVersion, type ResourceInfo } from '../api/resources.ts';
 import type { EtcdClient } from '../etcd-api/etcd.ts';
 import type { MvccEvent } from '../etcd-api/etcd.ts';
 
@@ -54,6 +54,12 @@ export function resourceOfKey(key: string): ResourceInfo | undefined {
 		}
 	}
 	return best;
+}
+
+/** Finds which resource an object is, from its apiVersion and kind. */
+export function resourceOf(obj: KubeObject): ResourceInfo | undefined {
+	const gv = obj.apiVersion;
+	return RESOURCES.find((r) => groupVersion(r) === gv && r.kind === obj.kind);
 }
 
 function cacheKeyOf(info: ResourceInfo): string {
