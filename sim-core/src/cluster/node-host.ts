@@ -37,7 +37,7 @@ import { parseYaml, stringifyYaml } from '../yaml/index.ts';
 import type { Cluster, Component } from './cluster.ts';
 import { nodeFiles } from './files.ts';
 import { NodeNetwork } from './node-network.ts';
-import type { NodeDataplaneState } from '../network/dataplane.ts';
+import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { NETWORK, isControlPlane, type NodeOptions } from './options.ts';
 import { deepCopy } from '../golang/json.ts';
 

@@ -13,7 +13,7 @@
 import type { KubeObject } from '../api/types.ts';
 import { ApiClient } from '../client/client.ts';
 import { defaultConfig, parseKubeProxyConfig, type KubeProxyConfig } from '../network/config.ts';
-import { emptyDataplane, type NodeDataplaneState } from '../network/dataplane.ts';
+import { emptyDataplane, type NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { KubeProxy } from '../network/kube-proxy.ts';
 import { connect, type ConnectSource, type Landing, type NodeNetworkView } from '../network/service-traffic.ts';
 import type { SystemComponent } from '../runtime/images.ts';

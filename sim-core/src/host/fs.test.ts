@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FsError, MemoryFs } from '../host/fs.ts';
+import { FsError, MemoryFs } from './fs.ts';
 
 const code = (f: () => unknown) => {
 	try {

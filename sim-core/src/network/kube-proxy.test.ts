@@ -11,7 +11,7 @@ import type { KubeObject } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { createApiHarness } from '../testing/api-harness.ts';
 import { defaultConfig, type ProxyMode } from './config.ts';
-import { emptyDataplane } from './dataplane.ts';
+import { emptyDataplane } from '../host/netfilter/dataplane.ts';
 import { KubeProxy } from './kube-proxy.ts';
 import { saveTable } from '../tools/netfilter/iptables.ts';
 import { CLUSTER_CIDR, fixtureObjects, NODE, NODE_ADDRESSES, NODE_IP, ready, slice } from './testing.ts';

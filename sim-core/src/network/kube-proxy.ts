@@ -43,7 +43,7 @@ import { klogRecord } from '../component-base/klog.ts';
 /** The container's process is PID 1 in its namespace. */
 const KUBE_PROXY_PID = 1;
 import { defaultConfig, type KubeProxyConfig } from './config.ts';
-import type { NodeDataplaneState } from './dataplane.ts';
+import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { cleanupIptablesLeftovers, ensureCanary, isIptablesModeChain, KUBE_PROXY_CANARY, syncIptablesRules } from './iptables/proxier.ts';
 import { cleanupIpvsLeftovers, isIpvsModeChain, syncIpvsRules } from './ipvs/proxier.ts';
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules, type NftProxierMemory } from './nftables/proxier.ts';

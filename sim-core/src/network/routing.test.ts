@@ -6,7 +6,7 @@
  * scheduler goes round in the order the real servers were added.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyDataplane, type NodeDataplaneState } from './dataplane.ts';
+import { emptyDataplane, type NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { syncIptablesRules } from './iptables/proxier.ts';
 import { syncIpvsRules } from './ipvs/proxier.ts';
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules } from './nftables/proxier.ts';

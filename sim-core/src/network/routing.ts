@@ -24,9 +24,9 @@
  * ./iptables/model.ts. Session affinity (`-m recent --rcheck`, affinity
  * sets, IPVS persistence) is not followed: every connection is new.
  */
-import type { NodeDataplaneState } from './dataplane.ts';
-import type { Chain, Match, Rule, Table } from './iptables/model.ts';
-import type { NftTable } from './nftables/proxier.ts';
+import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
+import type { Chain, Match, Rule, Table } from '../host/netfilter/iptables.ts';
+import type { NftTable } from '../host/netfilter/nftables.ts';
 
 /** Where the packet comes from, seen from the node whose rules apply. */
 export interface PacketSource {

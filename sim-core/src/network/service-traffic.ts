@@ -27,7 +27,7 @@
  * routing function over the rules, not a packet simulation: no conntrack,
  * no retransmissions, no MTU.
  */
-import type { NodeDataplaneState } from './dataplane.ts';
+import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { routeOnNode, type RouteDecision } from './routing.ts';
 
 /** What the traffic model needs to know about each node. */

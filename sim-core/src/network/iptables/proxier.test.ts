@@ -8,7 +8,7 @@
  * kube-proxy nodes.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyDataplane } from '../dataplane.ts';
+import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { buildEndpoints, buildServicePorts } from '../service-map.ts';
 import { saveTable } from '../../tools/netfilter/iptables.ts';
 import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_IP, ready, slice } from '../testing.ts';

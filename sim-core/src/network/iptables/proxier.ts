@@ -33,7 +33,7 @@
  */
 import { iptablesEndpointChain, iptablesServiceChains, IPTABLES_SERVICE_CHAIN_PREFIXES } from '../chain-names.ts';
 import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
-import { ensureChain, ensureRule, findChain, parseRuleArgs, type IptablesState, type Rule, type Table } from './model.ts';
+import { ensureChain, ensureRule, findChain, parseRuleArgs, type IptablesState, type Rule, type Table } from '../../host/netfilter/iptables.ts';
 
 export const KUBE_SERVICES = 'KUBE-SERVICES';
 export const KUBE_EXTERNAL_SERVICES = 'KUBE-EXTERNAL-SERVICES';

@@ -6,7 +6,7 @@
  * comments are pkg/proxy/ipvs/ipset.go's.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyDataplane } from '../dataplane.ts';
+import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { listIpvs } from '../../tools/netfilter/ipvsadm.ts';
 import { saveTable } from '../../tools/netfilter/iptables.ts';
 import { buildEndpoints, buildServicePorts } from '../service-map.ts';

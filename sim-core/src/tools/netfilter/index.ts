@@ -7,5 +7,5 @@
 export { createIptables, createIptablesSave, ctime, saveTable } from './iptables.ts';
 export { createIpvsadm, listIpvs } from './ipvsadm.ts';
 export { createNft, tableText } from './nft.ts';
-export { listHeader, listRule, saveRule, statisticProbability } from './iptables-format.ts';
+export { listHeader, listRule, saveRule, statisticProbability } from '../../host/netfilter/iptables-format.ts';
 export { IPTABLES_VERSION, IPVS_VERSION_LINE, NFT_VERSION, type NetfilterDeps } from './types.ts';

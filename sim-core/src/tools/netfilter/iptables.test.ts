@@ -14,7 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CommandContext, Host } from '../../shell/types.ts';
-import { emptyDataplane } from '../../network/dataplane.ts';
+import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { syncIptablesRules } from '../../network/iptables/proxier.ts';
 import { CLUSTER_CIDR, fixture, NODE, NODE_IP } from '../../network/testing.ts';
 import { createIptables, createIptablesSave, ctime } from './iptables.ts';

@@ -21,9 +21,9 @@
  * formats are ./iptables-format.ts.
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
-import { BUILTIN_CHAINS, type Chain, type Table, type TableName } from '../../network/iptables/model.ts';
+import { BUILTIN_CHAINS, type Chain, type Table, type TableName } from '../../host/netfilter/iptables.ts';
 import { civilTime } from '../../golang/time.ts';
-import { listHeader, listRule, orderedChains, saveRule, type ListOptions } from './iptables-format.ts';
+import { listHeader, listRule, orderedChains, saveRule, type ListOptions } from '../../host/netfilter/iptables-format.ts';
 import { IPTABLES_VERSION, type NetfilterDeps } from './types.ts';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CommandContext, Host } from '../../shell/types.ts';
-import { emptyDataplane } from '../../network/dataplane.ts';
+import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { syncIpvsRules } from '../../network/ipvs/proxier.ts';
 import { CLUSTER_CIDR, fixture, NODE_ADDRESSES } from '../../network/testing.ts';
 import { createIpvsadm } from './ipvsadm.ts';

@@ -15,8 +15,8 @@
  * print_largenum, the usage text's first line and its error wording).
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
-import type { VirtualServer } from '../../network/ipvs/proxier.ts';
-import { SERVICES } from './iptables-format.ts';
+import type { VirtualServer } from '../../host/netfilter/ipvs.ts';
+import { SERVICES } from '../../host/netfilter/iptables-format.ts';
 import { IPVS_VERSION_LINE, type NetfilterDeps } from './types.ts';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });

@@ -21,7 +21,7 @@
  * src/erec.c (the error location markers).
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
-import type { NftChain, NftElement, NftSet, NftTable } from '../../network/nftables/proxier.ts';
+import type { NftChain, NftElement, NftSet, NftTable } from '../../host/netfilter/nftables.ts';
 import { NFT_VERSION, type NetfilterDeps } from './types.ts';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });

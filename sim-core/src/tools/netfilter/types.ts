@@ -4,7 +4,7 @@
  * virtual wall clock for iptables-save's banner, and the node's own names
  * for reverse lookups. The tools never change the rules.
  */
-import type { NodeDataplaneState } from '../../network/dataplane.ts';
+import type { NodeDataplaneState } from '../../host/netfilter/dataplane.ts';
 
 export interface NetfilterDeps {
 	/** The node's kernel rules, as they are now. */

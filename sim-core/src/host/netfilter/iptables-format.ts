@@ -25,7 +25,7 @@
  * libxt_conntrack, libxt_set, libxt_recent, libxt_nfacct, libxt_physdev,
  * libipt_DNAT, libxt_MASQUERADE and libipt_REJECT.
  */
-import type { Chain, Match, Rule, Table, Target } from '../../network/iptables/model.ts';
+import type { Chain, Match, Rule, Table, Target } from './iptables.ts';
 
 /** What `-L` needs to know to print names instead of numbers. */
 export interface ListOptions {

@@ -14,9 +14,9 @@
  * and KUBE-FIREWALL, the martian-packet rule for 127.0.0.0/8, jumped to
  * from INPUT and OUTPUT. A node's tables start with them.
  */
-import { emptyIptables, ensureChain, ensureRule, parseRuleArgs, type IptablesState } from './iptables/model.ts';
-import { emptyIpvs, type IpvsState } from './ipvs/proxier.ts';
-import type { NftTable } from './nftables/proxier.ts';
+import { emptyIptables, ensureChain, ensureRule, parseRuleArgs, type IptablesState } from './iptables.ts';
+import { emptyIpvs, type IpvsState } from './ipvs.ts';
+import type { NftTable } from './nftables.ts';
 
 /** Plain JSON; see the module comment. */
 export interface NodeDataplaneState {
