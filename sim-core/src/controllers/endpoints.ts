@@ -13,8 +13,8 @@
  *
  * Mirrors k8s.io/kubernetes/pkg/controller/endpoint (endpoints_controller.go,
  * endpoints_tracker.go) and RepackSubsets from pkg/api/v1/endpoints/util.go;
- * the shared helpers (k8s.io/endpointslice/util upstream) come from
- * ./endpointslice.ts.
+ * what it shares with the EndpointSlice controller (k8s.io/endpointslice/util
+ * upstream) comes from ./util/endpoint.ts.
  *
  * Differences: upstream orders ports and subsets by hashes of Go values;
  * here ports sort by number, name and protocol and subsets by their
@@ -26,22 +26,23 @@ import { compareGoStrings } from '../golang/json.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
+import { canonicalJson } from './hash.ts';
+import { isNamespaceTerminating, splitKey } from './pod-util.ts';
 import {
-	ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
 	LABEL_HEADLESS_SERVICE,
 	computeEndpointLastChangeTriggerTime,
 	findPort,
-	formatRfc3339Nano,
 	isServiceIPSet,
+	podEndpointConditions,
+	podReference,
 	serviceSelector,
 	servicesSelecting,
 	servicesToUpdateOnPodChange,
+	setTriggerTime,
 	shouldPodBeInEndpoints,
 	shouldSetHostname,
 	type TriggerTimeState,
-} from './endpointslice.ts';
-import { canonicalJson } from './hash.ts';
-import { isNamespaceTerminating, isPodReady, splitKey } from './pod-util.ts';
+} from './util/endpoint.ts';
 import { deepCopy } from '../golang/json.ts';
 
 export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
@@ -189,7 +190,7 @@ export function podToEndpointAddress(service: Service, pod: Pod): SubsetAddress 
 	}
 	const ip = (pod.status?.podIPs ?? []).map((p) => p.ip).find((a) => a.includes(':') === (family === 'IPv6'));
 	if (!ip) return undefined;
-	return { ip, nodeName: pod.spec.nodeName ?? '', targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid } };
+	return { ip, nodeName: pod.spec.nodeName ?? '', targetRef: podReference(pod) };
 }
 
 export interface EndpointsControllerState {
@@ -287,7 +288,7 @@ export class EndpointsController extends ControllerBase<EndpointsControllerState
 		/** Pods listed, ready or not (for the trace). */
 		const listed = new Map<string, boolean>();
 		const add = (pod: Pod, address: SubsetAddress, port: SubsetPort | undefined) => {
-			const ready = publishNotReady || isPodReady(pod);
+			const { ready } = podEndpointConditions(pod, service);
 			const subset: EndpointSubset = ready ? { addresses: [address] } : { notReadyAddresses: [address] };
 			if (port) subset.ports = [port];
 			listed.set(pod.metadata.name ?? '', ready);
@@ -347,8 +348,7 @@ export class EndpointsController extends ControllerBase<EndpointsControllerState
 		if (Object.keys(labels).length) next.metadata.labels = labels;
 		else delete next.metadata.labels;
 		const annotations: Record<string, string> = { ...(next.metadata.annotations ?? {}) };
-		if (triggerMs) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = formatRfc3339Nano(triggerMs);
-		else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
+		setTriggerTime(annotations, triggerMs);
 		if (next.subsets && truncateEndpoints(next.subsets as EndpointSubset[])) annotations[ANNOTATION_OVER_CAPACITY] = 'truncated';
 		else delete annotations[ANNOTATION_OVER_CAPACITY];
 		if (Object.keys(annotations).length) next.metadata.annotations = annotations;

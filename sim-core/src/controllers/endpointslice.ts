@@ -16,9 +16,8 @@
  * (endpointslice_controller.go) and the reconciler it drives,
  * staging/src/k8s.io/endpointslice (reconciler.go, utils.go,
  * util/controller_utils.go, util/endpointset.go,
- * util/endpointslice_tracker.go, util/trigger_time_tracker.go). The helpers
- * the Endpoints controller shares with it (./endpoints.ts imports them, as
- * upstream's imports k8s.io/endpointslice/util) live here too.
+ * util/endpointslice_tracker.go). What it shares with the Endpoints
+ * controller (upstream's k8s.io/endpointslice/util) is ./util/endpoint.ts.
  *
  * Differences: upstream orders a slice's ports, and picks which endpoint
  * goes into which slice, by hashes of Go values and by map iteration; here
@@ -30,16 +29,46 @@
  * no generation). The retry limiter is the per-item 1 s..1000 s exponential
  * back-off without the overall 10 qps bucket.
  */
-import type { EndpointSlice, KubeObject, Node, OwnerReference, Pod, Service, ServicePort } from '../api/types.ts';
-import { compareGoStrings } from '../golang/json.ts';
-import { isDNS1123Subdomain, matches, selectorFromSet } from '../api/labels.ts';
+import type { EndpointSlice, KubeObject, Node, OwnerReference, Pod, Service } from '../api/types.ts';
+import { isDNS1123Subdomain } from '../api/labels.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
-import { formatRfc3339 } from '../golang/time.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
 import { canonicalJson } from './hash.ts';
-import { isNamespaceTerminating, isPodReady, keyFor, podReadyCondition, splitKey, timeMs } from './pod-util.ts';
+import { isNamespaceTerminating, keyFor, splitKey } from './pod-util.ts';
+import {
+	LABEL_HEADLESS_SERVICE,
+	computeEndpointLastChangeTriggerTime,
+	endpointsEqualBeyondHash,
+	findPort,
+	isServiceIPSet,
+	podEndpointConditions,
+	podReference,
+	portMapKey,
+	serviceSelector,
+	servicesSelecting,
+	servicesToUpdateOnPodChange,
+	setTriggerTime,
+	shouldPodBeInEndpoints,
+	shouldSetHostname,
+	sortPorts,
+	type SliceEndpoint,
+	type SlicePort,
+	type TriggerTimeState,
+} from './util/endpoint.ts';
 import { deepCopy } from '../golang/json.ts';
+
+// The helpers shared with the Endpoints controller moved to ./util/endpoint.ts; these names are still found here.
+export {
+	ANNOTATION_LAST_CHANGE_TRIGGER_TIME,
+	LABEL_HEADLESS_SERVICE,
+	computeEndpointLastChangeTriggerTime,
+	findPort,
+	formatRfc3339Nano,
+	podEndpointsChanged,
+	servicesToUpdateOnPodChange,
+	type TriggerTimeState,
+} from './util/endpoint.ts';
 
 export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
 /** The event source upstream's recorder uses (endpointslice_controller.go NewController). */
@@ -50,10 +79,6 @@ export const CONTROLLER_QUALIFIED_NAME = 'endpointslice-controller.k8s.io';
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 /** discovery.LabelManagedBy (k8s.io/api/discovery/v1/well_known_labels.go). */
 export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
-/** v1.IsHeadlessService (k8s.io/api/core/v1/well_known_labels.go): set on the endpoints of a Service without a cluster IP. */
-export const LABEL_HEADLESS_SERVICE = 'service.kubernetes.io/headless';
-/** v1.EndpointsLastChangeTriggerTime (k8s.io/api/core/v1/annotation_key_constants.go). */
-export const ANNOTATION_LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
 /** v1.LabelTopologyZone. */
 export const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
 /** --max-endpoints-per-slice default 100 (pkg/controller/endpointslice/config/v1alpha1/defaults.go). */
@@ -68,10 +93,6 @@ export const ENDPOINTSLICE_MAX_RETRIES = 15;
 
 // ---- wire shapes -------------------------------------------------------------------
 
-/** One endpoint of a slice (discovery/v1 Endpoint), with the hostname the shared type leaves out. */
-export type SliceEndpoint = EndpointSlice['endpoints'][number] & { hostname?: string };
-/** One port of a slice (discovery/v1 EndpointPort). */
-export type SlicePort = NonNullable<EndpointSlice['ports']>[number];
 /**
  * A slice as the API serves it: `endpoints` and `ports` have no omitempty
  * upstream, and an empty list comes back from storage as null, so a
@@ -91,159 +112,6 @@ function endpointsOf(slice: WireEndpointSlice | EndpointSlice): SliceEndpoint[] 
 
 function portsOf(slice: WireEndpointSlice | EndpointSlice): SlicePort[] {
 	return slice.ports ?? [];
-}
-
-// ---- helpers shared with the Endpoints controller (k8s.io/endpointslice/util) ----------
-
-/**
- * The Service's selector as a label selector, or undefined when it selects
- * nothing: a nil selector (and an empty one, which storage turns into nil)
- * means the Service's endpoints are managed by someone else.
- */
-export function serviceSelector(service: Service): ((labels: Record<string, string> | undefined) => boolean) | undefined {
-	const selector = service.spec?.selector;
-	if (!selector || Object.keys(selector).length === 0) return undefined;
-	const parsed = selectorFromSet(selector);
-	return (labels) => matches(parsed, labels ?? {});
-}
-
-/** isPodTerminal: Succeeded or Failed (pkg/api/v1/pod). */
-function isPodTerminal(pod: Pod): boolean {
-	return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
-/**
- * ShouldPodBeInEndpoints: not finished, has an IP, and (unless
- * `includeTerminating`) not being deleted.
- */
-export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
-	if (isPodTerminal(pod)) return false;
-	if (!pod.status?.podIP && !pod.status?.podIPs?.length) return false;
-	if (!includeTerminating && pod.metadata.deletionTimestamp) return false;
-	return true;
-}
-
-/** ShouldSetHostname: the Pod names a hostname and the Service as its subdomain. */
-export function shouldSetHostname(pod: Pod, service: Service): boolean {
-	return !!pod.spec.hostname && pod.spec.subdomain === service.metadata.name && service.metadata.namespace === pod.metadata.namespace;
-}
-
-/** IsServiceIPSet: a cluster IP other than None (a headless Service has none). */
-export function isServiceIPSet(service: Service): boolean {
-	const ip = service.spec?.clusterIP ?? '';
-	return ip !== 'None' && ip !== '';
-}
-
-/**
- * FindPort: the container port a Service port sends to on this Pod. A
- * numeric targetPort is used as is; a named one is looked up among the
- * containers' ports (same name and protocol), then among restartable init
- * containers (sidecars). Undefined when no container has that name.
- */
-export function findPort(pod: Pod, servicePort: ServicePort): number | undefined {
-	// SetDefaults_Service defaults the protocol to TCP and targetPort to port; the API server always stores both.
-	const protocol = servicePort.protocol ?? 'TCP';
-	const target = servicePort.targetPort ?? servicePort.port;
-	if (typeof target === 'number') return target;
-	const lookIn = (containers: Pod['spec']['containers'] | undefined) => {
-		for (const container of containers ?? []) {
-			// SetDefaults_ContainerPort: a container port's protocol defaults to TCP.
-			for (const port of container.ports ?? []) if (port.name === target && (port.protocol ?? 'TCP') === protocol) return port.containerPort;
-		}
-		return undefined;
-	};
-	const found = lookIn(pod.spec.containers);
-	if (found !== undefined) return found;
-	return lookIn((pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'));
-}
-
-/** Services of the Pod's namespace whose selector matches these labels, as `namespace/name` keys (getServicesForPod). */
-export function servicesSelecting(services: readonly Service[], labels: Record<string, string> | undefined): Set<string> {
-	const keys = new Set<string>();
-	for (const service of services) {
-		const selects = serviceSelector(service);
-		if (selects?.(labels)) keys.add(keyOf(service));
-	}
-	return keys;
-}
-
-/**
- * podEndpointsChanged: whether the Pod changed in a way that may change its
- * endpoint (deletion started, readiness, IPs), and whether it changed in a
- * way that may change which Services select it (labels, hostname or
- * subdomain).
- */
-export function podEndpointsChanged(oldPod: Pod, newPod: Pod): { podChanged: boolean; labelsChanged: boolean } {
-	const labelsChanged =
-		canonicalJson(oldPod.metadata.labels ?? {}) !== canonicalJson(newPod.metadata.labels ?? {}) || oldPod.spec.hostname !== newPod.spec.hostname || oldPod.spec.subdomain !== newPod.spec.subdomain;
-	if (oldPod.metadata.deletionTimestamp !== newPod.metadata.deletionTimestamp) return { podChanged: true, labelsChanged };
-	if (isPodReady(oldPod) !== isPodReady(newPod)) return { podChanged: true, labelsChanged };
-	const oldIPs = oldPod.status?.podIPs ?? [];
-	const newIPs = newPod.status?.podIPs ?? [];
-	if (oldIPs.length !== newIPs.length || oldIPs.some((ip, i) => ip.ip !== newIPs[i].ip)) return { podChanged: true, labelsChanged };
-	return { podChanged: false, labelsChanged };
-}
-
-/**
- * GetServicesToUpdateOnPodChange: the Services to look at after a Pod
- * update. Nothing when only irrelevant fields changed; with new labels,
- * the Services that select the Pod before or after (all of them if the
- * endpoint changed too, else only those whose membership changed).
- */
-export function servicesToUpdateOnPodChange(services: readonly Service[], oldPod: Pod, newPod: Pod): Set<string> {
-	if (oldPod.metadata.resourceVersion === newPod.metadata.resourceVersion) return new Set();
-	const { podChanged, labelsChanged } = podEndpointsChanged(oldPod, newPod);
-	if (!podChanged && !labelsChanged) return new Set();
-	const now = servicesSelecting(services, newPod.metadata.labels);
-	if (!labelsChanged) return now;
-	const before = servicesSelecting(services, oldPod.metadata.labels);
-	if (podChanged) return new Set([...now, ...before]);
-	// Only the labels changed: the symmetric difference.
-	return new Set([...[...now].filter((k) => !before.has(k)), ...[...before].filter((k) => !now.has(k))]);
-}
-
-/** Per-Service memory of the trigger time tracker: the trigger times seen at the last sync (epoch ms, 0 = none). */
-export interface TriggerTimeState {
-	lastServiceTriggerMs: number;
-	/** Pod name -> its Ready condition's lastTransitionTime. */
-	lastPodTriggerMs: Record<string, number>;
-}
-
-/**
- * TriggerTimeTracker.ComputeEndpointLastChangeTriggerTime: the time of the
- * earliest change (a Pod's Ready transition, the Service's creation) not
- * seen at the previous sync, for the `last-change-trigger-time`
- * annotation. A Service seen for the first time reports its creation time;
- * 0 means "no new trigger" (the annotation is then removed). Updates
- * `states` in place.
- */
-export function computeEndpointLastChangeTriggerTime(states: Record<string, TriggerTimeState>, service: Service, pods: readonly Pod[]): number {
-	const key = keyOf(service);
-	const known = states[key];
-	const state: TriggerTimeState = known ?? { lastServiceTriggerMs: 0, lastPodTriggerMs: {} };
-	let minChanged = 0;
-	const podTriggers: Record<string, number> = {};
-	for (const pod of pods) {
-		const ready = podReadyCondition(pod);
-		const trigger = ready ? timeMs(ready.lastTransitionTime) : 0;
-		if (!trigger) continue;
-		const name = pod.metadata.name ?? '';
-		podTriggers[name] = trigger;
-		if (trigger > (state.lastPodTriggerMs[name] ?? 0)) minChanged = minChanged === 0 ? trigger : Math.min(minChanged, trigger);
-	}
-	const serviceTrigger = timeMs(service.metadata.creationTimestamp);
-	if (serviceTrigger > state.lastServiceTriggerMs) minChanged = minChanged === 0 ? serviceTrigger : Math.min(minChanged, serviceTrigger);
-	states[key] = { lastServiceTriggerMs: serviceTrigger, lastPodTriggerMs: podTriggers };
-	if (!known) return serviceTrigger;
-	return minChanged;
-}
-
-/** time.RFC3339Nano in UTC: seconds, plus a fraction only when there is one (trailing zeros trimmed). */
-export function formatRfc3339Nano(epochMs: number): string {
-	const base = formatRfc3339(epochMs);
-	const ms = ((epochMs % 1000) + 1000) % 1000;
-	if (ms === 0) return base;
-	return `${base.slice(0, -1)}.${String(ms).padStart(3, '0').replace(/0+$/, '')}Z`;
 }
 
 /** utilerrors.NewAggregate(errs).Error(): one message as is, several as `[a, b]`. */
@@ -284,28 +152,12 @@ export function endpointPortsFor(service: Service, pod: Pod): SlicePort[] {
 	return ports;
 }
 
-/** A deterministic order for a slice's ports (upstream sorts by a hash of each port). */
-function sortPorts(ports: SlicePort[]): SlicePort[] {
-	return ports.sort(
-		(a, b) => (a.port ?? 0) - (b.port ?? 0) || compareGoStrings(a.name ?? '', b.name ?? '') || compareGoStrings(a.protocol ?? '', b.protocol ?? '') || compareGoStrings(a.appProtocol ?? '', b.appProtocol ?? ''),
-	);
-}
-
-/** NewPortMapKey: identifies a set of ports, whatever their order. */
-export function portMapKey(ports: readonly SlicePort[]): string {
-	return canonicalJson(sortPorts(ports.map((p) => ({ ...p }))));
-}
-
 /** podToEndpoint: the endpoint of one Pod for one address family. */
 export function podToEndpoint(pod: Pod, node: Node | undefined, service: Service, addressType: 'IPv4' | 'IPv6'): SliceEndpoint {
-	const serving = isPodReady(pod);
-	const terminating = !!pod.metadata.deletionTimestamp;
-	// For compatibility a terminating endpoint is never ready, unless the Service publishes not-ready addresses.
-	const ready = !!service.spec?.publishNotReadyAddresses || (serving && !terminating);
 	const endpoint: SliceEndpoint = {
 		addresses: (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip) => ip.includes(':') === (addressType === 'IPv6')),
-		conditions: { ready, serving, terminating },
-		targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
+		conditions: podEndpointConditions(pod, service),
+		targetRef: podReference(pod),
 	};
 	if (shouldSetHostname(pod, service)) endpoint.hostname = pod.spec.hostname;
 	if (pod.spec.nodeName) endpoint.nodeName = pod.spec.nodeName;
@@ -318,20 +170,6 @@ export function podToEndpoint(pod: Pod, node: Node | undefined, service: Service
 export function endpointHash(endpoint: SliceEndpoint): string {
 	const ref = (endpoint.targetRef ?? {}) as { namespace?: string; name?: string };
 	return JSON.stringify([[...endpoint.addresses].sort(), endpoint.hostname ?? '', ref.namespace ?? '', ref.name ?? '']);
-}
-
-/** EndpointsEqualBeyondHash: node, zone, the three conditions and the target (its resourceVersion aside) are equal. */
-export function endpointsEqualBeyondHash(a: SliceEndpoint, b: SliceEndpoint): boolean {
-	if ((a.nodeName ?? null) !== (b.nodeName ?? null) || (a.zone ?? null) !== (b.zone ?? null)) return false;
-	const ca = a.conditions ?? {};
-	const cb = b.conditions ?? {};
-	if ((ca.ready ?? null) !== (cb.ready ?? null) || (ca.serving ?? null) !== (cb.serving ?? null) || (ca.terminating ?? null) !== (cb.terminating ?? null)) return false;
-	const ref = (r: Record<string, unknown> | undefined) => {
-		if (!r) return 'null';
-		const { resourceVersion: _rv, ...rest } = r;
-		return canonicalJson(rest);
-	};
-	return ref(a.targetRef) === ref(b.targetRef);
 }
 
 /** getEndpointSlicePrefix: `<service>-`, or the bare name when the dash would make an invalid prefix. */
@@ -403,10 +241,10 @@ export function sliceToFill(slices: readonly WireEndpointSlice[], count: number,
 }
 
 /** addTriggerTimeAnnotation: set the annotation, or remove it when there is no new trigger. */
+/** addTriggerTimeAnnotation: set the annotation, or remove it when there is no new trigger. */
 function setTriggerTimeAnnotation(slice: WireEndpointSlice, triggerMs: number): void {
 	const annotations = { ...(slice.metadata.annotations ?? {}) };
-	if (triggerMs) annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME] = formatRfc3339Nano(triggerMs);
-	else delete annotations[ANNOTATION_LAST_CHANGE_TRIGGER_TIME];
+	setTriggerTime(annotations, triggerMs);
 	if (Object.keys(annotations).length) slice.metadata.annotations = annotations;
 	else delete slice.metadata.annotations;
 }
