@@ -41,6 +41,7 @@ import {
 	setTriggerTime,
 	shouldPodBeInEndpoints,
 	shouldSetHostname,
+	withoutResourceVersion,
 	type TriggerTimeState,
 } from './util/endpoint.ts';
 import { deepCopy } from '../golang/json.ts';
@@ -193,6 +194,17 @@ export function podToEndpointAddress(service: Service, pod: Pod): SubsetAddress 
 	return { ip, nodeName: pod.spec.nodeName ?? '', targetRef: podReference(pod) };
 }
 
+/**
+ * endpointSubsetsEqualIgnoreResourceVersion: the subsets are semantically
+ * equal, the resourceVersion of the Pods they point at aside.
+ */
+function endpointSubsetsEqualIgnoreResourceVersion(a: readonly EndpointSubset[], b: readonly EndpointSubset[]): boolean {
+	const ignoreVersion = (address: SubsetAddress): SubsetAddress => ({ ...address, targetRef: withoutResourceVersion(address.targetRef) });
+	const view = (subsets: readonly EndpointSubset[]) =>
+		canonicalJson(subsets.map((s) => ({ ...s, addresses: s.addresses?.map(ignoreVersion), notReadyAddresses: s.notReadyAddresses?.map(ignoreVersion) })));
+	return view(a) === view(b);
+}
+
 export interface EndpointsControllerState {
 	triggerTimes: Record<string, TriggerTimeState>;
 	/** staleEndpointsTracker: Endpoints key -> the resourceVersion the controller has since replaced. */
@@ -330,7 +342,7 @@ export class EndpointsController extends ControllerBase<EndpointsControllerState
 		delete compareLabels[LABEL_HEADLESS_SERVICE];
 		if (
 			!create &&
-			canonicalJson(current.subsets ?? []) === canonicalJson(subsets) &&
+			endpointSubsetsEqualIgnoreResourceVersion((current.subsets ?? []) as EndpointSubset[], subsets) &&
 			canonicalJson(compareLabels) === canonicalJson(service.metadata.labels ?? {}) &&
 			capacityAnnotationSetCorrectly(current.metadata.annotations, (current.subsets ?? []) as EndpointSubset[])
 		) {
