@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { Deployment, Lease } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { KubeControllerManager, isControllerEnabled } from './controller-manager.ts';
-import { createControllerHarness } from './testing/harness.ts';
-import { deployment, get, waitFor } from './testing/builders.ts';
+import { createControllerHarness } from '../testing/controllers/harness.ts';
+import { deployment, get, waitFor } from '../testing/controllers/builders.ts';
 
 describe('isControllerEnabled (--controllers)', () => {
 	it.each([

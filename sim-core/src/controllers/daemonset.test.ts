@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { DaemonSet, Node, Pod, PodSpec } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { addDaemonPodTolerations, nodeShouldRunDaemonPod, pinToNode } from './daemonset.ts';
-import { createControllerHarness, type ControllerHarness } from './testing/harness.ts';
-import { daemonSet, eventsFor, get, isReady, waitFor } from './testing/builders.ts';
+import { createControllerHarness, type ControllerHarness } from '../testing/controllers/harness.ts';
+import { daemonSet, eventsFor, get, isReady, waitFor } from '../testing/controllers/builders.ts';
 
 describe('daemon pod tolerations (AddOrUpdateDaemonPodTolerations)', () => {
 	it('tolerates not-ready and unreachable forever, and the pressure and unschedulable taints', () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import type { OwnerReference } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { classifyReferences, decideDeletion, type OwnerStatus } from './garbage-collector.ts';
-import { createControllerHarness } from './testing/harness.ts';
+import { createControllerHarness } from '../testing/controllers/harness.ts';
 
 const ref = (uid: string): OwnerReference => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: uid, uid, controller: true, blockOwnerDeletion: true });
 

@@ -4,8 +4,8 @@ import { R } from '../client/client.ts';
 import { remainingConditions, updateNamespaceConditions } from './namespace.ts';
 import { ROOT_CA_DESCRIPTION } from './root-ca-cert-publisher.ts';
 import { PLACEHOLDER_ROOT_CA_PEM } from './controller-manager.ts';
-import { createControllerHarness, type ControllerHarness } from './testing/harness.ts';
-import { deployment, get, waitFor } from './testing/builders.ts';
+import { createControllerHarness, type ControllerHarness } from '../testing/controllers/harness.ts';
+import { deployment, get, waitFor } from '../testing/controllers/builders.ts';
 
 const NOW = '2026-11-30T08:00:00Z';
 

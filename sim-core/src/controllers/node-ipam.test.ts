@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { Node } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { CidrSet } from './node-ipam.ts';
-import { createControllerHarness } from './testing/harness.ts';
-import { get } from './testing/builders.ts';
+import { createControllerHarness } from '../testing/controllers/harness.ts';
+import { get } from '../testing/controllers/builders.ts';
 
 describe('CidrSet', () => {
 	it('cuts 10.244.0.0/16 into 256 /24 blocks handed out in order, skipping used ones and wrapping round', () => {

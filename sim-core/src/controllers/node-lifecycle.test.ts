@@ -4,8 +4,8 @@ import { R } from '../client/client.ts';
 import { parseRfc3339 } from '../golang/time.ts';
 import { computeZoneState, noScheduleTaintsFor, zoneKey } from './node-lifecycle.ts';
 import { minTolerationTimeMs } from './taint-eviction.ts';
-import { createControllerHarness, type ControllerHarness } from './testing/harness.ts';
-import { deployment, get, isReady, waitFor } from './testing/builders.ts';
+import { createControllerHarness, type ControllerHarness } from '../testing/controllers/harness.ts';
+import { deployment, get, isReady, waitFor } from '../testing/controllers/builders.ts';
 
 describe('computeZoneState', () => {
 	it.each([

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { GC_CHECK_PERIOD_MS } from './podgc.ts';
-import { createControllerHarness } from './testing/harness.ts';
+import { createControllerHarness } from '../testing/controllers/harness.ts';
 
 describe('PodGC: terminated pods over the threshold', () => {
 	it('deletes the oldest terminated pods beyond the threshold and leaves running ones', () => {

@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { Pod, ReplicaSet } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { podFromTemplate, slowStartBatch } from './replicaset.ts';
-import { createControllerHarness, type ControllerHarness } from './testing/harness.ts';
-import { eventsFor, get, isReady, replicaSet, waitFor } from './testing/builders.ts';
+import { createControllerHarness, type ControllerHarness } from '../testing/controllers/harness.ts';
+import { eventsFor, get, isReady, replicaSet, waitFor } from '../testing/controllers/builders.ts';
 
 const podsOf = (c: ControllerHarness, app: string) => c.list<Pod>(R.pods, 'default').filter((p) => p.metadata.labels?.app === app);
 const live = (c: ControllerHarness, app: string) => podsOf(c, app).filter((p) => !p.metadata.deletionTimestamp);

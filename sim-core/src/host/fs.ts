@@ -4,7 +4,7 @@
  * the strerror text real tools print (`cat: x: No such file or directory`),
  * and hard limits keep a page's memory bounded whatever the reader does.
  */
-import { bracket } from '../shell/text.ts';
+import { bracket } from './posix-bracket.ts';
 import { utf8Length } from '../golang/utf8.ts';
 
 /** errno names MemoryFs can fail with. */

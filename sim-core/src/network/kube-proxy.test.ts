@@ -14,7 +14,7 @@ import { defaultConfig, type ProxyMode } from './config.ts';
 import { emptyDataplane } from '../host/netfilter/dataplane.ts';
 import { KubeProxy } from './kube-proxy.ts';
 import { saveTable } from '../tools/netfilter/iptables.ts';
-import { CLUSTER_CIDR, fixtureObjects, NODE, NODE_ADDRESSES, NODE_IP, ready, slice } from './testing.ts';
+import { CLUSTER_CIDR, fixtureObjects, NODE, NODE_ADDRESSES, NODE_IP, ready, slice } from '../testing/network.ts';
 
 function setup(mode: ProxyMode = 'iptables') {
 	const h = createApiHarness({ seed: 3 });

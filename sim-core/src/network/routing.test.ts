@@ -11,7 +11,7 @@ import { syncIptablesRules } from './iptables/proxier.ts';
 import { syncIpvsRules } from './ipvs/proxier.ts';
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules } from './nftables/proxier.ts';
 import { kernelProbability, routeOnNode, type PacketSource } from './routing.ts';
-import { CLUSTER_CIDR, draws, fixture, NODE_ADDRESSES, NODE_IP } from './testing.ts';
+import { CLUSTER_CIDR, draws, fixture, NODE_ADDRESSES, NODE_IP } from '../testing/network.ts';
 
 function iptablesNode(): NodeDataplaneState {
 	const dp = emptyDataplane();

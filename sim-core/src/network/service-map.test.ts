@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildEndpoints, buildServicePorts, categorizeEndpoints, endpointString, type EndpointInfo, type ServicePortInfo } from './service-map.ts';
-import { service, slice } from './testing.ts';
+import { service, slice } from '../testing/network.ts';
 
 const ep = (ip: string, extra: Partial<EndpointInfo> = {}): EndpointInfo => ({ ip, port: 80, ready: true, serving: true, terminating: false, isLocal: false, ...extra });
 

@@ -5,8 +5,8 @@ import type { SchedulingExplanation } from './explanation.ts';
 import { CycleState } from './framework/cycle-state.ts';
 import type { NodePluginScores } from './framework/runtime.ts';
 import { numFeasibleNodesToFind, schedulingCycle, selectHost, type CycleContext } from './schedule-one.ts';
-import { newTestFramework } from './testing/framework.ts';
-import { makeNode, makePod, snapshotOf } from './testing/wrappers.ts';
+import { newTestFramework } from '../testing/scheduler/framework.ts';
+import { makeNode, makePod, snapshotOf } from '../testing/scheduler/wrappers.ts';
 
 // numFeasibleNodesToFind (schedule_one.go): all nodes under 100; else the percentage (adaptive 50 − n/125, at least 5),
 // at least 100 nodes.

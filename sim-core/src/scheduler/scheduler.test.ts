@@ -4,7 +4,7 @@ import { R } from '../client/client.ts';
 import type { KubeSchedulerConfiguration } from './config/types.ts';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.ts';
 import { KUBE_SCHEDULER, KubeScheduler } from './scheduler.ts';
-import { makeNode, makePod } from './testing/wrappers.ts';
+import { makeNode, makePod } from '../testing/scheduler/wrappers.ts';
 
 /** A cluster with etcd and kube-apiserver; the test plays the kubelets (nodes) and the user (pods). */
 function cluster(options: { seed?: number; config?: KubeSchedulerConfiguration; nodes?: Node[]; start?: boolean } = {}) {

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import type { Deployment, Pod, ReplicaSet } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
-import { createControllerHarness, type ControllerHarness } from '../testing/harness.ts';
-import { deployment, eventsFor, get, isReady, waitFor } from '../testing/builders.ts';
+import { createControllerHarness, type ControllerHarness } from '../../testing/controllers/harness.ts';
+import { deployment, eventsFor, get, isReady, waitFor } from '../../testing/controllers/builders.ts';
 
 const rsOf = (c: ControllerHarness, app: string) => c.list<ReplicaSet>(R.replicasets, 'default').filter((rs) => rs.metadata.labels?.app === app);
 const podsOf = (c: ControllerHarness, app: string) => c.list<Pod>(R.pods, 'default').filter((p) => p.metadata.labels?.app === app);

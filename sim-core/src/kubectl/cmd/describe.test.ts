@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject } from '../../api/types.ts';
-import { kubectlFixture, lines, type KubectlFixture } from './fixtures.ts';
-import { at, deploymentObject, nodeObject, nodeStatus, podObject, replicaSetObject, runningStatus, serviceObject } from './scenario.ts';
+import { kubectlFixture, lines, type KubectlFixture } from '../../testing/kubectl/fixtures.ts';
+import { at, deploymentObject, nodeObject, nodeStatus, podObject, replicaSetObject, runningStatus, serviceObject } from '../../testing/kubectl/scenario.ts';
 
 /**
  * A line of `kubectl describe` as its tabwriter (minwidth 0, padding 2)

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject } from '../../api/types.ts';
-import { kubectlFixture, lines, type KubectlFixture } from './fixtures.ts';
-import { createShopPods, deploymentObject } from './scenario.ts';
+import { kubectlFixture, lines, type KubectlFixture } from '../../testing/kubectl/fixtures.ts';
+import { createShopPods, deploymentObject } from '../../testing/kubectl/scenario.ts';
 import { printGeneric } from './output.ts';
 
 function shop(): KubectlFixture {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { kubectlFixture, lines, type KubectlFixture } from './fixtures.ts';
-import { at, serviceObject } from './scenario.ts';
+import { kubectlFixture, lines, type KubectlFixture } from '../../testing/kubectl/fixtures.ts';
+import { at, serviceObject } from '../../testing/kubectl/scenario.ts';
 
 /** A table line: cells padded to the hand-computed column widths (longest cell + 3, at least 6), the last cell bare. */
 const row = (widths: number[], ...cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c)).join('');

@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { ProcessBase } from '../../sim/process-base.ts';
 import type { QueuedEvent } from '../../sim/event-queue.ts';
 import type { Kernel } from '../../sim/kernel.ts';
-import { kubectlFixture, lines, type KubectlFixture } from './fixtures.ts';
-import { podObject, runningStatus } from './scenario.ts';
+import { kubectlFixture, lines, type KubectlFixture } from '../../testing/kubectl/fixtures.ts';
+import { podObject, runningStatus } from '../../testing/kubectl/scenario.ts';
 import { WATCH_QUIET_MS } from './get-watch.ts';
 
 const row = (widths: number[], ...cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c)).join('');

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { kubectlFixture, lines, type KubectlFixture } from './fixtures.ts';
-import { createShopPods, deploymentObject, nodeObject, nodeStatus, podObject, replicaSetObject, serviceObject } from './scenario.ts';
+import { kubectlFixture, lines, type KubectlFixture } from '../../testing/kubectl/fixtures.ts';
+import { createShopPods, deploymentObject, nodeObject, nodeStatus, podObject, replicaSetObject, serviceObject } from '../../testing/kubectl/scenario.ts';
 
 /**
  * One table line as `kubectl get`'s tabwriter lays it out: every cell but

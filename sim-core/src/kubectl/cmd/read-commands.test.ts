@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { KubeObject } from '../../api/types.ts';
-import { kubectlFixture, lines, type KubectlFixture } from './fixtures.ts';
-import { at, podObject, serviceObject } from './scenario.ts';
+import { kubectlFixture, lines, type KubectlFixture } from '../../testing/kubectl/fixtures.ts';
+import { at, podObject, serviceObject } from '../../testing/kubectl/scenario.ts';
 
 const row = (widths: number[], ...cells: string[]) => cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c)).join('');
 

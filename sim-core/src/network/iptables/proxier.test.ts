@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { buildEndpoints, buildServicePorts } from '../service-map.ts';
 import { saveTable } from '../../tools/netfilter/iptables.ts';
-import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_IP, ready, slice } from '../testing.ts';
+import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_IP, ready, slice } from '../../testing/network.ts';
 import { computeProbability, syncIptablesRules, type IptablesProxierConfig } from './proxier.ts';
 
 const CONFIG: IptablesProxierConfig = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, localhostNodePorts: true, masqueradeAll: false, nodeIp: NODE_IP };

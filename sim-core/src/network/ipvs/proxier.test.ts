@@ -10,7 +10,7 @@ import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { listIpvs } from '../../tools/netfilter/ipvsadm.ts';
 import { saveTable } from '../../tools/netfilter/iptables.ts';
 import { buildEndpoints, buildServicePorts } from '../service-map.ts';
-import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_ADDRESSES, slice } from '../testing.ts';
+import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_ADDRESSES, slice } from '../../testing/network.ts';
 import { syncIpvsRules, type IpvsProxierConfig } from './proxier.ts';
 
 const CONFIG: IpvsProxierConfig = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, scheduler: 'rr', nodeAddresses: NODE_ADDRESSES };

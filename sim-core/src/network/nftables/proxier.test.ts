@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { tableText } from '../../tools/netfilter/nft.ts';
 import { buildEndpoints, buildServicePorts } from '../service-map.ts';
-import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_IP, ready, slice } from '../testing.ts';
+import { CLUSTER_CIDR, fixture, fixtureObjects, NODE, NODE_IP, ready, slice } from '../../testing/network.ts';
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules, type NftablesProxierConfig } from './proxier.ts';
 
 const CONFIG: NftablesProxierConfig = { clusterCIDR: CLUSTER_CIDR, masqueradeMark: 0x4000, masqueradeAll: false, nodePortIPs: [NODE_IP], nodeIp: NODE_IP, serviceCIDRs: ['10.96.0.0/12'] };

@@ -4,7 +4,7 @@ import type { Framework } from '../framework/runtime.ts';
 import type { NodeResourcesFit } from '../plugins/node-resources-fit.ts';
 import { newInTreeRegistry } from '../plugins/registry.ts';
 import { newProfileMap } from '../profile.ts';
-import { fakeHandle, snapshotOf } from '../testing/wrappers.ts';
+import { fakeHandle, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { completeConfig } from './config.ts';
 import { UPSTREAM_DEFAULT_MULTIPOINT } from './default-plugins.ts';
 

@@ -4,8 +4,8 @@ import type { Pod } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { NodeToStatus } from '../framework/fit-error.ts';
 import { Code, Status } from '../framework/status.ts';
-import { newTestFramework } from '../testing/framework.ts';
-import { makeNode, makePod, snapshotOf } from '../testing/wrappers.ts';
+import { newTestFramework } from '../../testing/scheduler/framework.ts';
+import { makeNode, makePod, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { DefaultPreemption, moreImportantPod, type Candidate } from './default-preemption.ts';
 
 const node = (name: string) => makeNode(name, { capacity: { cpu: '2', memory: '4Gi', pods: '110' } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Container, NodeStatus } from '../../api/types.ts';
-import { fakeHandle, makeBareNode, makePod, runScore, snapshotOf } from '../testing/wrappers.ts';
+import { fakeHandle, makeBareNode, makePod, runScore, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ImageLocality, normalizedImageName } from './image-locality.ts';
 
 const mb = 1024 * 1024;

@@ -3,7 +3,7 @@ import type { KubeObject, Node, Pod, PodSpec } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code, isSkip } from '../framework/status.ts';
 import type { PodAffinityTermSpec, WeightedPodAffinityTermSpec } from '../framework/types.ts';
-import { fakeHandle, listersOf, makeNode, makePod, snapshotOf } from '../testing/wrappers.ts';
+import { fakeHandle, listersOf, makeNode, makePod, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ERR_REASON_AFFINITY_RULES_NOT_MATCH, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH, InterPodAffinity, type InterPodAffinityArgs } from './inter-pod-affinity.ts';
 
 const ZONE = 'topology.kubernetes.io/zone';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Affinity, NodeAffinity as NodeAffinitySpec, NodeSelectorTerm, PodSpec } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code } from '../framework/status.ts';
-import { makeBareNode, makePod, runScore, snapshotOf } from '../testing/wrappers.ts';
+import { makeBareNode, makePod, runScore, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ERR_REASON_CONFLICT, ERR_REASON_ENFORCED, ERR_REASON_POD, NodeAffinity, type NodeAffinityArgs } from './node-affinity.ts';
 
 const label1 = { foo: 'bar' };

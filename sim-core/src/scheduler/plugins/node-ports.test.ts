@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContainerPort, Pod } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code } from '../framework/status.ts';
-import { makeNode, makePod, snapshotOf } from '../testing/wrappers.ts';
+import { makeNode, makePod, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ERR_REASON_NODE_PORTS, NodePorts } from './node-ports.ts';
 
 /** newPod of node_ports_test.go: ports as "protocol/hostIP/hostPort". */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../api/types.ts';
-import { makeNode, makePod, runScore, snapshotOf } from '../testing/wrappers.ts';
+import { makeNode, makePod, runScore, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { NodeResourcesBalancedAllocation } from './node-resources-balanced-allocation.ts';
 import { balanceScore } from './resource-allocation.ts';
 

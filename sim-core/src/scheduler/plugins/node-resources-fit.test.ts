@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code } from '../framework/status.ts';
-import { makeNode, makePod, runScore, snapshotOf } from '../testing/wrappers.ts';
+import { makeNode, makePod, runScore, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { NodeResourcesFit, type NodeResourcesFitArgs } from './node-resources-fit.ts';
 import type { ResourceSpec } from './resource-allocation.ts';
 import { buildBrokenLinearFunction } from './helper/shape-score.ts';

@@ -4,7 +4,7 @@ import type { MetaLabelSelector } from '../../api/labels.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code, isSkip } from '../framework/status.ts';
 import { PodInfo } from '../framework/types.ts';
-import { fakeHandle, listersOf, makeNode, makePod, snapshotOf } from '../testing/wrappers.ts';
+import { fakeHandle, listersOf, makeNode, makePod, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, PodTopologySpread, type TopologySpreadConstraintSpec } from './pod-topology-spread.ts';
 
 const fooSelector: MetaLabelSelector = { matchExpressions: [{ key: 'foo', operator: 'Exists' }] };

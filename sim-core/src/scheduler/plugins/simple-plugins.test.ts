@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code } from '../framework/status.ts';
-import { makeNode, makePod, snapshotOf } from '../testing/wrappers.ts';
+import { makeNode, makePod, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ERR_REASON_NODE_NAME, NodeName } from './node-name.ts';
 import { ERR_REASON_UNSCHEDULABLE, NodeUnschedulable } from './node-unschedulable.ts';
 import { PrioritySort } from './priority-sort.ts';

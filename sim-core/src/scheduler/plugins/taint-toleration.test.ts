@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Taint, Toleration } from '../../api/types.ts';
 import { CycleState } from '../framework/cycle-state.ts';
 import { Code } from '../framework/status.ts';
-import { makeBareNode, makePod, runScore, snapshotOf } from '../testing/wrappers.ts';
+import { makeBareNode, makePod, runScore, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ERR_REASON_UNTOLERATED_TAINT, TaintToleration } from './taint-toleration.ts';
 
 const nodeWithTaints = (name: string, taints: Taint[]) => makeBareNode(name, { taints });

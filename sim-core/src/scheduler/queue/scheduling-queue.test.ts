@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Node, Pod } from '../../api/types.ts';
 import { EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD } from '../framework/events.ts';
 import { podKey } from '../framework/types.ts';
-import { newTestFramework } from '../testing/framework.ts';
-import { makeNode, makePod, snapshotOf } from '../testing/wrappers.ts';
+import { newTestFramework } from '../../testing/scheduler/framework.ts';
+import { makeNode, makePod, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { emptySchedulingQueue, SchedulingQueue } from './scheduling-queue.ts';
 
 function setup() {

@@ -11,7 +11,7 @@
  * the stack. Matching is leftmost, greedy-first (not POSIX leftmost-longest:
  * they differ only for alternations like `a|ab`).
  */
-import { bracket } from '../text.ts';
+import { bracket } from '../../host/posix-bracket.ts';
 
 /** How to read the pattern: ERE instead of BRE, ignore case, fixed string (-F), whole words (-w), whole lines (-x). */
 export interface RegexOptions {

@@ -1,5 +1,5 @@
 /** Line-oriented text tools: head, tail, wc, sort, uniq, cut, tr, column, seq, base64. */
-import { charClass } from '../text.ts';
+import { charClass } from '../../host/posix-bracket.ts';
 import { base64Decode, base64Encode } from '../../golang/base64.ts';
 import { utf8Decode, utf8Encode, utf8Length } from '../../golang/utf8.ts';
 import type { CommandHandler } from '../types.ts';

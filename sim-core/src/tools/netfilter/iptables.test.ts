@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandContext, Host } from '../../shell/types.ts';
 import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { syncIptablesRules } from '../../network/iptables/proxier.ts';
-import { CLUSTER_CIDR, fixture, NODE, NODE_IP } from '../../network/testing.ts';
+import { CLUSTER_CIDR, fixture, NODE, NODE_IP } from '../../testing/network.ts';
 import { createIptables, createIptablesSave, ctime } from './iptables.ts';
 
 /** 2026-11-30T08:00:00Z, a Monday. */

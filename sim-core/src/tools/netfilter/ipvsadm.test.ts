@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandContext, Host } from '../../shell/types.ts';
 import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { syncIpvsRules } from '../../network/ipvs/proxier.ts';
-import { CLUSTER_CIDR, fixture, NODE_ADDRESSES } from '../../network/testing.ts';
+import { CLUSTER_CIDR, fixture, NODE_ADDRESSES } from '../../testing/network.ts';
 import { createIpvsadm } from './ipvsadm.ts';
 
 function node(mode: 'ipvs' | 'iptables', user = 'root') {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandContext, Host } from '../../shell/types.ts';
 import { emptyDataplane } from '../../host/netfilter/dataplane.ts';
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules } from '../../network/nftables/proxier.ts';
-import { CLUSTER_CIDR, fixture, NODE_IP } from '../../network/testing.ts';
+import { CLUSTER_CIDR, fixture, NODE_IP } from '../../testing/network.ts';
 import { createNft } from './nft.ts';
 
 function node(mode: 'nftables' | 'iptables', user = 'root') {

@@ -8,13 +8,13 @@
 import type { KubeObject } from '../../api/types.ts';
 import { resourceForKind } from '../../api/resources.ts';
 import { refOf } from '../../client/client.ts';
-import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';
-import { createKubectlTestEnv } from '../../testing/kubectl-env.ts';
+import { createApiHarness, type ApiHarness } from '../api-harness.ts';
+import { createKubectlTestEnv } from '../kubectl-env.ts';
 import { defaultStrategies } from '../../apiserver/registry/index.ts';
 import { defaultAdmissionPlugins } from '../../apiserver/admission/index.ts';
-import { runKubectl, type KubectlEnvironment } from '../kubectl.ts';
+import { runKubectl, type KubectlEnvironment } from '../../kubectl/kubectl.ts';
 import type { CommandResult } from '../../shell/types.ts';
-import { COMMANDS } from './index.ts';
+import { COMMANDS } from '../../kubectl/cmd/index.ts';
 
 /** The virtual cluster's start, as the harness sets it (2026-11-30T08:00:00Z). */
 export const START = '2026-11-30T08:00:00Z';

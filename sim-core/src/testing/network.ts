@@ -4,7 +4,7 @@
  * three-node cluster with the pod network 10.244.0.0/16.
  */
 import type { EndpointSlice, KubeObject, Service } from '../api/types.ts';
-import { buildEndpoints, buildServicePorts, type EndpointInfo, type ServicePortInfo } from './service-map.ts';
+import { buildEndpoints, buildServicePorts, type EndpointInfo, type ServicePortInfo } from '../network/service-map.ts';
 
 export const NODE = 'node-1';
 export const NODE_IP = '192.168.56.11';

@@ -4,14 +4,14 @@
  * framework). Test-only helper.
  */
 import type { ApiRequest } from '../../api/request.ts';
-import type { KubeSchedulerConfiguration } from '../config/types.ts';
-import type { SchedulerCache } from '../cache/cache.ts';
-import { completeConfig } from '../config/config.ts';
-import type { Listers } from '../framework/interface.ts';
-import type { Framework } from '../framework/runtime.ts';
-import type { PodInfo } from '../framework/types.ts';
-import { newInTreeRegistry } from '../plugins/registry.ts';
-import { newProfileMap } from '../profile.ts';
+import type { KubeSchedulerConfiguration } from '../../scheduler/config/types.ts';
+import type { SchedulerCache } from '../../scheduler/cache/cache.ts';
+import { completeConfig } from '../../scheduler/config/config.ts';
+import type { Listers } from '../../scheduler/framework/interface.ts';
+import type { Framework } from '../../scheduler/framework/runtime.ts';
+import type { PodInfo } from '../../scheduler/framework/types.ts';
+import { newInTreeRegistry } from '../../scheduler/plugins/registry.ts';
+import { newProfileMap } from '../../scheduler/profile.ts';
 import { fakeHandle, listersOf } from './wrappers.ts';
 
 export function newTestFramework(cache: SchedulerCache, options: { config?: KubeSchedulerConfiguration; listers?: Listers; nominated?: Record<string, PodInfo[]>; random?: (n: number) => number; requests?: ApiRequest[] } = {}): Framework {

@@ -1,6 +1,7 @@
 /**
- * POSIX bracket expressions, which grep, sed, awk and glob patterns share.
- * (UTF-8 and base64 are in ../golang/.)
+ * POSIX bracket expressions (`[a-z]`, `[[:digit:]]`, `[!x]`), which the
+ * machine's glob matching (./fs.ts) and the shell's grep, sed and awk
+ * share, as they share them through libc's fnmatch and regcomp.
  */
 
 const CLASSES: Record<string, RegExp> = {

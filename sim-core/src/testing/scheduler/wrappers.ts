@@ -8,11 +8,11 @@
 import type { Container, KubeObject, Node, Pod, PodSpec, Taint, Toleration } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import { ApiClient } from '../../client/client.ts';
-import { SchedulerCache, type AssumedPod } from '../cache/cache.ts';
-import { CycleState } from '../framework/cycle-state.ts';
-import type { Handle, Listers, NodeScore, PreScorePlugin, ScorePlugin } from '../framework/interface.ts';
-import { isSkip, isSuccess, type Status } from '../framework/status.ts';
-import type { PodInfo } from '../framework/types.ts';
+import { SchedulerCache, type AssumedPod } from '../../scheduler/cache/cache.ts';
+import { CycleState } from '../../scheduler/framework/cycle-state.ts';
+import type { Handle, Listers, NodeScore, PreScorePlugin, ScorePlugin } from '../../scheduler/framework/interface.ts';
+import { isSkip, isSuccess, type Status } from '../../scheduler/framework/status.ts';
+import type { PodInfo } from '../../scheduler/framework/types.ts';
 
 /** A node with the given capacity (also its allocatable), as NodeWrapper.Capacity sets both. */
 export interface NodeSpecLite {
