@@ -63,38 +63,6 @@ interface Checkpoint {
 	snapshot: string;
 }
 
-/** Applies one input to a cluster. `recorded` is false when the cluster refused it (and so did not log it). */
-export function applyInput(cluster: Cluster, input: ClusterInput): { recorded: boolean; result?: ExecResult; error?: string } {
-	switch (input.kind) {
-		case 'exec':
-			return { recorded: true, result: cluster.exec(input.line, input.stdin === undefined ? {} : { stdin: input.stdin }) };
-		case 'advance':
-			cluster.advance(input.ms);
-			return { recorded: true };
-		case 'settle':
-			cluster.settle({ maxMs: input.maxMs });
-			return { recorded: true };
-		case 'stop':
-		case 'start': {
-			const error = input.kind === 'stop' ? cluster.stop(input.component as never, input.node) : cluster.start(input.component as never, input.node);
-			return error === undefined ? { recorded: true } : { recorded: false, error };
-		}
-		case 'partition':
-		case 'heal': {
-			const error = input.kind === 'partition' ? cluster.partition(input.node) : cluster.heal(input.node);
-			return error === undefined ? { recorded: true } : { recorded: false, error };
-		}
-		case 'powerOff':
-		case 'powerOn': {
-			const error = input.kind === 'powerOff' ? cluster.powerOff(input.node) : cluster.powerOn(input.node);
-			return error === undefined ? { recorded: true } : { recorded: false, error };
-		}
-		case 'writeFile':
-			cluster.writeFile(input.path, input.text, input.host);
-			return { recorded: true };
-	}
-}
-
 /** Command names the terminal may offer; completion shows those the current host runs. */
 const KNOWN_COMMANDS = [
 	'kubectl', 'etcdctl', 'etcdutl', 'curl', 'ssh', 'crictl', 'iptables', 'ipvsadm', 'nft', 'ip', 'systemctl', 'journalctl', 'poweroff', 'reboot', 'shutdown', 'sudo', 'exit', 'logout', 'clear',
@@ -219,7 +187,7 @@ export class SandboxSession {
 			return { recorded: false, error: `this session is full (${this.limits.inputsMax} inputs): reset the sandbox to go on` };
 		}
 		const atMs = this.cluster.now();
-		const outcome = applyInput(this.cluster, input);
+		const outcome = this.cluster.apply(input);
 		if (outcome.recorded) {
 			this.branch.push({ input, atMs });
 			if (input.kind === 'exec') {
@@ -279,11 +247,11 @@ export class SandboxSession {
 			if (!toEnd && entry.atMs >= target) break;
 			if (!toEnd && entry.input.kind === 'advance' && entry.atMs + entry.input.ms > target) {
 				const cut: ClusterInput = { kind: 'advance', ms: target - entry.atMs };
-				applyInput(cluster, cut);
+				cluster.apply(cut);
 				applied.push({ input: cut, atMs: entry.atMs });
 				break;
 			}
-			applyInput(cluster, entry.input);
+			cluster.apply(entry.input);
 			applied.push(entry);
 			whole++;
 		}

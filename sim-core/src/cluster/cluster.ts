@@ -43,6 +43,7 @@ import { DEFAULT_KUBERNETES_VERSION, DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, 
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { registerTools } from './tools.ts';
+import { CONTROL_PLANE_COMPONENTS, Faults, type Component, type Fault, type FaultCause } from './faults.ts';
 import { readShutdownSchedule, SHUTDOWN_SCHEDULE_FILE } from '../tools/systemd/index.ts';
 import { deepCopy } from '../golang/json.ts';
 
@@ -78,11 +79,17 @@ export interface ExecResult {
 	exitCode: number;
 }
 
-/** A component the reader can stop and start. */
-export type Component = 'kube-apiserver' | 'etcd' | 'kube-scheduler' | 'kube-controller-manager' | 'cloud-controller-manager' | 'kubelet' | 'kube-proxy' | 'container-runtime';
+export type { Component };
 
-const CONTROL_PLANE_COMPONENTS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
-const NODE_COMPONENTS = ['kubelet', 'kube-proxy', 'container-runtime'] as const;
+/** What applying one input did: `recorded` is false when the cluster refused it (and so did not log it), with the reason. */
+export interface ApplyResult {
+	recorded: boolean;
+	/** What an `exec` printed. */
+	result?: ExecResult;
+	/** For `settle`: whether only housekeeping was left when it returned. */
+	settled?: boolean;
+	error?: string;
+}
 
 /** How long createCluster runs the boot before handing the cluster over, at most. */
 const BOOT_MAX_MS = 180_000;
@@ -110,9 +117,7 @@ export class Cluster {
 	readonly hosts = new Map<string, NodeHost>();
 	readonly shell: ReaderShell;
 	private readonly timedFaults: TimedFaults;
-	private readonly partitions = new Set<string>();
-	/** `component@node` pairs the reader made fail. */
-	private readonly faults = new Set<string>();
+	private readonly faults: Faults;
 	private readonly inputLog: ClusterInput[] = [];
 	private inputCount = 0;
 
@@ -134,8 +139,17 @@ export class Cluster {
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
 		this.etcdData = restore ? new MvccStore(deepCopy(restore.etcd)) : MvccStore.empty();
-		for (const node of restore?.partitions ?? []) this.partitions.add(node);
-		for (const fault of restore?.faults ?? []) this.faults.add(fault);
+		this.faults = new Faults(
+			{
+				kernel: this.kernel,
+				hosts: this.hosts,
+				controlPlaneNode: () => this.controlPlaneNode,
+				closeWatchesOf: (ids) => this.apiServer.closeWatchesOf(ids),
+				hostWentDown: (node) => this.shell.hostWentDown(node),
+				planReboot: (node, afterBoot) => this.timedFaults.plan({ atMs: this.kernel.nowMs + REBOOT_MS, verb: 'powerOn', node, by: `systemd/${node}`, afterBoot }, { work: true, origin: this.kernel.origin }),
+			},
+			restore ? { failing: restore.faults, partitions: restore.partitions } : undefined,
+		);
 		if (restore) this.inputLog.push(...restore.inputs);
 
 		const controlPlane = this.nodes[0];
@@ -147,7 +161,7 @@ export class Cluster {
 			this.kernel,
 			() => this.apiServer,
 			apiAddress,
-			(node) => this.partitions.has(node) || !!this.hosts.get(node)?.poweredOff,
+			(node) => this.faults.isPartitioned(node) || !!this.hosts.get(node)?.poweredOff,
 			() => !!this.hosts.get(controlPlane.name)?.poweredOff,
 		);
 		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp);
@@ -160,7 +174,7 @@ export class Cluster {
 			systemObjects: () => [...systemNamespaces(), ...systemPriorityClasses(), ...kubernetesService({ apiServerIp: apiIp, kubernetesServiceIp: NETWORK.kubernetesServiceIp }), ...bootstrapPolicyObjects()],
 			nodeProxy: (nodeName, request) => this.proxyToKubelet(nodeName, request),
 			// A machine that is off answers no ARP (EHOSTUNREACH); a cut-off one drops the SYNs until the dial times out.
-			kubeletDialError: (nodeName) => (this.hosts.get(nodeName)?.poweredOff ? 'connect: no route to host' : this.partitions.has(nodeName) ? 'i/o timeout' : 'connect: connection refused'),
+			kubeletDialError: (nodeName) => (this.hosts.get(nodeName)?.poweredOff ? 'connect: no route to host' : this.faults.isPartitioned(nodeName) ? 'i/o timeout' : 'connect: connection refused'),
 		});
 		// Losing the leader lease ends the process (its container exits 1 and the kubelet restarts it).
 		const crash = (component: string) => () => this.hosts.get(controlPlane.name)?.componentCrashed(component);
@@ -232,13 +246,13 @@ export class Cluster {
 
 	/** Whether a component on a node has been made to fail by the reader. */
 	isFailing(component: string, node: string): boolean {
-		return this.faults.has(`${component}@${node}`);
+		return this.faults.isFailing(component, node);
 	}
 
 	/** pods/log and pods/exec, forwarded to the kubelet of the node (over the node's network). */
 	private proxyToKubelet(nodeName: string, request: ApiRequest): ApiResponse | undefined {
 		const host = this.hosts.get(nodeName);
-		if (!host || this.partitions.has(nodeName) || host.poweredOff) return undefined;
+		if (!host || this.faults.isPartitioned(nodeName) || host.poweredOff) return undefined;
 		return host.serveKubeletRequest(request);
 	}
 
@@ -341,13 +355,7 @@ export class Cluster {
 	/** Runs a shell command line as the reader would type it. Never throws. */
 	exec(line: string, options: { stdin?: string } = {}): ExecResult {
 		this.record(options.stdin === undefined ? { kind: 'exec', line } : { kind: 'exec', line, stdin: options.stdin });
-		const previous = this.kernel.origin;
-		this.kernel.origin = `input:${this.inputCount}`;
-		try {
-			return this.shell.exec(line, options.stdin);
-		} finally {
-			this.kernel.origin = previous;
-		}
+		return this.asInput(() => this.shell.exec(line, options.stdin));
 	}
 
 	/**
@@ -371,74 +379,60 @@ export class Cluster {
 		this.shell.writeFile(path, text, host);
 	}
 
+	// ---- public API: inputs -----------------------------------------------------------
+
+	/**
+	 * Applies one input, as the reader's own call would: the one entry point
+	 * the sandbox, the golden scripts and the scenario runner replay inputs
+	 * through. A refused input (an unknown node, a machine already off) is
+	 * not recorded and says why.
+	 */
+	apply(input: ClusterInput): ApplyResult {
+		switch (input.kind) {
+			case 'exec':
+				return { recorded: true, result: this.exec(input.line, input.stdin === undefined ? {} : { stdin: input.stdin }) };
+			case 'advance':
+				this.advance(input.ms);
+				return { recorded: true };
+			case 'settle':
+				return { recorded: true, settled: this.settle({ maxMs: input.maxMs }).settled };
+			case 'writeFile':
+				this.writeFile(input.path, input.text, input.host);
+				return { recorded: true };
+			case 'stop':
+			case 'start':
+				return this.readerFault(input.node ? { verb: input.kind, component: input.component, node: input.node } : { verb: input.kind, component: input.component }, input);
+			case 'partition':
+			case 'heal':
+			case 'powerOff':
+			case 'powerOn':
+				return this.readerFault({ verb: input.kind, node: input.node }, input);
+		}
+	}
+
 	// ---- public API: faults -----------------------------------------------------------
 
 	/** Stops a component (on a node, for kubelet, kube-proxy and container-runtime). Returns an error message if the request makes no sense. */
 	stop(component: Component, node?: string): string | undefined {
-		return this.fault('stop', component, node);
+		return this.apply(node ? { kind: 'stop', component, node } : { kind: 'stop', component }).error;
 	}
 
 	start(component: Component, node?: string): string | undefined {
-		return this.fault('start', component, node);
+		return this.apply(node ? { kind: 'start', component, node } : { kind: 'start', component }).error;
 	}
 
-	private fault(verb: 'stop' | 'start', component: Component, node?: string): string | undefined {
-		const target = this.faultTarget(component, node);
-		if (typeof target === 'string') return target;
-		this.record(node ? { kind: verb, component, node } : { kind: verb, component });
-		const previous = this.kernel.origin;
-		this.kernel.origin = `input:${this.inputCount}`;
-		try {
-			const key = `${component}@${target.node}`;
-			if (verb === 'stop') this.faults.add(key);
-			else this.faults.delete(key);
-			this.kernel.emit({ component: 'reader', action: verb, msg: `${verb} ${component}${node ? ` on ${node}` : ''}` });
-			target.host.applyFault(component, verb);
-		} finally {
-			this.kernel.origin = previous;
-		}
-		return undefined;
-	}
-
-	private faultTarget(component: Component, node?: string): { host: NodeHost; node: string } | string {
-		if ((CONTROL_PLANE_COMPONENTS as readonly string[]).includes(component)) {
-			if (node && node !== this.controlPlaneNode) return `${component} runs on ${this.controlPlaneNode}, not ${node}`;
-			return { host: this.hosts.get(this.controlPlaneNode)!, node: this.controlPlaneNode };
-		}
-		if ((NODE_COMPONENTS as readonly string[]).includes(component)) {
-			if (!node) return `${component} runs on every node: say which`;
-			const host = this.hosts.get(node);
-			if (!host) return `no node named ${node}`;
-			return { host, node };
-		}
-		if (component === 'cloud-controller-manager') return 'this cluster runs without a cloud-controller-manager (as kubeadm clusters on your own machines do)';
-		return `unknown component ${String(component)}`;
-	}
-
-	/** Cuts a node off from the control plane (its processes keep running). */
+	/** Cuts a node off from the control plane (its processes keep running; its watches break). */
 	partition(node: string): string | undefined {
-		if (!this.hosts.has(node)) return `no node named ${node}`;
-		this.record({ kind: 'partition', node });
-		this.partitions.add(node);
-		this.kernel.emit({ component: 'reader', action: 'partition', msg: `cut ${node} off from the control plane`, origin: `input:${this.inputCount}` });
-		// Established watch connections from the node break.
-		this.apiServer.closeWatchesOf([...this.hosts.get(node)!.processIds()]);
-		return undefined;
+		return this.apply({ kind: 'partition', node }).error;
 	}
 
 	heal(node: string): string | undefined {
-		if (!this.hosts.has(node)) return `no node named ${node}`;
-		this.record({ kind: 'heal', node });
-		this.partitions.delete(node);
-		this.kernel.emit({ component: 'reader', action: 'heal', msg: `reconnected ${node} to the control plane`, origin: `input:${this.inputCount}` });
-		return undefined;
+		return this.apply({ kind: 'heal', node }).error;
 	}
 
 	isPartitioned(node: string): boolean {
-		return this.partitions.has(node);
+		return this.faults.isPartitioned(node);
 	}
-
-	// ---- public API: power ---------------------------------------------------------------
 
 	/**
 	 * Cuts a node's power: every process on it stops at once (the kubelet,
@@ -449,15 +443,7 @@ export class Cluster {
 	 * node that does not exist or is already off.
 	 */
 	powerOff(node: string): string | undefined {
-		const host = this.hosts.get(node);
-		if (!host) return `no node named ${node}`;
-		if (host.poweredOff) return `${node} is already powered off`;
-		this.record({ kind: 'powerOff', node });
-		this.asInput(() => {
-			this.kernel.emit({ component: 'reader', action: 'power-off', object: `nodes/${node}`, msg: `cut the power of ${node}` });
-			this.cutPower(host, { abrupt: true });
-		});
-		return undefined;
+		return this.apply({ kind: 'powerOff', node }).error;
 	}
 
 	/**
@@ -468,15 +454,7 @@ export class Cluster {
 	 * node that does not exist or is already on.
 	 */
 	powerOn(node: string): string | undefined {
-		const host = this.hosts.get(node);
-		if (!host) return `no node named ${node}`;
-		if (!host.poweredOff) return `${node} is already powered on`;
-		this.record({ kind: 'powerOn', node });
-		this.asInput(() => {
-			this.kernel.emit({ component: 'reader', action: 'power-on', object: `nodes/${node}`, msg: `powered ${node} on: it boots` });
-			this.bootMachine(host);
-		});
-		return undefined;
+		return this.apply({ kind: 'powerOn', node }).error;
 	}
 
 	/** Whether a node's machine is powered off. */
@@ -484,20 +462,22 @@ export class Cluster {
 		return !!this.hosts.get(node)?.poweredOff;
 	}
 
+	/** A fault the reader asked for: checked, recorded as the next input, applied with that input's origin. */
+	private readerFault(fault: Fault, input: ClusterInput): ApplyResult {
+		const problem = this.faults.check(fault);
+		if (problem !== undefined) return { recorded: false, error: problem };
+		this.record(input);
+		this.asInput(() => this.faults.apply(fault, { actor: 'reader' }));
+		return { recorded: true };
+	}
+
 	/**
-	 * A node shut down from its own shell (`poweroff`, `reboot`, `shutdown`,
-	 * or logind's scheduled shutdown coming due): the same machine going
-	 * down as powerOff(), but orderly unless forced, and not a new input
-	 * (the command that asked for it is the input and replays it). A reboot
-	 * comes back up REBOOT_MS later, from inside the simulation.
+	 * A fault caused from inside the simulation: a command on a node's shell
+	 * (`systemctl stop kubelet`, `poweroff`, `reboot`: the command is the
+	 * input that replays it) or logind's schedule coming due. Not a new input.
 	 */
-	shutdownFromNode(node: string, action: 'poweroff' | 'reboot', options: { force: boolean; by: string }): void {
-		const host = this.hosts.get(node);
-		if (!host || host.poweredOff) return;
-		this.kernel.emit({ component: options.by, action: 'power-off', object: `nodes/${node}`, msg: `${node} ${action === 'reboot' ? 'reboots' : 'powers off'}${options.force ? ' (forced: no orderly stop of its units)' : ''}` });
-		const boot = host.bootId();
-		this.cutPower(host, { abrupt: options.force });
-		if (action === 'reboot') this.timedFaults.plan({ atMs: this.kernel.nowMs + REBOOT_MS, verb: 'powerOn', node, by: `systemd/${node}`, afterBoot: boot }, { work: true, origin: this.kernel.origin });
+	nodeFault(fault: Fault, cause: FaultCause): void {
+		this.faults.apply(fault, cause);
 	}
 
 	/** logind's timer for a scheduled shutdown (`shutdown +5`): at `atWallMs` the node looks at its schedule file. */
@@ -505,25 +485,12 @@ export class Cluster {
 		this.timedFaults.plan({ atMs: atWallMs - this.kernel.epochMs, verb: 'scheduled-shutdown', node, by: `systemd/${node}` }, { work: false, origin: this.kernel.origin });
 	}
 
-	private cutPower(host: NodeHost, how: { abrupt: boolean }): void {
-		if (!host.powerOff(how)) return;
-		// The reader's ssh session to that machine (or through it) is dead.
-		this.shell.hostWentDown(host.name);
-	}
-
-	private bootMachine(host: NodeHost): void {
-		// systemd starts the enabled units at boot, whatever was stopped by hand before.
-		this.faults.delete(`kubelet@${host.name}`);
-		this.faults.delete(`container-runtime@${host.name}`);
-		host.powerOn();
-	}
-
 	/** Runs `fn` as the newest reader input (its events carry the input's origin). */
-	private asInput(fn: () => void): void {
+	private asInput<T>(fn: () => T): T {
 		const previous = this.kernel.origin;
 		this.kernel.origin = `input:${this.inputCount}`;
 		try {
-			fn();
+			return fn();
 		} finally {
 			this.kernel.origin = previous;
 		}
@@ -534,59 +501,30 @@ export class Cluster {
 		this.timedFaults.plan(fault);
 	}
 
-	private firePlannedFault(fault: PlannedFault): void {
-		// A planned fault acts like the reader's own, but is not a new input: it replays from the plan.
-		const by = fault.by ?? 'scenario';
-		if (fault.verb === 'powerOff' || fault.verb === 'powerOn' || fault.verb === 'scheduled-shutdown') {
-			const host = fault.node ? this.hosts.get(fault.node) : undefined;
-			if (!host) return;
-			if (fault.verb === 'scheduled-shutdown') {
+	/** A planned fault comes due: it acts like the reader's own, but is not a new input (it replays from the plan). */
+	private firePlannedFault(planned: PlannedFault): void {
+		const cause = { actor: planned.by ?? 'scenario' };
+		const node = planned.node ?? '';
+		switch (planned.verb) {
+			case 'scheduled-shutdown': {
 				// logind's timer: the schedule must still be there (`shutdown -c` removes it; a power cut wipes /run).
-				const schedule = readShutdownSchedule(host.fs);
-				if (!schedule || schedule.atWallMs !== fault.atMs + this.kernel.epochMs || host.poweredOff) return;
+				const host = this.hosts.get(node);
+				const schedule = host ? readShutdownSchedule(host.fs) : undefined;
+				if (!host || !schedule || schedule.atWallMs !== planned.atMs + this.kernel.epochMs || host.poweredOff) return;
 				host.fs.remove(SHUTDOWN_SCHEDULE_FILE);
-				if (!schedule.dryRun) this.shutdownFromNode(host.name, schedule.action, { force: false, by });
+				if (!schedule.dryRun) this.faults.apply({ verb: 'powerOff', node, shutdown: { action: schedule.action, force: false } }, cause);
 				return;
 			}
-			if (fault.verb === 'powerOff' && !host.poweredOff) {
-				this.kernel.emit({ component: by, action: 'power-off', object: `nodes/${host.name}`, msg: `cut the power of ${host.name}` });
-				this.cutPower(host, { abrupt: true });
-			} else if (fault.verb === 'powerOn' && host.poweredOff && (fault.afterBoot === undefined || fault.afterBoot === host.bootId())) {
-				this.kernel.emit({ component: by, action: 'power-on', object: `nodes/${host.name}`, msg: fault.afterBoot ? `${host.name} boots again` : `powered ${host.name} on: it boots` });
-				this.bootMachine(host);
-			}
-			return;
+			case 'stop':
+			case 'start':
+				this.faults.apply(planned.node ? { verb: planned.verb, component: planned.component ?? '', node } : { verb: planned.verb, component: planned.component ?? '' }, cause);
+				return;
+			case 'powerOn':
+				this.faults.apply(planned.afterBoot === undefined ? { verb: 'powerOn', node } : { verb: 'powerOn', node, afterBoot: planned.afterBoot }, cause);
+				return;
+			default:
+				this.faults.apply({ verb: planned.verb, node }, cause);
 		}
-		if (fault.verb === 'partition' || fault.verb === 'heal') {
-			if (fault.node && fault.verb === 'partition') this.partitions.add(fault.node);
-			if (fault.node && fault.verb === 'heal') this.partitions.delete(fault.node);
-			if (fault.verb === 'partition' && fault.node) this.apiServer.closeWatchesOf([...(this.hosts.get(fault.node)?.processIds() ?? [])]);
-			this.kernel.emit({ component: 'scenario', action: fault.verb, msg: `${fault.verb} ${fault.node}` });
-			return;
-		}
-		const target = this.faultTarget(fault.component as Component, fault.node);
-		if (typeof target === 'string') return;
-		const key = `${fault.component}@${target.node}`;
-		if (fault.verb === 'stop') this.faults.add(key);
-		else this.faults.delete(key);
-		this.kernel.emit({ component: 'scenario', action: fault.verb, msg: `${fault.verb} ${fault.component}${fault.node ? ` on ${fault.node}` : ''}` });
-		target.host.applyFault(fault.component as Component, fault.verb);
-	}
-
-	/**
-	 * A node service stopped or started from the node itself (`systemctl stop
-	 * kubelet` in the reader's terminal): the same fault as stop()/start(),
-	 * but not a new input, because the shell command that asked for it is
-	 * the input and replays it.
-	 */
-	serviceFault(verb: 'stop' | 'start', component: 'kubelet' | 'container-runtime', node: string): void {
-		const target = this.faultTarget(component, node);
-		if (typeof target === 'string') return;
-		const key = `${component}@${target.node}`;
-		if (verb === 'stop') this.faults.add(key);
-		else this.faults.delete(key);
-		this.kernel.emit({ component: 'reader', action: verb, msg: `${verb} ${component} on ${node} (systemctl)` });
-		target.host.applyFault(component, verb);
 	}
 
 	// ---- public API: observing (no side effects, no trace) ----------------------------
@@ -631,15 +569,15 @@ export class Cluster {
 		const out: Array<{ component: string; node: string; running: boolean; failing: boolean; leader?: boolean }> = [];
 		const cp = this.controlPlaneNode;
 		for (const c of CONTROL_PLANE_COMPONENTS) {
-			const entry: { component: string; node: string; running: boolean; failing: boolean; leader?: boolean } = { component: c, node: cp, running: this.kernel.isRunning(c), failing: this.faults.has(`${c}@${cp}`) };
+			const entry: { component: string; node: string; running: boolean; failing: boolean; leader?: boolean } = { component: c, node: cp, running: this.kernel.isRunning(c), failing: this.faults.isFailing(c, cp) };
 			if (c === 'kube-scheduler') entry.leader = this.scheduler.isLeader;
 			if (c === 'kube-controller-manager') entry.leader = this.controllerManager.isLeader;
 			out.push(entry);
 		}
 		for (const [name, host] of this.hosts) {
-			out.push({ component: 'kubelet', node: name, running: this.kernel.isRunning(`kubelet/${name}`), failing: this.faults.has(`kubelet@${name}`) });
-			out.push({ component: 'container-runtime', node: name, running: this.kernel.isRunning(`container-runtime/${name}`), failing: this.faults.has(`container-runtime@${name}`) });
-			out.push({ component: 'kube-proxy', node: name, running: host.kubeProxyRunning(), failing: this.faults.has(`kube-proxy@${name}`) });
+			out.push({ component: 'kubelet', node: name, running: this.kernel.isRunning(`kubelet/${name}`), failing: this.faults.isFailing('kubelet', name) });
+			out.push({ component: 'container-runtime', node: name, running: this.kernel.isRunning(`container-runtime/${name}`), failing: this.faults.isFailing('container-runtime', name) });
+			out.push({ component: 'kube-proxy', node: name, running: host.kubeProxyRunning(), failing: this.faults.isFailing('kube-proxy', name) });
 		}
 		return out;
 	}
@@ -655,8 +593,8 @@ export class Cluster {
 			kernel: this.kernel.snapshot(),
 			etcd: deepCopy(this.etcdData.state),
 			hosts,
-			partitions: [...this.partitions],
-			faults: [...this.faults],
+			partitions: this.faults.snapshot().partitions,
+			faults: this.faults.snapshot().failing,
 			shell: this.shell.snapshot(),
 			inputs: this.inputs(),
 		};

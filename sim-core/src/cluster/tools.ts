@@ -114,15 +114,15 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 		host.shellHost.commands.set('crictl', crictlCommand({ runtime: host.runtime, pulls }));
 		// The machine's power, for systemctl poweroff|reboot, poweroff, reboot and shutdown: the command is the input.
 		const power: SystemPower = {
-			now: (action, { force }) => cluster.shutdownFromNode(host.name, action, { force, by: `systemd/${host.name}` }),
+			now: (action, { force }) => cluster.nodeFault({ verb: 'powerOff', node: host.name, shutdown: { action, force } }, { actor: `systemd/${host.name}` }),
 			at: (atWallMs) => cluster.scheduleShutdownCheck(host.name, atWallMs),
 		};
 		const units: SystemdDeps = {
 			kubelet: host.kubeletState,
 			containerd: host.runtimeState,
 			containerdCgroup: () => containerdCgroup(host.runtimeState),
-			stopService: (service) => cluster.serviceFault('stop', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
-			startService: (service) => cluster.serviceFault('start', service === 'kubelet' ? 'kubelet' : 'container-runtime', host.name),
+			stopService: (service) => cluster.nodeFault({ verb: 'stop', component: service === 'kubelet' ? 'kubelet' : 'container-runtime', node: host.name }, { actor: `systemd/${host.name}`, via: 'systemctl' }),
+			startService: (service) => cluster.nodeFault({ verb: 'start', component: service === 'kubelet' ? 'kubelet' : 'container-runtime', node: host.name }, { actor: `systemd/${host.name}`, via: 'systemctl' }),
 			power: () => power,
 			boots: () => host.boots,
 		};

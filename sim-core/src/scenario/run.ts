@@ -8,38 +8,31 @@ import type { KubeObject } from '../api/types.ts';
 import { parseGoDurationMs } from '../golang/duration.ts';
 import { matches, parseLabelSelector } from '../api/labels.ts';
 import { executeJsonPath } from '../kubectl/printers/jsonpath.ts';
-import { Cluster, type Component } from '../cluster/cluster.ts';
+import { Cluster, type ClusterInput } from '../cluster/cluster.ts';
 import type { Scenario, ScenarioStep, StateCheck } from './types.ts';
 
-/** Performs one step. Returns an error message for a step that could not be done. */
+/** The input a setup step stands for: a step is what a reader could have done. */
+export function stepInput(step: ScenarioStep): ClusterInput {
+	if ('run' in step) return { kind: 'exec', line: step.run };
+	if ('apply' in step) return { kind: 'exec', line: 'kubectl apply -f -', stdin: step.apply };
+	if ('writeFile' in step) return { kind: 'writeFile', path: step.writeFile.path, text: step.writeFile.content };
+	if ('advance' in step) return { kind: 'advance', ms: parseGoDurationMs(step.advance) };
+	if ('settle' in step) return { kind: 'settle', maxMs: parseGoDurationMs(step.settle) };
+	if ('stop' in step) return step.node ? { kind: 'stop', component: step.stop, node: step.node } : { kind: 'stop', component: step.stop };
+	if ('start' in step) return step.node ? { kind: 'start', component: step.start, node: step.node } : { kind: 'start', component: step.start };
+	if ('partition' in step) return { kind: 'partition', node: step.partition };
+	if ('heal' in step) return { kind: 'heal', node: step.heal };
+	if ('powerOff' in step) return { kind: 'powerOff', node: step.powerOff };
+	return { kind: 'powerOn', node: (step as { powerOn: string }).powerOn };
+}
+
+/** Performs one step through the cluster's one entry point for inputs. Returns an error message for a step that could not be done. */
 export function applyStep(cluster: Cluster, step: ScenarioStep): string | undefined {
-	if ('run' in step) {
-		const result = cluster.exec(step.run);
-		return result.exitCode === 0 ? undefined : `\`${step.run}\` failed (exit ${result.exitCode}): ${result.stderr.trim()}`;
-	}
-	if ('apply' in step) {
-		const result = cluster.exec('kubectl apply -f -', { stdin: step.apply });
-		return result.exitCode === 0 ? undefined : `applying a manifest failed: ${result.stderr.trim()}`;
-	}
-	if ('writeFile' in step) {
-		cluster.writeFile(step.writeFile.path, step.writeFile.content);
-		return undefined;
-	}
-	if ('advance' in step) {
-		cluster.advance(step.advance);
-		return undefined;
-	}
-	if ('settle' in step) {
-		cluster.settle({ maxMs: parseGoDurationMs(step.settle) });
-		return undefined;
-	}
-	if ('stop' in step) return cluster.stop(step.stop as Component, step.node);
-	if ('start' in step) return cluster.start(step.start as Component, step.node);
-	if ('partition' in step) return cluster.partition(step.partition);
-	if ('heal' in step) return cluster.heal(step.heal);
-	if ('powerOff' in step) return cluster.powerOff(step.powerOff);
-	if ('powerOn' in step) return cluster.powerOn(step.powerOn);
-	return 'unknown step';
+	const outcome = cluster.apply(stepInput(step));
+	if (outcome.error !== undefined) return outcome.error;
+	const result = outcome.result;
+	if (!result || result.exitCode === 0) return undefined;
+	return 'run' in step ? `\`${step.run}\` failed (exit ${result.exitCode}): ${result.stderr.trim()}` : `applying a manifest failed: ${result.stderr.trim()}`;
 }
 
 export interface ScenarioRun {

@@ -10,12 +10,14 @@
  *   cluster {"seed": 7, "nodes": [...]}   first line only: the cluster to build
  *   advance 30s | settle 2m
  *   stop kube-scheduler | stop kubelet node-1 | start ... | partition node-1 | heal node-1
+ *   powerOff node-1 | powerOn node-1
  *
  * Output layout: lines after `----` until a blank line. An output that has
  * blank lines of its own is written between `----` `----` and `----` `----`
  * lines. A command that fails shows `[exit N]` as its last output line.
  */
-import { Cluster, type Component } from '../cluster/cluster.ts';
+import { Cluster, type ClusterInput } from '../cluster/cluster.ts';
+import { parseGoDurationMs } from '../golang/duration.ts';
 import type { ClusterOptions } from '../cluster/options.ts';
 
 export interface GoldenCase {
@@ -65,37 +67,35 @@ export function parseGolden(text: string): GoldenFile {
 	return { options, cases };
 }
 
-/** Runs one command (shell line or harness verb); returns its output as the file records it. */
-export function runGoldenCommand(cluster: Cluster, command: string): string {
+/** A harness verb as the input it stands for (the fault vocabulary doubles as the scenario steps'), or undefined for a shell line. */
+export function goldenInput(command: string): ClusterInput | undefined {
 	const [verb, ...rest] = command.trim().split(/\s+/);
 	switch (verb) {
 		case 'advance':
-			cluster.advance(rest[0]);
-			return '';
-		case 'settle': {
-			const { settled } = cluster.settle({ maxMs: rest[0] ? parseDuration(rest[0]) : undefined });
-			return settled ? '' : 'not settled';
-		}
+			return { kind: 'advance', ms: parseGoDurationMs(rest[0]) };
+		case 'settle':
+			return { kind: 'settle', maxMs: rest[0] ? parseGoDurationMs(rest[0]) : 60_000 };
 		case 'stop':
-		case 'start': {
-			const problem = verb === 'stop' ? cluster.stop(rest[0] as Component, rest[1]) : cluster.start(rest[0] as Component, rest[1]);
-			return problem ?? '';
-		}
+		case 'start':
+			return rest[1] ? { kind: verb, component: rest[0], node: rest[1] } : { kind: verb, component: rest[0] };
 		case 'partition':
-			return cluster.partition(rest[0]) ?? '';
 		case 'heal':
-			return cluster.heal(rest[0]) ?? '';
+		case 'powerOff':
+		case 'powerOn':
+			return { kind: verb, node: rest[0] };
 	}
-	const result = cluster.exec(command);
-	let out = result.output.replace(/\n$/, '');
-	if (result.exitCode !== 0) out += `${out ? '\n' : ''}[exit ${result.exitCode}]`;
-	return out;
+	return undefined;
 }
 
-function parseDuration(text: string): number {
-	const m = /^(\d+)(ms|s|m|h)$/.exec(text);
-	if (!m) throw new Error(`bad duration ${text}`);
-	return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+/** Runs one command (shell line or harness verb) through the cluster's one entry point for inputs; returns its output as the file records it. */
+export function runGoldenCommand(cluster: Cluster, command: string): string {
+	const input = goldenInput(command) ?? { kind: 'exec', line: command };
+	const outcome = cluster.apply(input);
+	if (input.kind === 'settle') return outcome.settled ? '' : 'not settled';
+	if (!outcome.result) return outcome.error ?? '';
+	let out = outcome.result.output.replace(/\n$/, '');
+	if (outcome.result.exitCode !== 0) out += `${out ? '\n' : ''}[exit ${outcome.result.exitCode}]`;
+	return out;
 }
 
 /** Formats a golden file back (for update mode). */
