@@ -39,7 +39,7 @@ import { KubeadmInit } from './kubeadm.ts';
 import { NodeHost, type NodeHostState } from './node-host.ts';
 import { systemNamespaces, systemPriorityClasses, kubernetesService } from './bootstrap/system-objects.ts';
 import { coreDnsObjects, kubeadmConfigMaps, kubeProxyObjects } from './bootstrap/addons.ts';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
+import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { registerTools } from './tools.ts';
@@ -106,7 +106,7 @@ export const REBOOT_MS = 30_000;
 
 export class Cluster {
 	readonly kernel: Kernel;
-	readonly options: ClusterOptions & { seed: number; kubernetesVersion: string; startTime: string };
+	readonly options: ClusterOptions & { seed: number; startTime: string };
 	readonly nodes: NodeOptions[];
 	readonly etcdData: MvccStore;
 	readonly etcd: EtcdMember;
@@ -125,7 +125,6 @@ export class Cluster {
 		this.options = {
 			...options,
 			seed: options.seed ?? DEFAULT_SEED,
-			kubernetesVersion: options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
 			startTime: options.startTime ?? DEFAULT_START_TIME,
 		};
 		this.nodes = resolveNodes(options.nodes);

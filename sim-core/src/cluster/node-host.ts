@@ -57,6 +57,8 @@ const CONTROL_PLANE_PROCESSES = new Set(['etcd', 'kube-apiserver', 'kube-control
 /** In the order a machine going down loses them (the reverse of the order they come up). */
 const CONTROL_PLANE_SHUTDOWN_ORDER = ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
 const MANIFEST_DIR = '/etc/kubernetes/manifests';
+/** The kubelet's --config file (kubeadm's unit drop-in names it). */
+const KUBELET_CONFIG_FILE = '/var/lib/kubelet/config.yaml';
 /** Boots remembered per machine (the journal keeps a bounded history too). */
 const MAX_BOOTS = 100;
 /**
@@ -180,7 +182,9 @@ export class NodeHost {
 			runtime: this.runtime,
 			client: new ApiClient(cluster.transport, `kubelet/${this.name}`),
 			host: this.kubeletState,
-			staticPodManifests: () => this.manifests(),
+			staticPodManifests: (dir) => this.manifests(dir),
+			configFile: () => (this.fs.exists(KUBELET_CONFIG_FILE) ? this.fs.readFile(KUBELET_CONFIG_FILE) : undefined),
+			configPath: KUBELET_CONFIG_FILE,
 			kubernetesServiceHost: NETWORK.kubernetesServiceIp,
 			disk,
 			bootId: () => this.bootId(),
@@ -315,13 +319,14 @@ export class NodeHost {
 	}
 
 	/** Static pod manifests as the kubelet reads them from disk. */
-	private manifests(): Array<{ path: string; text: string }> {
-		if (!this.fs.isDir(MANIFEST_DIR)) return [];
+	private manifests(dir: string): Array<{ path: string; text: string }> {
+		if (!this.fs.isDir(dir)) return [];
+		const base = dir.replace(/\/+$/, '');
 		return this.fs
-			.list(MANIFEST_DIR)
+			.list(dir)
 			.filter((name) => /\.(ya?ml|json)$/.test(name))
 			.sort()
-			.map((name) => ({ path: `${MANIFEST_DIR}/${name}`, text: this.fs.readFile(`${MANIFEST_DIR}/${name}`) }));
+			.map((name) => ({ path: `${base}/${name}`, text: this.fs.readFile(`${base}/${name}`) }));
 	}
 
 	private systemContainerStarted(component: SystemComponent): void {

@@ -68,9 +68,14 @@ export class NodeNetwork {
 		return deepCopy(this.dataplane) as NodeDataplaneState;
 	}
 
-	/** kube-proxy's --config file, as its container sees it; the cluster's chosen mode when it cannot be read. */
+	/**
+	 * kube-proxy's --config file, as its container sees it (the `kube-proxy`
+	 * ConfigMap, where the cluster's kubeProxyMode option was written: the
+	 * only way the mode reaches it, as on a kubeadm cluster). Upstream's
+	 * defaults when it cannot be read.
+	 */
 	private readConfig(): KubeProxyConfig {
-		const fallback = defaultConfig(this.cluster.options.kubeProxyMode ?? '', NETWORK.podCidr);
+		const fallback = defaultConfig('', NETWORK.podCidr);
 		const container = Object.values(this.host.runtimeState.containers).find((c) => c.name === 'kube-proxy' && c.state === 'CONTAINER_RUNNING');
 		const mount = container?.ctx.mounts?.find((m) => m.containerPath === CONFIG_MOUNT);
 		if (!mount) return fallback;

@@ -34,8 +34,6 @@ export interface ClusterOptions {
 	scheduler?: KubeSchedulerConfiguration;
 	kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
 	controlPlane?: { etcdMembers?: number; apiServers?: number };
-	/** The Kubernetes version the cluster reports. */
-	kubernetesVersion?: string;
 	/** The wall-clock instant virtual time 0 stands for (RFC 3339). */
 	startTime?: string;
 	/** kubeadm's default is 'Node,RBAC'. */
@@ -44,7 +42,6 @@ export interface ClusterOptions {
 	bootMs?: number;
 }
 
-export const DEFAULT_KUBERNETES_VERSION = 'v1.36.3';
 export const DEFAULT_START_TIME = '2026-11-30T08:00:00Z';
 export const DEFAULT_SEED = 1;
 

@@ -56,6 +56,8 @@ export interface KubeletState {
 	staticSeen: Record<string, { uid: string; seen: string }>;
 	/** Counter for sub-millisecond journal digits. */
 	logSeq: number;
+	/** The configuration read at the last start (defaults, config file, flags). */
+	config?: KubeletConfig;
 }
 
 /** What the Kubelet process gives its context. */
@@ -64,7 +66,8 @@ export interface KubeletContextParts {
 	/** The process id, `kubelet/<node>`. */
 	id: string;
 	deps: KubeletDeps;
-	config: KubeletConfig;
+	/** The configuration before the kubelet reads its config file (defaults and flags). */
+	defaults: KubeletConfig;
 	identity: NodeIdentity;
 	podInformer: Informer;
 	recorder: EventRecorder;
@@ -76,7 +79,7 @@ export class KubeletContext {
 	readonly id: string;
 	readonly nodeName: string;
 	readonly deps: KubeletDeps;
-	readonly config: KubeletConfig;
+	private readonly defaults: KubeletConfig;
 	/** The Node's identity; its boot ID is read again at each start. */
 	readonly identity: NodeIdentity;
 	readonly runtime: CriRuntime;
@@ -90,7 +93,7 @@ export class KubeletContext {
 		this.kernel = parts.kernel;
 		this.id = parts.id;
 		this.deps = parts.deps;
-		this.config = parts.config;
+		this.defaults = parts.defaults;
 		this.identity = parts.identity;
 		this.nodeName = parts.deps.nodeName;
 		this.runtime = parts.deps.runtime;
@@ -98,6 +101,11 @@ export class KubeletContext {
 		this.podInformer = parts.podInformer;
 		this.recorder = parts.recorder;
 		this.getState = parts.state;
+	}
+
+	/** The configuration in force: what the last start read, or the defaults before the first start. */
+	get config(): KubeletConfig {
+		return this.getState()?.config ?? this.defaults;
 	}
 
 	get state(): KubeletState {

@@ -23,9 +23,10 @@ import type { KubeletDeps } from './kubelet.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { initialNode, nodeImages, nodeStatusHasChanged, setNodeConditions, type NodeIdentity } from './node-status.ts';
 import { hash128 } from './static-pods.ts';
+import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
-/** The kubelet's version (FACTS.md: v1.36.3). */
-const KUBELET_VERSION = 'v1.36.3';
+/** The kubelet's version: the release every binary reports (../api/version.ts). */
+const KUBELET_VERSION = KUBERNETES_GIT_VERSION;
 
 /** The Node's identity from the kubelet's dependencies: versions, OS, and the machine, system and boot IDs (MachineInfo). */
 export function nodeIdentity(deps: KubeletDeps): NodeIdentity {

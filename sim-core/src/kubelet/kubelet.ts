@@ -49,7 +49,8 @@ import { onPodAdd, onPodDelete, onPodUpdate, readManifests } from './pod-config.
 import { syncPod } from './pod-sync.ts';
 import { runProbes } from './prober-manager.ts';
 import { exec, serveLog, type ServeResult } from './server.ts';
-import { FILE_CHECK_FREQUENCY_MS, type ManifestFile } from './static-pods.ts';
+import { FILE_CHECK_FREQUENCY_MS, STATIC_POD_PATH, type ManifestFile } from './static-pods.ts';
+import { loadKubeletConfigFile } from './kubelet-config.ts';
 import type { NodeDisk } from './volumes/node-disk.ts';
 import { SYNC_FREQUENCY_MS } from './volumes/volume-manager.ts';
 
@@ -86,6 +87,8 @@ export interface KubeletConfig {
 	plegRelistPeriodMs: number;
 	/** syncFrequency: a running pod is resynced every minute, which remounts its ConfigMap, Secret, downward API and projected volumes. */
 	syncFrequencyMs: number;
+	/** staticPodPath: the directory of static pod manifests (kubeadm: /etc/kubernetes/manifests). */
+	staticPodPath: string;
 }
 
 export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -104,6 +107,7 @@ export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	statusRetryMs: 10_000,
 	plegRelistPeriodMs: 1_000,
 	syncFrequencyMs: SYNC_FREQUENCY_MS,
+	staticPodPath: STATIC_POD_PATH,
 };
 
 /** What the cluster gives a kubelet. */
@@ -122,8 +126,16 @@ export interface KubeletDeps {
 	client: ApiClient;
 	/** Durable journal and service state of this node's kubelet. */
 	host: KubeletUnitRecord;
-	/** The files of /etc/kubernetes/manifests, read at start and every fileCheckFrequency. */
-	staticPodManifests?: () => ManifestFile[];
+	/** The manifest files of a directory (the config's staticPodPath), read at start and every fileCheckFrequency. */
+	staticPodManifests?: (dir: string) => ManifestFile[];
+	/**
+	 * The text of the file the kubelet's `--config` flag names
+	 * (/var/lib/kubelet/config.yaml), read at every start; undefined when
+	 * there is none (the defaults apply).
+	 */
+	configFile?: () => string | undefined;
+	/** Where configFile() reads from, for the log line. */
+	configPath?: string;
 	kubeletVersion?: string;
 	/** `containerd://2.2.1`. */
 	containerRuntimeVersion?: string;
@@ -138,6 +150,7 @@ export interface KubeletDeps {
 	 * a hostPath volume shows as an empty directory.
 	 */
 	disk?: NodeDisk;
+	/** Settings that win over the config file, as the kubelet's flags do (tests use them to change timings). */
 	config?: Partial<KubeletConfig>;
 	/**
 	 * The machine's boot ID (/proc/sys/kernel/random/boot_id), read at each
@@ -147,7 +160,6 @@ export interface KubeletDeps {
 }
 
 export class Kubelet extends ProcessBase<KubeletState> {
-	readonly config: KubeletConfig;
 	readonly nodeName: string;
 	private readonly identity: NodeIdentity;
 	private readonly podInformer: Informer;
@@ -158,7 +170,6 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		private readonly deps: KubeletDeps,
 	) {
 		super(`kubelet/${deps.nodeName}`, kernel);
-		this.config = { ...DEFAULT_KUBELET_CONFIG, ...deps.config };
 		this.nodeName = deps.nodeName;
 		this.podInformer = new Informer(
 			'pods',
@@ -175,7 +186,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		);
 		const recorder = new EventRecorder(kernel, deps.client, { component: 'kubelet', host: deps.nodeName }, () => this.state.recorder);
 		this.identity = nodeIdentity(deps);
-		this.ctx = new KubeletContext({ kernel, id: this.id, deps, config: this.config, identity: this.identity, podInformer: this.podInformer, recorder, state: () => this.state });
+		this.ctx = new KubeletContext({ kernel, id: this.id, deps, defaults: { ...DEFAULT_KUBELET_CONFIG, ...deps.config }, identity: this.identity, podInformer: this.podInformer, recorder, state: () => this.state });
 	}
 
 	freshState(): KubeletState {
@@ -204,6 +215,10 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	onStart(): void {
 		const ctx = this.ctx;
 		const host = this.deps.host;
+		// The configuration as of this start: the defaults, the config file, then the flags.
+		const file = this.deps.configFile?.();
+		const loaded = file === undefined ? { config: {} } : loadKubeletConfigFile(file);
+		this.state.config = { ...DEFAULT_KUBELET_CONFIG, ...loaded.config, ...this.deps.config };
 		// The machine may have rebooted since the last start (MachineInfo's BootID is read at start-up).
 		const bootId = this.deps.bootId?.();
 		if (bootId) this.identity.bootId = bootId;
@@ -213,10 +228,12 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		this.state.startedMs = this.nowMs;
 		host.service = { active: true, mainPid: this.state.pid, sinceWallMs: this.kernel.wallMs(), starts: host.service.starts + 1 };
 		ctx.log('I', 'server.go:525', 'Kubelet starting', { version: this.identity.kubeletVersion, node: this.nodeName });
+		// A real kubelet exits on a broken config file and systemd restarts it every 10 s; this one says so and runs on its defaults.
+		if (loaded.error) ctx.log('E', 'server.go:234', 'Failed to load kubelet config file, running with the defaults', { path: this.deps.configPath ?? '/var/lib/kubelet/config.yaml', err: loaded.error });
 		const version = this.deps.runtime.version();
 		if (version.ok) ctx.log('I', 'kuberuntime_manager.go:263', 'Container runtime initialized', { containerRuntime: version.value.runtimeName, version: version.value.runtimeVersion, apiVersion: version.value.runtimeApiVersion });
 		else ctx.log('E', 'kuberuntime_manager.go:255', 'Container runtime not reachable yet', { endpoint: 'unix:///var/run/containerd/containerd.sock', err: criErrorText(version.error) });
-		ctx.log('I', 'file_linux.go:63', 'Watching the static pod directory', { path: '/etc/kubernetes/manifests' });
+		ctx.log('I', 'file_linux.go:63', 'Watching the static pod directory', { path: ctx.config.staticPodPath });
 		this.emit({ action: 'start', msg: `kubelet ${this.identity.kubeletVersion} started on ${this.nodeName}` });
 		ctx.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
 		ctx.nodeEvent('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
@@ -225,9 +242,9 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		register(ctx);
 		renewLease(ctx);
 		this.after(0, 'runtime-check', undefined, { background: true });
-		this.periodic(this.config.housekeepingPeriodMs, 'housekeeping');
-		this.periodic(this.config.fileCheckFrequencyMs, 'file-check');
-		this.periodic(this.config.nodeStatusUpdateFrequencyMs, 'node-status');
+		this.periodic(this.ctx.config.housekeepingPeriodMs, 'housekeeping');
+		this.periodic(this.ctx.config.fileCheckFrequencyMs, 'file-check');
+		this.periodic(this.ctx.config.nodeStatusUpdateFrequencyMs, 'node-status');
 	}
 
 	onStop(): void {
@@ -247,22 +264,22 @@ export class Kubelet extends ProcessBase<KubeletState> {
 					break;
 				case 'node-status':
 					updateNodeStatus(ctx);
-					this.periodic(this.config.nodeStatusUpdateFrequencyMs, 'node-status');
+					this.periodic(this.ctx.config.nodeStatusUpdateFrequencyMs, 'node-status');
 					break;
 				case 'lease':
 					renewLease(ctx);
 					break;
 				case 'runtime-check':
 					updateRuntimeUp(ctx);
-					this.periodic(this.config.runtimeCheckPeriodMs, 'runtime-check');
+					this.periodic(this.ctx.config.runtimeCheckPeriodMs, 'runtime-check');
 					break;
 				case 'housekeeping':
 					housekeeping(ctx);
-					this.periodic(this.config.housekeepingPeriodMs, 'housekeeping');
+					this.periodic(this.ctx.config.housekeepingPeriodMs, 'housekeeping');
 					break;
 				case 'file-check':
 					readManifests(ctx);
-					this.periodic(this.config.fileCheckFrequencyMs, 'file-check');
+					this.periodic(this.ctx.config.fileCheckFrequencyMs, 'file-check');
 					break;
 				case 'pod-sync': {
 					const { uid, atMs } = event.payload as { uid: string; atMs: number };

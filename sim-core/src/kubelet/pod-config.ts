@@ -75,7 +75,7 @@ export function onPodDelete(ctx: KubeletContext, pod: Pod): void {
 
 /** Reads /etc/kubernetes/manifests: new manifests start pods, vanished or changed ones stop theirs. */
 export function readManifests(ctx: KubeletContext): void {
-	const files = ctx.deps.staticPodManifests?.() ?? [];
+	const files = ctx.deps.staticPodManifests?.(ctx.config.staticPodPath) ?? [];
 	const seenUids = new Set<string>();
 	for (const file of files.slice(0, MAX_STATIC_MANIFESTS)) {
 		const known = ctx.state.staticSeen[file.path];

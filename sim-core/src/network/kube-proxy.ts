@@ -49,6 +49,7 @@ import { cleanupIpvsLeftovers, isIpvsModeChain, syncIpvsRules } from './ipvs/pro
 import { emptyNftMemory, newKubeProxyTable, syncNftablesRules, type NftProxierMemory } from './nftables/proxier.ts';
 import { buildEndpoints, buildServicePorts, servicePortsOf } from './service-map.ts';
 import type { EndpointSlice, Service } from '../api/types.ts';
+import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
 /** proxyutil.FullSyncPeriod: a full resync at least once an hour. */
 export const FULL_SYNC_PERIOD_MS = 3_600_000;
@@ -58,8 +59,8 @@ const HEALTH_TIMEOUT_FACTOR = 2;
 const MAX_CHANGED = 1_000;
 /** The informers' label selector (server.go: noProxyName and noHeadlessEndpoints requirements). */
 export const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/service-proxy-name,!service.kubernetes.io/headless';
-/** kube-proxy's version (FACTS.md: v1.36.3). */
-export const KUBE_PROXY_VERSION = 'v1.36.3';
+/** kube-proxy's version: the release every binary reports (../api/version.ts). */
+export const KUBE_PROXY_VERSION = KUBERNETES_GIT_VERSION;
 /** The deprecation message of the IPVS proxier in v1.35 and v1.36 (server_linux.go createProxier, PR 134539). */
 export const IPVS_DEPRECATION_MESSAGE = "The ipvs proxier is now deprecated and may be removed in a future release. Please use 'nftables' instead.";
 

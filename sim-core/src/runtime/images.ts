@@ -14,9 +14,10 @@
  * Read-only data, shared by every node; the runtime (./container-runtime.ts)
  * owns what is pulled where.
  */
+import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
-/** The Kubernetes version the control-plane images carry (FACTS.md: v1.36.3). */
-export const KUBERNETES_IMAGE_VERSION = 'v1.36.3';
+/** The Kubernetes version the control-plane images carry: the release every binary reports (../api/version.ts). */
+export const KUBERNETES_IMAGE_VERSION = KUBERNETES_GIT_VERSION;
 
 /**
  * The pause (sandbox) image. kubeadm v1.36 pins pause 3.10.2 (`kubeadm config

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../index.ts';
+import { loadKubeletConfigFile } from './kubelet-config.ts';
+
+const HEADER = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n';
+
+describe('the KubeletConfiguration file', () => {
+	it('reads the fields this kubelet models, in the units it counts', () => {
+		const { config, error } = loadKubeletConfigFile(`${HEADER}nodeStatusUpdateFrequency: 4s\nnodeStatusReportFrequency: 1m\nfileCheckFrequency: 500ms\nsyncFrequency: 2m30s\nnodeLeaseDurationSeconds: 20\nstaticPodPath: /etc/kubernetes/static\ncgroupDriver: systemd\n`);
+		expect(error).toBeUndefined();
+		expect(config).toEqual({ nodeStatusUpdateFrequencyMs: 4_000, nodeStatusReportFrequencyMs: 60_000, fileCheckFrequencyMs: 500, syncFrequencyMs: 150_000, nodeLeaseDurationSeconds: 20, staticPodPath: '/etc/kubernetes/static' });
+	});
+
+	it.each([
+		['another kind', 'apiVersion: v1\nkind: ConfigMap\n', /no kind "ConfigMap" is registered/],
+		['a duration that is not one', `${HEADER}syncFrequency: soon\n`, /KubeletConfiguration\.syncFrequency of type time\.Duration/],
+		['a period that is not positive', `${HEADER}nodeLeaseDurationSeconds: 0\n`, 'invalid configuration: nodeLeaseDurationSeconds must be greater than 0'],
+		['YAML that does not parse', `${HEADER}staticPodPath: [\n`, /^failed to decode: /],
+	])('refuses %s', (_what, text, reason) => {
+		const { config, error } = loadKubeletConfigFile(text);
+		expect(config).toEqual({});
+		expect(error).toMatch(reason);
+	});
+});
+
+describe('a node whose config.yaml is edited', () => {
+	it('runs the static pods of the staticPodPath it names, once the kubelet restarts', () => {
+		const cluster = createCluster({ seed: 3 });
+		const manifest = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: static-web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.29\n';
+		cluster.writeFile('/etc/kubernetes/static/web.yaml', manifest, 'node-1');
+		cluster.advance('30s');
+		expect(cluster.get('pods', 'default', 'static-web-node-1')).toBeUndefined();
+		const config = cluster.exec('ssh node-1 cat /var/lib/kubelet/config.yaml').stdout;
+		cluster.writeFile('/var/lib/kubelet/config.yaml', config.replace('staticPodPath: /etc/kubernetes/manifests', 'staticPodPath: /etc/kubernetes/static'), 'node-1');
+		expect(cluster.exec('ssh node-1 systemctl restart kubelet').exitCode).toBe(0);
+		cluster.advance('30s');
+		expect(cluster.get('pods', 'default', 'static-web-node-1')?.metadata.annotations?.['kubernetes.io/config.source']).toBe('file');
+	});
+
+	it('says in its journal why a broken file was not used, and keeps running', () => {
+		const cluster = createCluster({ seed: 3 });
+		cluster.writeFile('/var/lib/kubelet/config.yaml', `${HEADER}syncFrequency: soon\n`, 'node-1');
+		cluster.exec('ssh node-1 systemctl restart kubelet');
+		cluster.advance('10s');
+		const journal = cluster.exec('ssh node-1 journalctl -u kubelet --no-pager').stdout;
+		expect(journal).toMatch(/"Failed to load kubelet config file, running with the defaults" path="\/var\/lib\/kubelet\/config\.yaml" err="failed to decode: json: cannot unmarshal/);
+		expect(cluster.components().find((c) => c.component === 'kubelet' && c.node === 'node-1')?.running).toBe(true);
+	});
+});

@@ -1,0 +1,68 @@
+/**
+ * The kubelet's configuration file: the KubeletConfiguration its `--config`
+ * flag names (kubeadm: /var/lib/kubelet/config.yaml, written by `kubeadm
+ * init` and `join` from the kubelet-config ConfigMap). The kubelet reads it
+ * at every start, so editing it and restarting the kubelet (`systemctl
+ * restart kubelet`) changes how the node behaves, as on a real node.
+ *
+ * The fields read are the ones this kubelet models; the rest (cgroupDriver,
+ * rotateCertificates, authentication...) are accepted and have no effect
+ * here. clusterDNS and clusterDomain reach Pods through the runtime's
+ * resolv.conf, which follows kubeadm's defaults for now.
+ *
+ * Mirrors pkg/kubelet/apis/config/v1beta1 (types and defaults.go) and
+ * cmd/kubelet/app/server.go loadConfigFile.
+ */
+import { tryParseGoDurationMs } from '../golang/duration.ts';
+import { parseYaml } from '../yaml/index.ts';
+import type { KubeletConfig } from './kubelet.ts';
+
+/** What a config file sets: the fields it names, or why it could not be loaded. */
+export interface KubeletConfigFile {
+	config: Partial<KubeletConfig>;
+	/** Why the file was refused (the kubelet then runs with its defaults: see loadKubeletConfigFile). */
+	error?: string;
+}
+
+/** Duration fields of KubeletConfiguration (metav1.Duration, Go's duration text) and where they go. */
+const DURATIONS: ReadonlyArray<[string, keyof KubeletConfig]> = [
+	['nodeStatusUpdateFrequency', 'nodeStatusUpdateFrequencyMs'],
+	['nodeStatusReportFrequency', 'nodeStatusReportFrequencyMs'],
+	['fileCheckFrequency', 'fileCheckFrequencyMs'],
+	['syncFrequency', 'syncFrequencyMs'],
+];
+
+/**
+ * Parses the file. A file that is not a KubeletConfiguration, or holds a
+ * value of the wrong form, is refused with the reason the kubelet would
+ * log (`failed to load kubelet config file, path: ..., error: ...`).
+ */
+export function loadKubeletConfigFile(text: string): KubeletConfigFile {
+	let raw: unknown;
+	try {
+		raw = parseYaml(text);
+	} catch (error) {
+		return { config: {}, error: `failed to decode: ${error instanceof Error ? error.message : String(error)}` };
+	}
+	const doc = raw as Record<string, unknown> | null;
+	if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { config: {}, error: "Object 'Kind' is missing in the config file" };
+	if (doc.kind !== 'KubeletConfiguration') return { config: {}, error: `no kind "${String(doc.kind)}" is registered for version "${String(doc.apiVersion)}" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:34"` };
+	const config: Partial<KubeletConfig> = {};
+	for (const [field, key] of DURATIONS) {
+		if (doc[field] === undefined) continue;
+		const ms = typeof doc[field] === 'string' ? tryParseGoDurationMs(doc[field]) : undefined;
+		if (ms === undefined) return { config: {}, error: `failed to decode: json: cannot unmarshal ${JSON.stringify(doc[field])} into Go struct field KubeletConfiguration.${field} of type time.Duration` };
+		(config as Record<string, number>)[key] = ms;
+	}
+	if (doc.nodeLeaseDurationSeconds !== undefined) {
+		if (!Number.isInteger(doc.nodeLeaseDurationSeconds)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.nodeLeaseDurationSeconds of type int32' };
+		config.nodeLeaseDurationSeconds = doc.nodeLeaseDurationSeconds as number;
+	}
+	if (typeof doc.staticPodPath === 'string' && doc.staticPodPath !== '') config.staticPodPath = doc.staticPodPath;
+	// ValidateKubeletConfiguration refuses periods that are not positive.
+	for (const [field, key] of [...DURATIONS, ['nodeLeaseDurationSeconds', 'nodeLeaseDurationSeconds'] as const]) {
+		const value = config[key];
+		if (typeof value === 'number' && value <= 0) return { config: {}, error: `invalid configuration: ${field} must be greater than 0` };
+	}
+	return { config };
+}
