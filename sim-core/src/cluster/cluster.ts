@@ -43,6 +43,7 @@ import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, nodeIp, nodePodCidr, resolve
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { registerTools } from './tools.ts';
+import type { ToolsContext } from './wiring.ts';
 import { CONTROL_PLANE_COMPONENTS, Faults, type Component, type Fault, type FaultCause } from './faults.ts';
 import { readShutdownSchedule, SHUTDOWN_SCHEDULE_FILE } from '../tools/systemd/index.ts';
 import { deepCopy } from '../golang/json.ts';
@@ -195,8 +196,25 @@ export class Cluster {
 		this.transport.enroll('kubeadm', { username: 'kubernetes-super-admin', groups: ['system:masters', 'system:authenticated'] }, controlPlane.name);
 		for (const name of this.controllerManager.controllerNames()) this.transport.enroll(`kube-controller-manager/${name}`, this.identity(`kube-controller-manager/${name}`), controlPlane.name);
 
+		// What the machines, the reader's shell and the tools see of the cluster (./wiring.ts).
+		const context: ToolsContext = {
+			kernel: this.kernel,
+			transport: this.transport,
+			hosts: this.hosts,
+			controlPlaneNode: controlPlane.name,
+			isFailing: (component, node) => this.faults.isFailing(component, node),
+			isPartitioned: (node) => this.faults.isPartitioned(node),
+			list: (resource, namespace) => this.list(resource, namespace),
+			get: (resource, namespace, name) => this.get(resource, namespace, name),
+			apiServerReady: () => this.apiServer.isReady(),
+			etcd: () => this.etcd.store(),
+			announceEtcd: () => this.etcd.announce(),
+			authenticateToken: (token) => this.apiServer.authenticateToken(token),
+			nodeFault: (fault, cause) => this.nodeFault(fault, cause),
+			scheduleShutdownCheck: (node, atWallMs) => this.scheduleShutdownCheck(node, atWallMs),
+		};
 		this.nodes.forEach((node, index) => {
-			const host = new NodeHost(this, node, index, {
+			const host = new NodeHost(context, node, index, {
 				apiServerUrl,
 				nodeIp: nodeIp(index),
 				podCidr: nodePodCidr(index),
@@ -208,8 +226,8 @@ export class Cluster {
 			this.transport.enroll(`kube-proxy/${node.name}`, this.identity(`kube-proxy/${node.name}`), node.name);
 		});
 
-		this.shell = new ReaderShell(this, apiServerUrl, restore?.shell);
-		registerTools(this, this.shell);
+		this.shell = new ReaderShell({ kernel: this.kernel, transport: this.transport, hosts: this.hosts, isPoweredOff: (node) => this.isPoweredOff(node), observe: (request) => this.apiServer.observe(request) }, apiServerUrl, restore?.shell);
+		registerTools(context, this.shell);
 
 		if (restore) {
 			this.kernel.restoreProcesses(restore.kernel);

@@ -34,7 +34,8 @@ import { UNITS, wantsLink, type NodeService } from '../host/systemd/units.ts';
 import { type BootRecord } from '../host/systemd/records.ts';
 import { ApiClient } from '../client/client.ts';
 import { parseYaml, stringifyYaml } from '../yaml/index.ts';
-import type { Cluster, Component } from './cluster.ts';
+import type { Component } from './faults.ts';
+import type { MachineContext } from './wiring.ts';
 import { nodeFiles } from './files.ts';
 import { NodeNetwork } from './node-network.ts';
 import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
@@ -110,7 +111,8 @@ export class NodeHost {
 	readonly network: NodeNetwork;
 
 	constructor(
-		private readonly cluster: Cluster,
+		/** The cluster, as this machine sees it. */
+		private readonly cluster: MachineContext,
 		readonly options: NodeOptions,
 		readonly index: number,
 		facts: { apiServerUrl: string; nodeIp: string; podCidr: string; restore?: NodeHostState },
@@ -343,7 +345,7 @@ export class NodeHost {
 	private probeComponent(component: SystemComponent, path: string): number | undefined {
 		if (!CONTROL_PLANE_PROCESSES.has(component)) return 200;
 		if (!this.cluster.kernel.isRunning(component)) return undefined;
-		if (component === 'kube-apiserver' && path.startsWith('/readyz')) return this.cluster.apiServer.isReady() ? 200 : 500;
+		if (component === 'kube-apiserver' && path.startsWith('/readyz')) return this.cluster.apiServerReady() ? 200 : 500;
 		return 200;
 	}
 

@@ -17,7 +17,7 @@ import { emptyDataplane, type NodeDataplaneState } from '../host/netfilter/datap
 import { KubeProxy } from '../network/kube-proxy.ts';
 import { connect, type ConnectSource, type Landing, type NodeNetworkView } from '../network/service-traffic.ts';
 import type { SystemComponent } from '../runtime/images.ts';
-import type { Cluster } from './cluster.ts';
+import type { MachineContext, NetworkContext } from './wiring.ts';
 import type { NodeHost } from './node-host.ts';
 import { NETWORK } from './options.ts';
 import { deepCopy } from '../golang/json.ts';
@@ -31,7 +31,8 @@ export class NodeNetwork {
 	readonly kubeProxy: KubeProxy;
 
 	constructor(
-		private readonly cluster: Cluster,
+		/** The cluster, as this machine sees it. */
+		private readonly cluster: MachineContext,
 		private readonly host: NodeHost,
 		restore?: NodeDataplaneState,
 	) {
@@ -116,13 +117,13 @@ export class NodeNetwork {
 }
 
 /** Where a connection lands on the cluster's network. */
-export function clusterConnect(cluster: Cluster, source: ConnectSource, ip: string, port: number): Landing {
+export function clusterConnect(cluster: NetworkContext, source: ConnectSource, ip: string, port: number): Landing {
 	const views = [...cluster.hosts.values()].map((h) => h.network.view());
 	return connect(views, source, ip, port);
 }
 
 /** The Service a DNS name inside a Pod of `namespace` resolves to (CoreDNS's kubernetes plugin), while a CoreDNS Pod is ready. */
-export function clusterDnsLookup(cluster: Cluster, namespace: string, name: string): string | undefined {
+export function clusterDnsLookup(cluster: NetworkContext, namespace: string, name: string): string | undefined {
 	const dnsReady = cluster.list('endpointslices', 'kube-system').some((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'kube-dns' && ((s as KubeObject & { endpoints?: Array<{ conditions?: { ready?: boolean } }> }).endpoints ?? []).some((e) => e.conditions?.ready !== false));
 	if (!dnsReady) return undefined;
 	// The Pod's resolv.conf search path: <ns>.svc.cluster.local svc.cluster.local cluster.local (ndots:5).

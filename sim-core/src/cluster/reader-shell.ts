@@ -25,7 +25,8 @@ import { ShellSession, type CommandContext, type CommandResult, type Host, type 
 import { MemoryFs, type FsJSON } from '../host/fs.ts';
 import { parseYaml } from '../yaml/index.ts';
 import { decodeBase64 } from '../golang/base64.ts';
-import type { Cluster, ExecResult } from './cluster.ts';
+import type { ExecResult } from './cluster.ts';
+import type { ShellContext } from './wiring.ts';
 import { certificateSubject, workstationFiles } from './files.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
 
@@ -82,7 +83,7 @@ export class ReaderShell {
 	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string) => { status: number; body: string };
 
 	constructor(
-		private readonly cluster: Cluster,
+		private readonly cluster: ShellContext,
 		private readonly apiServerUrl: string,
 		restore?: ShellState,
 	) {
@@ -188,8 +189,7 @@ export class ReaderShell {
 	observe(line: string): ExecResult {
 		const argv = line.trim().split(/\s+/);
 		if (argv[0] !== 'kubectl') return { stdout: '', stderr: 'only kubectl can observe\n', output: 'only kubectl can observe\n', exitCode: 1 };
-		const apiServer = this.cluster.apiServer;
-		const transport = { request: (_from: string, request: ApiRequest) => apiServer.observe(request), stopWatch: () => {} };
+		const transport = { request: (_from: string, request: ApiRequest) => this.cluster.observe(request), stopWatch: () => {} };
 		const env: KubectlEnvironment = {
 			client: () => new ApiClient(transport, 'observer'),
 			defaultNamespace: 'default',

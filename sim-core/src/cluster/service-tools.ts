@@ -23,7 +23,7 @@ import type { CurlConnection } from '../tools/curl/types.ts';
 import { goHttpAnswer, podHttpAnswer } from '../tools/curl/http-servers.ts';
 import { createIptables, createIptablesSave, createIpvsadm, createNft, type NetfilterDeps } from '../tools/netfilter/index.ts';
 import type { ConnectSource, Landing } from '../network/service-traffic.ts';
-import type { Cluster } from './cluster.ts';
+import type { ToolsContext } from './wiring.ts';
 import { clusterConnect, clusterDnsLookup } from './node-network.ts';
 import type { ReaderShell } from './reader-shell.ts';
 
@@ -54,7 +54,7 @@ function describe(landing: Landing, ip: string, port: number): string {
 }
 
 /** curl's network side: connect(), resolve(), and the version on a Pod's image. */
-export function serviceCurlDeps(cluster: Cluster, workstationIp: string, podHosts: PodHosts): Pick<CurlDeps, 'connect' | 'resolve' | 'versionOn'> {
+export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, podHosts: PodHosts): Pick<CurlDeps, 'connect' | 'resolve' | 'versionOn'> {
 	const sourceOf = (hostName: string): ConnectSource | undefined => {
 		if (hostName === 'workstation') return { kind: 'workstation', ip: workstationIp };
 		const pod = podHosts.get(hostName);
@@ -117,7 +117,7 @@ export function serviceCurlDeps(cluster: Cluster, workstationIp: string, podHost
 }
 
 /** The packet-filter tools on every node, `kube-ipvs0` for `ip`, and curl inside Pods. */
-export function registerNetworkTools(cluster: Cluster, shell: ReaderShell, curlDeps: CurlDeps, podHosts: PodHosts): void {
+export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, curlDeps: CurlDeps, podHosts: PodHosts): void {
 	for (const host of cluster.hosts.values()) {
 		const deps: NetfilterDeps = {
 			dataplane: () => host.network.dataplane,

@@ -13,7 +13,7 @@ import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity
 import { crictlCommand, CrictlPullSink } from '../tools/crictl/index.ts';
 import { haltCommand, journalctlCommand, shutdownCommand, systemctlCommand, type SystemdDeps, type SystemPower } from '../tools/systemd/index.ts';
 import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
-import type { Cluster } from './cluster.ts';
+import type { ToolsContext } from './wiring.ts';
 import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
 import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
@@ -23,16 +23,16 @@ import { containerdCgroup } from '../runtime/host-state.ts';
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
 
-export function registerTools(cluster: Cluster, shell: ReaderShell): void {
+export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	const cp = cluster.hosts.get(cluster.controlPlaneNode)!;
 	const hostIp = (name: string) => (name === 'workstation' ? WORKSTATION_IP : cluster.hosts.get(name)?.ip);
 	const random = (name: string) => () => cluster.kernel.rng(`tools/${name}`).float();
 
 	// ---- etcdctl: talks to the etcd member on 127.0.0.1:2379 of the control-plane node ----
 	const etcdctl = createEtcdctl({
-		store: (hostName) => (hostName === cp.name ? cluster.etcd.store() : undefined),
+		store: (hostName) => (hostName === cp.name ? cluster.etcd() : undefined),
 		member: () => kubeadmEtcdMember(cp.name, cp.ip, { raftTerm: 2, isLeader: true }),
-		notify: () => cluster.etcd.announce(),
+		notify: () => cluster.announceEtcd(),
 		wallMs: () => cluster.kernel.wallMs(),
 		random: random('etcdctl'),
 		elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
@@ -62,9 +62,9 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 				else cluster.transport.forget('curl');
 				return cluster.transport.request('curl', request);
 			},
-			etcdHealthy: () => cluster.etcd.store() !== undefined,
+			etcdHealthy: () => cluster.etcd() !== undefined,
 			// `Authorization: Bearer`: the API server's own token authenticator decides (a service account token it signed, still valid).
-			identityForToken: (token) => cluster.apiServer.authenticateToken(token),
+			identityForToken: (token) => cluster.authenticateToken(token),
 			identityForCert: (hostName, path, content) => {
 				const subject = certificateSubject(content);
 				if (subject) return { username: subject.user, groups: [...subject.groups, 'system:authenticated'] };
@@ -81,7 +81,7 @@ export function registerTools(cluster: Cluster, shell: ReaderShell): void {
 	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).
 	const kubectlHttp = new ApiServerHttp({ ...curlDeps, request: (_user, request) => cluster.transport.request('kubectl', request) });
 	shell.rawApi = (path, auth, userAgent) => {
-		const user = 'token' in auth ? cluster.apiServer.authenticateToken(auth.token) : auth.user;
+		const user = 'token' in auth ? cluster.authenticateToken(auth.token) : auth.user;
 		const answer = kubectlHttp.serve({ method: 'GET', target: path, headers: new Map([['user-agent', userAgent]]) }, user ? { user } : { failed: true });
 		return { status: answer.status, body: answer.body };
 	};

@@ -1,0 +1,57 @@
+/**
+ * What each part of the wiring gets from the cluster it is part of: narrow
+ * views instead of the whole Cluster, so a machine, the reader's shell and
+ * the tools depend on what they use and the Cluster class stays the only
+ * thing that holds everything.
+ */
+import type { ApiRequest, ApiResponse, UserInfo } from '../api/request.ts';
+import type { KubeObject } from '../api/types.ts';
+import type { EtcdClient } from '../etcd-api/etcd.ts';
+import type { Kernel } from '../sim/kernel.ts';
+import type { Fault, FaultCause } from './faults.ts';
+import type { NodeHost } from './node-host.ts';
+import type { ClusterTransport } from './transport.ts';
+
+/** What one machine (NodeHost and its network) needs. */
+export interface MachineContext {
+	readonly kernel: Kernel;
+	readonly transport: ClusterTransport;
+	/** Whether a component on a node has been made to fail (a unit that must stay down, a crash-looping static pod). */
+	isFailing(component: string, node: string): boolean;
+	isPartitioned(node: string): boolean;
+	/** Objects of a resource as etcd holds them now (an observer's read: no request, no trace). */
+	list(resource: string, namespace?: string): KubeObject[];
+	/** Whether kube-apiserver answers /readyz (its static pod's readiness probe). */
+	apiServerReady(): boolean;
+}
+
+/** What the network between the machines needs: every machine, to find where a connection lands. */
+export interface NetworkContext extends MachineContext {
+	readonly hosts: ReadonlyMap<string, NodeHost>;
+	get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
+}
+
+/** What the reader's shell needs. */
+export interface ShellContext {
+	readonly kernel: Kernel;
+	readonly transport: ClusterTransport;
+	readonly hosts: ReadonlyMap<string, NodeHost>;
+	isPoweredOff(node: string): boolean;
+	/** The API server's answer from its cache, without a request (the inspector's observer reads). */
+	observe(request: ApiRequest): ApiResponse;
+}
+
+/** What the tools a reader types need, to be wired to the machines they run on. */
+export interface ToolsContext extends NetworkContext {
+	readonly controlPlaneNode: string;
+	/** The etcd member's client API, while it runs. */
+	etcd(): EtcdClient | undefined;
+	/** Tells etcd's watchers about writes made from outside the API server (etcdctl put). */
+	announceEtcd(): void;
+	/** The API server's token authenticator (bearer tokens curl sends). */
+	authenticateToken(token: string): UserInfo | undefined;
+	/** A fault caused from a node's own shell (systemctl, poweroff, reboot). */
+	nodeFault(fault: Fault, cause: FaultCause): void;
+	/** logind's timer for `shutdown +N`. */
+	scheduleShutdownCheck(node: string, atWallMs: number): void;
+}
