@@ -4,10 +4,11 @@
  * sends to the kubelet as kernel events (kind `cri`). Mirrors k8s.io/cri-api
  * (pkg/apis/services.go, pkg/apis/runtime/v1/api.proto).
  *
- * Like upstream's proto, which containerd and the kubelet both compile,
- * this is the one definition both sides share: the kubelet (../kubelet)
- * calls a `CriRuntime`, the runtime (../runtime) implements it, and neither
- * folder imports the other.
+ * Like upstream's proto, which containerd, the kubelet and crictl all
+ * compile, this is the one definition every side shares: the kubelet
+ * (../kubelet) calls a `CriRuntime`, crictl (../tools/crictl) a
+ * `RuntimeService` and an `ImageService`, the runtime (../runtime)
+ * implements them, and none of those folders imports another.
  */
 
 /** gRPC status codes the runtime answers with. */
@@ -46,6 +47,30 @@ export interface RuntimeCondition {
 	status: boolean;
 	reason: string;
 	message: string;
+}
+
+/** CRI StatusRequest. */
+export interface StatusRequest {
+	/** Whether the runtime adds its own information (`crictl info` asks unless --quiet). */
+	verbose: boolean;
+}
+
+/**
+ * StatusResponse.info with verbose set: what containerd reports about
+ * itself (internal/cri/server/status.go: info["config"] is its CRI
+ * config), the parts we model.
+ */
+export interface RuntimeStatusInfo {
+	config: {
+		/** pinned_images: `sandbox` is the image of the pause containers (containerd 1.x's sandbox_image). */
+		pinnedImages: { sandbox: string };
+	};
+}
+
+/** CRI StatusResponse: the conditions, and containerd's info when asked verbose. */
+export interface StatusResponse {
+	conditions: RuntimeCondition[];
+	info?: RuntimeStatusInfo;
 }
 
 /** CRI PodSandboxConfig (the parts we model). */
@@ -91,6 +116,14 @@ export interface SandboxInfo {
 	createdWallMs: number;
 	labels: Record<string, string>;
 	annotations: Record<string, string>;
+	/** Only in a verbose PodSandboxStatus: containerd's info about the sandbox. */
+	info?: SandboxVerboseInfo;
+}
+
+/** PodSandboxStatusResponse.info with verbose set (containerd sandbox_status.go SandboxInfo), the parts we model. */
+export interface SandboxVerboseInfo {
+	/** The image the pause container runs. */
+	image: string;
 }
 
 /** CRI Container / ContainerStatus. */
@@ -106,6 +139,14 @@ export interface ContainerInfo {
 	image: string;
 	/** The reference the container was created with. */
 	imageRef: string;
+	/**
+	 * The image's ID, its config digest `sha256:...`: what containerd
+	 * returns as Container.image_ref (`imageRef` above keeps the reference
+	 * as the kubelet asked for it). containerd keeps it with the container,
+	 * so it outlives a removal of the image. Undefined when the runtime
+	 * does not say.
+	 */
+	imageId?: string;
 	/** `docker.io/library/nginx@sha256:...`. */
 	repoDigest: string;
 	state: 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';
@@ -128,6 +169,16 @@ export interface ImageInfo {
 	repoDigests: string[];
 	sizeBytes: number;
 	pinned: boolean;
+	/** Only in a verbose ImageStatus: containerd's info about the image. */
+	info?: ImageVerboseInfo;
+}
+
+/** ImageStatusResponse.info with verbose set (containerd images/image_status.go verboseImageInfo), the parts we model. */
+export interface ImageVerboseInfo {
+	/** The chain ID of the image's layers. */
+	chainID: string;
+	/** The image's OCI config: environment (`NAME=value`), entrypoint and command. */
+	config: { env: string[]; entrypoint: string[]; cmd: string[] };
 }
 
 /** ExecSyncResponse. */
@@ -161,24 +212,53 @@ export interface LogEntry {
 	text: string;
 }
 
-/** The runtime endpoint (containerd's CRI plugin). */
-export interface CriRuntime {
+/**
+ * The runtime service of a CRI endpoint (pkg/apis/services.go
+ * RuntimeService: RuntimeVersioner, PodSandboxManager, ContainerManager
+ * and Status), the calls we model.
+ */
+export interface RuntimeService {
 	version(): CriResult<VersionInfo>;
+	/** Status: the runtime's conditions (what the kubelet checks). */
 	status(): CriResult<RuntimeCondition[]>;
-	imageStatus(image: string): CriResult<ImageInfo | undefined>;
-	listImages(): CriResult<ImageInfo[]>;
-	pullImage(image: string, requester: string): CriResult<{ opId: number }>;
+	/** Status with its request: the conditions and, with verbose set, the runtime's info. */
+	status(request: StatusRequest): CriResult<StatusResponse>;
 	runPodSandbox(config: SandboxConfig, requester: string): CriResult<{ opId: number }>;
 	stopPodSandbox(id: string): CriResult<void>;
 	removePodSandbox(id: string): CriResult<void>;
+	/** PodSandboxStatus; with `verbose`, the runtime's info too. */
+	podSandboxStatus(id: string, verbose?: boolean): CriResult<SandboxInfo>;
 	listPodSandbox(filter?: { podUid?: string; state?: SandboxInfo['state'] }): CriResult<SandboxInfo[]>;
 	createContainer(sandboxId: string, config: ContainerConfig): CriResult<{ containerId: string }>;
 	startContainer(id: string): CriResult<void>;
 	stopContainer(id: string, timeoutSeconds: number): CriResult<void>;
 	removeContainer(id: string): CriResult<void>;
 	listContainers(filter?: { podUid?: string; sandboxId?: string; state?: ContainerInfo['state'] }): CriResult<ContainerInfo[]>;
+	containerStatus(id: string): CriResult<ContainerInfo>;
 	execSync(id: string, argv: string[], timeoutSeconds?: number): CriResult<ExecResult>;
+	/**
+	 * The container's log. CRI has no call for it: the runtime writes it
+	 * to ContainerStatus.log_path and the kubelet and crictl read the file
+	 * (k8s.io/cri-client pkg/logs).
+	 */
 	readLogs(id: string, options?: { tailLines?: number; sinceWallMs?: number }): CriResult<LogEntry[]>;
+}
+
+/** The image service of a CRI endpoint (pkg/apis/services.go ImageManagerService), the calls we model. */
+export interface ImageService {
+	listImages(): CriResult<ImageInfo[]>;
+	/** ImageStatus: the image if present, undefined if not; with `verbose`, the runtime's info too. */
+	imageStatus(image: string, verbose?: boolean): CriResult<ImageInfo | undefined>;
+	pullImage(image: string, requester: string): CriResult<{ opId: number }>;
+	removeImage(image: string): CriResult<void>;
+}
+
+/**
+ * The runtime endpoint as the kubelet reaches it (containerd's CRI
+ * plugin): both services, and the probes the kubelet runs into a pod's
+ * network namespace.
+ */
+export interface CriRuntime extends RuntimeService, ImageService {
 	probeHttp(sandboxId: string, port: number, path: string, userAgent?: string): CriResult<ProbeAnswer>;
 	probeTcp(sandboxId: string, port: number): CriResult<ProbeAnswer>;
 }

@@ -1,0 +1,89 @@
+/**
+ * A container's process under its shim: the program host the interpreter
+ * (../program.ts) runs it with (the container's files, its log, the ports
+ * of its pod that listen, the hook fired when it starts serving), the
+ * servers listening in a pod, lines written to a system container's log,
+ * and the bind mounts kept in step with the node around each run.
+ *
+ * Upstream the shim (containerd-shim-runc-v2) holds the process and its
+ * stdio, and the CRI plugin copies that output into the container's log
+ * file (internal/cri/io/container_io.go); a control-plane program starting
+ * in a static pod is the cluster's business (the hooks of
+ * SystemContainerHooks).
+ */
+import type { ProgramHost } from '../program.ts';
+import { baselinePaths, type ServerSpec } from '../behaviour.ts';
+import { syncMounts } from '../mounts.ts';
+import type { CatalogImage, SystemComponent } from '../images.ts';
+import { CONTAINER_LOG_MAX, type ContainerRecord } from '../host-state.ts';
+import type { CriService } from './cri-service.ts';
+
+/** The program host of a container: its files, its log, its listening ports, its hooks. */
+export function programHost(ctx: CriService, c: ContainerRecord, image: CatalogImage): ProgramHost {
+	return {
+		image,
+		ctx: c.ctx,
+		files: c.files,
+		epochMs: ctx.kernel.epochMs,
+		write: (atMs, line) => {
+			c.logs.push({ wallMs: ctx.kernel.epochMs + atMs, stream: line.stream, text: line.text });
+			if (c.logs.length > CONTAINER_LOG_MAX + CONTAINER_LOG_MAX / 10) c.logs.splice(0, c.logs.length - CONTAINER_LOG_MAX);
+		},
+		listening: (port, atMs) => listenersOf(ctx, c.sandboxId, atMs).some((l) => l.port.port === port),
+		onServe: (server, atMs) => onServe(ctx, c, server, atMs),
+	};
+}
+
+/** A server started in a container: fire the control-plane hooks. */
+function onServe(ctx: CriService, c: ContainerRecord, server: ServerSpec, atMs: number): void {
+	const component = server.component;
+	if (!component) return;
+	const hooks = ctx.deps.hooks;
+	if (hooks?.isComponentFailing(ctx.node, component)) {
+		// The reader broke this component: the process dies right after start.
+		server.exitsAfter = { afterMs: 1_000, exitCode: 1, reason: 'Error', lines: [{ stream: 'stderr', text: `E${component}: fatal: cannot start (fault injected); exiting` }] };
+		return;
+	}
+	c.component = component;
+	ctx.emit({ action: 'start', object: `containers/${c.id.slice(0, 13)}`, msg: `${component} started in container ${c.name}` });
+	void atMs;
+	hooks?.onSystemContainerStart(ctx.node, component);
+}
+
+/** Keeps a container's bind mounts in step with the node (../mounts.ts). */
+export function syncContainerMounts(ctx: CriService, c: ContainerRecord, image: CatalogImage): void {
+	const mounts = c.ctx.mounts;
+	if (!mounts?.length) return;
+	c.mounted = syncMounts(c.files, c.mounted, mounts, ctx.deps.hostFiles, baselinePaths(image));
+}
+
+/** A server listening on a port of a pod. */
+export interface Listener {
+	container: ContainerRecord;
+	server: ServerSpec;
+	port: ServerSpec['ports'][number];
+}
+
+/** Servers listening in a sandbox at `atMs`. */
+export function listenersOf(ctx: CriService, sandboxId: string, atMs: number): Listener[] {
+	const out: Listener[] = [];
+	const sandbox = ctx.host.sandboxes[sandboxId];
+	for (const c of Object.values(ctx.host.containers)) {
+		if (c.state !== 'CONTAINER_RUNNING' || !c.program?.serving) continue;
+		// hostNetwork pods share the node's ports: any such pod's server answers.
+		if (c.sandboxId !== sandboxId && !(sandbox?.hostNetwork && ctx.host.sandboxes[c.sandboxId]?.hostNetwork)) continue;
+		const s = c.program.serving;
+		if (atMs < s.sinceMs + s.server.readyAfterMs) continue;
+		for (const port of s.server.ports) out.push({ container: c, server: s.server, port });
+	}
+	return out;
+}
+
+/** Writes a line to the log of the running container of a system component (kube-proxy logs through it). */
+export function appendComponentLog(ctx: CriService, component: SystemComponent, stream: 'stdout' | 'stderr', text: string): boolean {
+	const c = Object.values(ctx.host.containers).find((x) => x.component === component && x.state === 'CONTAINER_RUNNING');
+	const image = c && ctx.catalogImageOf(c);
+	if (!c || !image) return false;
+	programHost(ctx, c, image).write(ctx.nowMs, { stream, text });
+	return true;
+}
