@@ -7,7 +7,7 @@
  * k8s.io/cri-client pkg/logs (ReadLogs).
  */
 import type { GoJsonValue } from '../../golang/json.ts';
-import type { ContainerInfo, ImageInfo } from '../../cri-api/cri.ts';
+import type { ContainerInfo } from '../../cri-api/cri.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { type FlagSpec } from './cli.ts';
 import { tryParseGoDurationMs } from '../../golang/duration.ts';
@@ -57,7 +57,6 @@ export function listContainers(r: Run, rt: CrictlRuntime, images: CrictlRuntime 
 	const all = listed.value;
 	const id = opts.id ? resolveId(all.map((c) => c.id), opts.id, 'container') : undefined;
 	const pod = opts.podId ? resolveId(sandboxIds(rt), opts.podId, 'sandbox') : undefined;
-	const imageOf = imageIdLookup(rt);
 	const wantedImage = opts.image && images ? images.imageStatus(opts.image) : undefined;
 	const out = all.filter((c) => {
 		if (id && (!id.ok || c.id !== id.id)) return false;
@@ -67,7 +66,7 @@ export function listContainers(r: Run, rt: CrictlRuntime, images: CrictlRuntime 
 		if (opts.image && images) {
 			// matchesImage: both images must exist and have the same ID.
 			if (!wantedImage?.ok || !wantedImage.value) return false;
-			if (imageOf(c) !== wantedImage.value.id) return false;
+			if (containerImageId(c) !== wantedImage.value.id) return false;
 		}
 		return matchesRegex(opts.nameRegexp, c.name) && matchesRegex(opts.namespaceRegexp, c.labels['io.kubernetes.pod.namespace'] ?? 'unknown');
 	});
@@ -79,13 +78,6 @@ function containerStatus(r: Run, rt: CrictlRuntime, id: string): ReturnType<Cric
 	const status = rt.containerStatus(id);
 	if (!status.ok) r.inv.klogError('remote_runtime.go:569', 'ContainerStatus from runtime service failed', rpcError(status.error), [['containerID', id]]);
 	return status;
-}
-
-/** The image ID of each container, from one ListImages. */
-function imageIdLookup(rt: CrictlRuntime): (c: ContainerInfo) => string {
-	const listed = rt.listImages();
-	const images: ImageInfo[] = listed.ok ? listed.value : [];
-	return (c) => containerImageId(c, images);
 }
 
 function podLabel(c: ContainerInfo, key: 'io.kubernetes.pod.name' | 'io.kubernetes.pod.namespace'): string {
@@ -142,10 +134,9 @@ export const ps: Command = {
 			image: r.string('image'),
 			labels,
 		});
-		const imageOf = imageIdLookup(rt);
 		const output = r.string('output');
 		if (output === 'json' || output === 'yaml') {
-			const message = { containers: list.map((c) => containerMessage(c, imageOf(c))) };
+			const message = { containers: list.map((c) => containerMessage(c, containerImageId(c))) };
 			r.inv.print(output === 'json' ? protoJson(message) : stringifyYaml(deepCopy(message)) + '\n');
 			return 0;
 		}
@@ -163,7 +154,7 @@ export const ps: Command = {
 			const created = humanDuration(now - c.createdWallMs) + ' ago';
 			const namespace = podLabel(c, 'io.kubernetes.pod.namespace');
 			if (!verbose) {
-				const imageId = imageOf(c);
+				const imageId = containerImageId(c);
 				let image = imageId;
 				let id = c.id;
 				let podId = c.sandboxId;
@@ -181,7 +172,7 @@ export const ps: Command = {
 				rows.push([id, image, created, containerStateText(c.state), c.name, String(c.attempt), podId, podLabel(c, 'io.kubernetes.pod.name'), namespace]);
 				continue;
 			}
-			let text = `ID: ${c.id}\nPodID: ${c.sandboxId}\nNamespace: ${namespace}\nName: ${c.name}\nAttempt: ${c.attempt}\nState: ${containerStateText(c.state)}\nImage: ${imageOf(c)}\nCreated: ${created}\n`;
+			let text = `ID: ${c.id}\nPodID: ${c.sandboxId}\nNamespace: ${namespace}\nName: ${c.name}\nAttempt: ${c.attempt}\nState: ${containerStateText(c.state)}\nImage: ${containerImageId(c)}\nCreated: ${created}\n`;
 			text += mapLines('Labels', c.labels);
 			text += mapLines('Annotations', c.annotations);
 			r.inv.print(text + '\n');
@@ -237,7 +228,6 @@ export const inspect: Command = {
 		}
 		const verbose = !r.bool('quiet');
 		const output = r.string('output') || 'json';
-		const imageOf = imageIdLookup(rt);
 		const known = containerIds(rt);
 		const statuses: Array<{ [key: string]: GoJsonValue }> = [];
 		const now = r.inv.wallMs();
@@ -247,7 +237,7 @@ export const inspect: Command = {
 			const status = containerStatus(r, rt, id.id);
 			if (!status.ok) return r.inv.fatal(`get the status of containers: get container status: ${rpcError(status.error)}`);
 			const c = status.value;
-			const view = containerInspect(c, imageOf(c), verbose);
+			const view = containerInspect(c, containerImageId(c), verbose);
 			if (output === 'table') {
 				let text = `ID: ${c.id}\nName: ${c.name}\n${c.attempt ? `Attempt: ${c.attempt}\n` : ''}State: ${c.state}\nCreated: ${humanDuration(now - c.createdWallMs)} ago\n`;
 				if (c.state !== 'CONTAINER_CREATED' && c.startedWallMs !== undefined) text += `Started: ${humanDuration(now - c.startedWallMs)} ago\n`;

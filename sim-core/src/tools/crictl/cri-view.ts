@@ -1,6 +1,6 @@
 /**
  * The CRI messages as containerd 2.2 returns them to crictl, built from the
- * simulated runtime's records: short-ID resolution (containerd's
+ * CRI responses of the node's runtime: short-ID resolution (containerd's
  * truncindex), the Container / PodSandbox / Image messages of
  * `-o json` lists (protojson, fields in api.proto order, int64 as strings),
  * and the status-plus-info maps of `inspect`, `inspectp` and `inspecti`.
@@ -11,7 +11,6 @@
  */
 import type { GoJsonValue } from '../../golang/json.ts';
 import type { ContainerInfo, ImageInfo, SandboxInfo } from '../../cri-api/cri.ts';
-import { resolveImage, syntheticHex64 } from '../../runtime/images.ts';
 import { GO_ZERO_TIME, rfc3339Nano, unixNanos } from './format.ts';
 import type { CrictlRuntime } from './types.ts';
 
@@ -50,14 +49,11 @@ export function sandboxIds(runtime: CrictlRuntime): string[] {
 /**
  * The image ID (`sha256:` config digest) a container was created from: the
  * kubelet creates containers with the image ID as ImageSpec.image, which is
- * what ListContainers returns. Looked up among the node's images, else in
- * the image catalogue (the image may have been removed since).
+ * what ListContainers returns (containerd keeps it with the container, so
+ * it holds after the image is removed).
  */
-export function containerImageId(container: ContainerInfo, images: readonly ImageInfo[]): string {
-	const found = images.find((i) => i.repoTags.includes(container.image) || i.repoDigests.includes(container.repoDigest));
-	if (found) return found.id;
-	const resolved = resolveImage(container.image);
-	return resolved.ok ? resolved.resolved.id : container.imageRef;
+export function containerImageId(container: ContainerInfo): string {
+	return container.imageId ?? container.imageRef;
 }
 
 /** `/var/log/pods/<namespace>_<pod>_<uid>/<container>/<attempt>.log` (kubelet BuildPodLogsDirectory + BuildContainerLogsPath). */
@@ -174,8 +170,8 @@ export function containerInspect(c: ContainerInfo, imageId: string, verbose: boo
 	return out;
 }
 
-/** `crictl inspectp`'s status map (PodSandboxStatus) and containerd's verbose sandbox info. */
-export function sandboxInspect(s: SandboxInfo, pauseImage: string, verbose: boolean): { [key: string]: GoJsonValue } {
+/** `crictl inspectp`'s status map (PodSandboxStatus) and containerd's verbose sandbox info (the pause image from the verbose PodSandboxStatus). */
+export function sandboxInspect(s: SandboxInfo, verbose: boolean): { [key: string]: GoJsonValue } {
 	const status: { [key: string]: GoJsonValue } = {
 		id: s.id,
 		metadata: { name: s.podName, uid: s.podUid, namespace: s.namespace, attempt: s.attempt },
@@ -194,7 +190,7 @@ export function sandboxInspect(s: SandboxInfo, pauseImage: string, verbose: bool
 		pid: s.state === 'SANDBOX_READY' ? standInPid(s.id) : 0,
 		processStatus: s.state === 'SANDBOX_READY' ? 'running' : 'deleted',
 		netNamespaceClosed: s.state !== 'SANDBOX_READY',
-		image: pauseImage,
+		image: s.info?.image ?? '',
 		snapshotKey: s.id,
 		snapshotter: 'overlayfs',
 		runtimeHandler: '',
@@ -211,22 +207,20 @@ export function sandboxInspect(s: SandboxInfo, pauseImage: string, verbose: bool
 	return out;
 }
 
-/** `crictl inspecti`'s status map (the Image message) and containerd's verbose image info. */
+/** `crictl inspecti`'s status map (the Image message) and containerd's verbose image info (from the verbose ImageStatus). */
 export function imageInspect(i: ImageInfo, verbose: boolean): { [key: string]: GoJsonValue } {
 	const out: { [key: string]: GoJsonValue } = { status: imageMessage(i) };
-	if (!verbose) return out;
-	const catalogue = i.repoTags.map((t) => resolveImage(t)).find((r) => r.ok);
-	const image = catalogue?.ok ? catalogue.resolved.image : undefined;
+	if (!verbose || !i.info) return out;
+	const { chainID, config } = i.info;
 	out.info = {
-		// The chain ID of the image's layers: a stand-in digest derived from the image ID (the catalogue keeps no layers).
-		chainID: `sha256:${syntheticHex64(`chain:${i.id}`)}`,
+		chainID,
 		imageSpec: {
 			architecture: 'amd64',
 			os: 'linux',
 			config: {
-				Env: Object.entries(image?.env ?? {}).map(([k, v]) => `${k}=${v}`),
-				...(image?.entrypoint.length ? { Entrypoint: [...image.entrypoint] } : {}),
-				...(image?.cmd.length ? { Cmd: [...image.cmd] } : {}),
+				Env: [...config.env],
+				...(config.entrypoint.length ? { Entrypoint: [...config.entrypoint] } : {}),
+				...(config.cmd.length ? { Cmd: [...config.cmd] } : {}),
 			},
 			rootfs: { type: 'layers', diff_ids: [] },
 		},

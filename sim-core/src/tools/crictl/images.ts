@@ -167,7 +167,7 @@ export const inspecti: Command = {
 		}
 		const statuses: Array<{ [key: string]: GoJsonValue }> = [];
 		for (const id of ids) {
-			const status = rt.imageStatus(resolveImageArg(rt, id));
+			const status = rt.imageStatus(resolveImageArg(rt, id), verbose);
 			if (!status.ok) {
 				r.inv.klogError('remote_image.go:217', 'Get ImageStatus from image service failed', rpcError(status.error), [['image', id]]);
 				return r.inv.fatal(`image status for "${id}" request: ${rpcError(status.error)}`);

@@ -8,7 +8,6 @@
 import { civilTime } from '../../golang/time.ts';
 import type { GoJsonValue } from '../../golang/json.ts';
 import type { SandboxInfo } from '../../cri-api/cri.ts';
-import { PAUSE_IMAGE } from '../../runtime/images.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { mapLines, printStatusData } from './containers.ts';
 import { resolveId, rpcError, sandboxIds, sandboxInspect, sandboxMessage } from './cri-view.ts';
@@ -153,10 +152,10 @@ export const inspectp: Command = {
 		for (const given of ids) {
 			const id = resolveId(known, given, 'sandbox');
 			if (!id.ok) return r.inv.fatal(`get the status of pod sandboxes: get pod sandbox status: ${id.error}`);
-			const status = rt.podSandboxStatus(id.id);
+			const status = rt.podSandboxStatus(id.id, verbose);
 			if (!status.ok) return r.inv.fatal(`get the status of pod sandboxes: get pod sandbox status: ${rpcError(status.error)}`);
 			const s = status.value;
-			const view = sandboxInspect(s, PAUSE_IMAGE, verbose);
+			const view = sandboxInspect(s, verbose);
 			if (output === 'table') {
 				let text = `ID: ${s.id}\nName: ${s.podName}\nUID: ${s.podUid}\nNamespace: ${s.namespace}\nAttempt: ${s.attempt}\nStatus: ${s.state}\nCreated: ${goTimeString(s.createdWallMs)}\n`;
 				const network = view.status as { network: { ip: string } };

@@ -6,7 +6,7 @@
  * the verbose info map of the Status call).
  */
 import type { GoJsonValue } from '../../golang/json.ts';
-import { PAUSE_IMAGE } from '../../runtime/images.ts';
+import type { RuntimeStatusInfo } from '../../cri-api/cri.ts';
 import { printStatusData } from './containers.ts';
 import { emptyConfig, readConfig, setConfigOption, writeConfig, type CrictlConfig } from './connect.ts';
 import { rpcError } from './cri-view.ts';
@@ -36,9 +36,10 @@ export const version: Command = {
  * containerd's CRI configuration as `crictl info` shows it under "config"
  * (the parts a kubeadm node's /etc/containerd/config.toml sets, in
  * containerd 2.x's JSON field names): runc through the v2 shim with the
- * systemd cgroup driver, CNI from /opt/cni/bin and /etc/cni/net.d.
+ * systemd cgroup driver, CNI from /opt/cni/bin and /etc/cni/net.d, and the
+ * pinned images the runtime reported in its verbose Status.
  */
-function criConfig(): { [key: string]: GoJsonValue } {
+function criConfig(reported: RuntimeStatusInfo['config']): { [key: string]: GoJsonValue } {
 	return {
 		containerd: {
 			defaultRuntimeName: 'runc',
@@ -72,7 +73,7 @@ function criConfig(): { [key: string]: GoJsonValue } {
 		rootDir: '/var/lib/containerd/io.containerd.grpc.v1.cri',
 		stateDir: '/run/containerd/io.containerd.grpc.v1.cri',
 		// containerd 2.x keeps the sandbox image among the pinned images.
-		pinnedImages: { sandbox: PAUSE_IMAGE },
+		pinnedImages: { sandbox: reported.pinnedImages.sandbox },
 	};
 }
 
@@ -90,12 +91,14 @@ export const info: Command = {
 	run(r) {
 		if (r.args.length) return r.help();
 		const rt = r.runtime();
-		const status = rt.status();
+		// info.go: Status with verbose unless --quiet.
+		const status = rt.status({ verbose: !r.bool('quiet') });
 		if (!status.ok) {
 			r.inv.klogError('remote_runtime.go:801', 'Status from runtime service failed', rpcError(status.error));
 			return r.inv.fatal(`getting status of runtime: ${rpcError(status.error)}`);
 		}
-		const conditions: GoJsonValue[] = status.value.map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
+		const reported = status.value.info;
+		const conditions: GoJsonValue[] = status.value.conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
 		// status.go appends the deprecation-warnings condition to the two CRI conditions.
 		conditions.push({ type: 'ContainerdHasNoDeprecationWarnings', status: true, reason: '', message: '' });
 		const handlerFeatures = { recursive_read_only_mounts: true, user_namespaces: true };
@@ -108,9 +111,9 @@ export const info: Command = {
 			],
 			features: { supplemental_groups_policy: true },
 		};
-		if (!r.bool('quiet')) {
-			const network = status.value.find((c) => c.type === 'NetworkReady');
-			data.config = criConfig();
+		if (reported) {
+			const network = status.value.conditions.find((c) => c.type === 'NetworkReady');
+			data.config = criConfig(reported.config);
 			data.golang = CONTAINERD_GO_VERSION;
 			data.cniconfig = { PluginDirs: ['/opt/cni/bin'], PluginConfDir: '/etc/cni/net.d', PluginMaxConfNum: 1, Prefix: 'eth', Networks: null };
 			data.lastCNILoadStatus = network?.status === false ? 'cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config' : 'OK';

@@ -1,8 +1,8 @@
 /**
  * What `crictl` needs from the node it runs on, passed in by the cluster
- * wiring: the node's containerd (its CRI methods, the way crictl reaches it
- * over the socket) and the process that receives the completion of an
- * image pull. The shell gives the rest: the node's files (/etc/crictl.yaml)
+ * wiring: the node's CRI endpoint (the RuntimeService and ImageService of
+ * ../../cri-api/cri.ts, all crictl reaches over the socket) and the process
+ * that receives the completion of an image pull. The shell gives the rest: the node's files (/etc/crictl.yaml)
  * and the virtual clock (`ctx.shell.clock`, `ctx.shell.onSleep`).
  *
  * Version numbers and paths of the crictl the nodes run:
@@ -10,28 +10,10 @@
  * v1.36), installed by the `cri-tools` package of pkgs.k8s.io as
  * /usr/bin/crictl.
  */
-import type { ContainerRuntime } from '../../runtime/container-runtime.ts';
+import type { ImageService, RuntimeService } from '../../cri-api/cri.ts';
 
-/** The CRI calls crictl makes (k8s.io/cri-api RuntimeService and ImageService), as the node's containerd serves them. */
-export type CrictlRuntime = Pick<
-	ContainerRuntime,
-	| 'version'
-	| 'status'
-	| 'listPodSandbox'
-	| 'podSandboxStatus'
-	| 'stopPodSandbox'
-	| 'removePodSandbox'
-	| 'listContainers'
-	| 'containerStatus'
-	| 'stopContainer'
-	| 'removeContainer'
-	| 'execSync'
-	| 'readLogs'
-	| 'listImages'
-	| 'imageStatus'
-	| 'removeImage'
-	| 'pullImage'
->;
+/** The CRI endpoint crictl talks to (k8s.io/cri-api RuntimeService and ImageService), as the node's containerd serves it. */
+export type CrictlRuntime = RuntimeService & ImageService;
 
 /** The outcome of one pull, as the runtime reported it to the pull sink. */
 export type PullOutcome = { ok: true; imageRef: string } | { ok: false; code: string; desc: string };
