@@ -1,0 +1,181 @@
+/**
+ * The userland tools a container command may call, run directly or from
+ * a shell script: echo, printf, sleep, date, hostname, id, env, cat, ls,
+ * ps, seq, uname, the network clients without a network (wget, nslookup,
+ * curl), and the file tools whose effects the interpreter applies. Each
+ * answers in the dialect of the image's base: busybox applets or GNU
+ * coreutils (Debian, Ubuntu), whose messages and exit codes differ.
+ *
+ * Mirrors the behaviour of busybox and GNU coreutils, in our own words.
+ */
+import type { CatalogImage } from '../images.ts';
+import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions } from '../behaviour.ts';
+import { formatDateCommand } from './time-formats.ts';
+import { listDirectory, readFile } from './rootfs.ts';
+import { envValue, usesBusybox } from './userland.ts';
+
+/** Runs `argv` if it is one of the userland tools; undefined if it is another program. */
+export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, argv: string[], wallMs: number, options: RunOptions, out: OutputLine[]): CommandOutcome | undefined {
+	const binary = argv[0] ?? '';
+	const base = binary.slice(binary.lastIndexOf('/') + 1);
+	const args = argv.slice(1);
+	const print = (text: string) => out.push({ stream: 'stdout', text });
+	const fail = (text: string) => out.push({ stream: 'stderr', text });
+	const done = (status: number): CommandOutcome => ({ kind: 'done', status, out });
+	const busybox = usesBusybox(image);
+
+	switch (base) {
+		case 'echo': {
+			let words = args;
+			let newline = true;
+			while (words[0] === '-n' || words[0] === '-e' || words[0] === '-ne' || words[0] === '-en') {
+				if (words[0].includes('n')) newline = false;
+				words = words.slice(1);
+			}
+			const text = words.join(' ').replace(/\\n/g, '\n');
+			for (const line of text.split('\n')) print(line);
+			if (!newline && out.length && out[out.length - 1].text === '') out.pop();
+			return done(0);
+		}
+		case 'printf': {
+			const [format = '', ...rest] = args;
+			let k = 0;
+			const text = format.replace(/%[sd]|%%|\\n|\\t/g, (m) => (m === '%%' ? '%' : m === '\\n' ? '\n' : m === '\\t' ? '\t' : (rest[k++] ?? (m === '%d' ? '0' : ''))));
+			const lines = text.split('\n');
+			if (lines[lines.length - 1] === '') lines.pop();
+			for (const line of lines) print(line);
+			return done(0);
+		}
+		case 'true':
+			return done(0);
+		case 'false':
+			return done(1);
+		case 'sleep': {
+			if (args.length === 0) {
+				fail(busybox ? 'Usage: sleep [N]...' : 'sleep: missing operand');
+				return done(1);
+			}
+			let total = 0;
+			for (const a of args) {
+				if (a === 'infinity' || a === 'inf') return { kind: 'sleep', ms: Number.POSITIVE_INFINITY, out };
+				const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(a);
+				if (!m) {
+					fail(busybox ? `sleep: invalid number '${a}'` : `sleep: invalid time interval '${a}'`);
+					return done(1);
+				}
+				total += Number(m[1]) * ({ '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2]] ?? 1000);
+			}
+			return { kind: 'sleep', ms: total, out };
+		}
+		case 'date':
+			print(formatDateCommand(wallMs));
+			return done(0);
+		case 'hostname':
+			print(ctx.hostname);
+			return done(0);
+		case 'whoami':
+			print('root');
+			return done(0);
+		case 'id':
+			print(busybox ? 'uid=0(root) gid=0(root) groups=0(root),10(wheel)' : 'uid=0(root) gid=0(root) groups=0(root)');
+			return done(0);
+		case 'pwd':
+			print(ctx.workingDir || '/');
+			return done(0);
+		case 'uname':
+			// The kernel is the node's: containers share it.
+			print(args.includes('-a') ? `Linux ${ctx.hostname} 6.8.0-88-generic #89-Ubuntu SMP PREEMPT_DYNAMIC x86_64 GNU/Linux` : 'Linux');
+			return done(0);
+		case 'env':
+		case 'printenv': {
+			if (base === 'printenv' && args.length > 0) {
+				let status = 0;
+				for (const name of args) {
+					const v = envValue(ctx, name);
+					if (v === undefined) status = 1;
+					else print(v);
+				}
+				return done(status);
+			}
+			for (const e of ctx.env) print(`${e.name}=${e.value}`);
+			return done(0);
+		}
+		case 'cat': {
+			let status = 0;
+			for (const path of args.filter((a) => !a.startsWith('-'))) {
+				const content = readFile(image, ctx, files, path);
+				if (content === undefined) {
+					const isDir = listDirectory(image, ctx, files, path) !== undefined;
+					fail(busybox ? `cat: ${isDir ? `read error: Is a directory` : `can't open '${path}': No such file or directory`}` : `cat: ${path}: ${isDir ? 'Is a directory' : 'No such file or directory'}`);
+					status = 1;
+					continue;
+				}
+				const lines = content.split('\n');
+				if (lines[lines.length - 1] === '') lines.pop();
+				for (const line of lines) print(line);
+			}
+			return done(status);
+		}
+		case 'ls': {
+			const targets = args.filter((a) => !a.startsWith('-'));
+			const long = args.some((a) => a.startsWith('-') && a.includes('l'));
+			let status = 0;
+			for (const target of targets.length ? targets : [ctx.workingDir || '/']) {
+				const entries = listDirectory(image, ctx, files, target);
+				if (entries) {
+					if (targets.length > 1) print(`${target}:`);
+					for (const e of entries) print(long ? `-rw-r--r--    1 root     root             0 ${e}` : e);
+					continue;
+				}
+				if (readFile(image, ctx, files, target) !== undefined) {
+					print(target);
+					continue;
+				}
+				fail(busybox ? `ls: ${target}: No such file or directory` : `ls: cannot access '${target}': No such file or directory`);
+				status = busybox ? 1 : 2;
+			}
+			return done(status);
+		}
+		case 'ps': {
+			// busybox ps: PID right-aligned in 5 columns, user in 8.
+			print('PID   USER     TIME  COMMAND');
+			print(`${'1'.padStart(5)} root      0:00 ${ctx.argv.join(' ')}`);
+			print(`${String(options.main ? 2 : 7).padStart(5)} root      0:00 ps${args.length ? ' ' + args.join(' ') : ''}`);
+			return done(0);
+		}
+		case 'touch':
+		case 'mkdir':
+		case 'rm':
+		case 'tee':
+			// File effects are applied by the interpreter (it owns the writable layer).
+			return done(0);
+		case 'seq': {
+			const nums = args.map(Number);
+			const [first, last] = nums.length === 1 ? [1, nums[0]] : [nums[0], nums[nums.length - 1]];
+			for (let v = first; v <= last && v - first < 10_000; v++) print(String(v));
+			return done(0);
+		}
+		case 'kill':
+		case 'which':
+		case 'test':
+		case '[':
+		case 'basename':
+		case 'dirname':
+		case 'head':
+		case 'tail':
+		case 'wc':
+		case 'grep':
+			return done(0);
+		case 'uptime':
+			print(' 08:00:00 up 1 min,  0 users,  load average: 0.08, 0.03, 0.01');
+			return done(0);
+		case 'wget':
+		case 'nslookup':
+		case 'curl': {
+			const host = args.filter((a) => !a.startsWith('-')).pop() ?? '';
+			fail(base === 'curl' ? `curl: (6) Could not resolve host: ${host}` : `${base}: bad address '${host.replace(/^https?:\/\//, '').split('/')[0]}'`);
+			return done(base === 'curl' ? 6 : 1);
+		}
+	}
+	return undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * The control-plane images' programs and the add-ons kubeadm installs:
+ * etcd (and etcdctl/etcdutl's version), kube-apiserver,
+ * kube-controller-manager, kube-scheduler, kube-proxy and CoreDNS. Each
+ * serves its default ports and writes its first lines; the component
+ * itself is a simulated process the cluster starts and stops through the
+ * runtime's hooks when its container starts serving and exits.
+ *
+ * Mirrors the programs' flags (`--version`), klog's header, etcd's JSON
+ * log and the ports kubeadm's static pods and add-ons use.
+ */
+import { klogHeader } from '../../component-base/klog.ts';
+import { systemComponentOf, type CatalogImage, type SystemComponent } from '../images.ts';
+import type { CommandOutcome, OutputLine, ServedPort } from '../behaviour.ts';
+
+/** The ports and probe answers of the control-plane programs (their default secure/health ports). */
+const COMPONENT_PORTS: Record<SystemComponent, ServedPort[]> = {
+	// etcd: clients 2379, peers 2380, metrics and /health 2381 (kubeadm's --listen-metrics-urls).
+	etcd: [
+		{ port: 2379, protocol: 'tcp' },
+		{ port: 2380, protocol: 'tcp' },
+		{ port: 2381, protocol: 'http' },
+	],
+	'kube-apiserver': [{ port: 6443, protocol: 'http' }],
+	'kube-controller-manager': [{ port: 10257, protocol: 'http' }],
+	'kube-scheduler': [{ port: 10259, protocol: 'http' }],
+	// kube-proxy: metrics 10249, healthz 10256.
+	'kube-proxy': [
+		{ port: 10249, protocol: 'http' },
+		{ port: 10256, protocol: 'http' },
+	],
+	// CoreDNS: DNS 53, health 8080, ready 8181, metrics 9153.
+	coredns: [
+		{ port: 53, protocol: 'tcp' },
+		{ port: 8080, protocol: 'http' },
+		{ port: 8181, protocol: 'http' },
+		{ port: 9153, protocol: 'http' },
+	],
+};
+
+/** Runs `argv` if it is a control-plane program (or an etcd tool); undefined if it is another program. */
+export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: number, options: { main: boolean }, out: OutputLine[]): CommandOutcome | undefined {
+	const binary = argv[0];
+	const base = binary.slice(binary.lastIndexOf('/') + 1);
+	const args = argv.slice(1);
+	const print = (text: string) => out.push({ stream: 'stdout', text });
+	const done = (status: number): CommandOutcome => ({ kind: 'done', status, out });
+	const version = image.version;
+	if (base === 'coredns') return systemServer(image, 'coredns', args, wallMs, options, out);
+	const component = systemComponentOf(image);
+	if (component && (base === component || base === 'kube-proxy')) return systemServer(image, component, args, wallMs, options, out);
+	if (image.program === 'etcd' && (base === 'etcdctl' || base === 'etcdutl')) {
+		if (args.includes('version') || args.includes('--version')) {
+			print(`${base} version: ${version}`);
+			print('API version: 3.6');
+			return done(0);
+		}
+		return done(0);
+	}
+	return undefined;
+}
+
+/** The control-plane programs and kube-proxy/CoreDNS: backed by simulated processes through the runtime's hooks. */
+function systemServer(image: CatalogImage, component: SystemComponent, args: string[], wallMs: number, options: { main: boolean }, out: OutputLine[]): CommandOutcome {
+	if (args.includes('--version') || args.includes('-version') || args[0] === 'version') {
+		out.push({ stream: 'stdout', text: component === 'etcd' ? `etcd Version: ${image.version}` : component === 'coredns' ? `CoreDNS-${image.version}` : `Kubernetes ${image.version}` });
+		return { kind: options.main ? 'exit' : 'done', status: 0, out } as CommandOutcome;
+	}
+	if (!options.main) return { kind: 'done', status: 0, out };
+	// klog's header as the control-plane programs write it (PID 1 in their container).
+	const h = (fileLine: string) => klogHeader('I', wallMs, 1, fileLine);
+	const startup: Record<SystemComponent, string[]> = {
+		etcd: [`{"level":"info","msg":"starting etcd member","etcd-version":"${image.version}"}`, '{"level":"info","msg":"serving client traffic on 0.0.0.0:2379"}'],
+		'kube-apiserver': [`${h('options.go:249')}external host was not specified, using the advertise address`, `${h('server.go:163')}kube-apiserver ${image.version} starting`],
+		'kube-controller-manager': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('controllermanager.go:199')}kube-controller-manager ${image.version} starting`],
+		'kube-scheduler': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('server.go:167')}kube-scheduler ${image.version} starting`],
+		// kube-proxy's process writes its own start-up lines, which name its mode (network/kube-proxy.ts).
+		'kube-proxy': [],
+		coredns: ['.:53', `CoreDNS-${image.version}`, 'linux/amd64, go1.24.6'],
+	};
+	return {
+		kind: 'serve',
+		out,
+		server: {
+			name: component,
+			ports: COMPONENT_PORTS[component],
+			readyAfterMs: component === 'kube-apiserver' ? 2_000 : 500,
+			// Go servers handle SIGTERM and stop cleanly. CoreDNS waits out its
+			// `lameduck 5s` (kubeadm's Corefile) before exiting.
+			onStop: { kind: 'graceful', afterMs: component === 'coredns' ? 5_000 : component === 'kube-apiserver' ? 1_000 : 200, exitCode: 0 },
+			startup: startup[component],
+			shutdown: component === 'coredns' ? ['[INFO] SIGTERM: Shutting down servers then terminating', '[INFO] plugin/health: Going into lameduck mode for 5s'] : [],
+			component,
+		},
+	};
+}
