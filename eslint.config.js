@@ -1,5 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import simCoreBoundaries from './sim-core/lint/component-boundaries.js';
 
 /** Sources of non-determinism the simulation must never touch: it runs on a
  *  virtual clock and a seeded PRNG so one seed and one input give one trace. */
@@ -49,6 +50,12 @@ export default tseslint.config(
 				{ selector: "ImportDeclaration[source.value=/^node:/]", message: 'sim-core/src is pure ECMAScript: no Node modules (tests may use them).' },
 			],
 		},
+	},
+	{
+		// Components meet only through the API server and the shared layers (sim-core/lint/component-boundaries.js).
+		files: ['sim-core/src/**/*.ts'],
+		plugins: { 'sim-core': simCoreBoundaries },
+		rules: { 'sim-core/component-boundaries': 'error' },
 	},
 	{
 		// Tests beside the code may read golden files from disk.

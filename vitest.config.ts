@@ -9,7 +9,7 @@ export default defineConfig({
 			{
 				test: {
 					name: 'unit',
-					include: ['sim-core/src/**/*.test.ts', 'tests/site/**/*.test.ts', 'tests/content/**/*.test.ts'],
+					include: ['sim-core/src/**/*.test.ts', 'sim-core/lint/**/*.test.ts', 'tests/site/**/*.test.ts', 'tests/content/**/*.test.ts'],
 					environment: 'node',
 				},
 			},

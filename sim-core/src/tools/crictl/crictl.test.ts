@@ -1,5 +1,5 @@
 /**
- * crictl on a node with a real kubelet and containerd (testing.ts: the
+ * crictl on a node with a real kubelet and containerd (../../testing/node-rig.ts: the
  * kubelet against a real etcd and kube-apiserver). Expected outputs are
  * written from cri-tools v1.36.0's formats: the table columns of
  * container.go / sandbox.go / image.go, `fmt.Println("Version: ", ...)`,
@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { findImage, imageId, imageDigest } from '../../runtime/images.ts';
 import { PULL_BYTES_PER_MS, PULL_OVERHEAD_MS } from '../../runtime/container-runtime.ts';
-import { nodeRig, type NodeRig } from './testing.ts';
+import { nodeRig, type NodeRig } from '../../testing/node-rig.ts';
 import { crictlCommand, DEFAULT_CRICTL_YAML } from './index.ts';
 
 const CONFIG = { '/etc/crictl.yaml': DEFAULT_CRICTL_YAML };

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_MS } from './journalctl.ts';
-import { systemdRig } from './testing.ts';
+import { systemdRig } from '../../testing/systemd-rig.ts';
 
 describe('journalctl -u', () => {
 	it('prints the unit in the short format: systemd starting it, then its own lines', () => {

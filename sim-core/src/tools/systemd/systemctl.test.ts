@@ -10,7 +10,7 @@
  * own records.
  */
 import { describe, expect, it } from 'vitest';
-import { systemdRig } from './testing.ts';
+import { systemdRig } from '../../testing/systemd-rig.ts';
 
 const KUBELET_CMDLINE =
 	'/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2';

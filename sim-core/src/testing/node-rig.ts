@@ -4,16 +4,16 @@
  * on that node, and the crictl pull sink. Tests play the scheduler by
  * creating pods with spec.nodeName set, as the kubelet's own tests do.
  */
-import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';
-import { ContainerRuntime } from '../../runtime/container-runtime.ts';
-import { emptyRuntimeHostState, type RuntimeHostState } from '../../runtime/host-state.ts';
-import { Kubelet } from '../../kubelet/kubelet.ts';
-import { emptyKubeletUnitRecord, type KubeletUnitRecord } from '../../host/systemd/records.ts';
-import type { Strategy } from '../../apiserver/registry/strategy.ts';
-import { R } from '../../client/client.ts';
-import { ShellSession, type Host } from '../../shell/index.ts';
-import { MemoryFs } from '../../host/fs.ts';
-import { CrictlPullSink } from './pull-sink.ts';
+import { createApiHarness, type ApiHarness } from './api-harness.ts';
+import { ContainerRuntime } from '../runtime/container-runtime.ts';
+import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
+import { Kubelet } from '../kubelet/kubelet.ts';
+import { emptyKubeletUnitRecord, type KubeletUnitRecord } from '../host/systemd/records.ts';
+import type { Strategy } from '../apiserver/registry/strategy.ts';
+import { R } from '../client/client.ts';
+import { ShellSession, type Host } from '../shell/index.ts';
+import { MemoryFs } from '../host/fs.ts';
+import { CrictlPullSink } from '../tools/crictl/pull-sink.ts';
 
 /** The parts of the pod registry the kubelet relies on (as kubelet.integration.test.ts sets them up). */
 const podStrategy: Strategy = {

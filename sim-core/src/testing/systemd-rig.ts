@@ -1,14 +1,14 @@
 /**
- * For the systemd tools' tests: a node (testing.ts of crictl: a real
+ * For the systemd tools' tests: a node (./node-rig.ts: a real
  * kubelet and containerd against etcd and kube-apiserver) with kubeadm's
  * unit files and flags on its disk and systemctl and journalctl installed,
  * their stop and start mapped to the kernel.
  */
-import { nodeRig, type NodeRig } from '../crictl/testing.ts';
-import { journalctlCommand, systemctlCommand } from './index.ts';
-import { systemdNodeFiles } from '../../host/systemd/units.ts';
-import type { SystemdDeps } from './types.ts';
-import { containerdCgroup } from '../../runtime/host-state.ts';
+import { nodeRig, type NodeRig } from './node-rig.ts';
+import { journalctlCommand, systemctlCommand } from '../tools/systemd/index.ts';
+import { systemdNodeFiles } from '../host/systemd/units.ts';
+import type { SystemdDeps } from '../tools/systemd/types.ts';
+import { containerdCgroup } from '../runtime/host-state.ts';
 
 export const KUBEADM_FLAGS = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n';
 
