@@ -16,6 +16,15 @@ import { resourceOf, type CacheChange } from './cacher.ts';
 import type { ApiServerContext, WatchRegistration } from './config.ts';
 import { objectMatches, parseSelectors } from './selectors.ts';
 
+/**
+ * How long a client takes to notice that its connection to the API server
+ * is dead when nothing closes it (a partition): client-go's HTTP/2 health
+ * check pings after 30 s without a frame (ReadIdleTimeout) and gives up 15 s
+ * later (PingTimeout): the defaults of k8s.io/apimachinery/pkg/util/net/
+ * http.go (HTTP2_READ_IDLE_TIMEOUT_SECONDS, HTTP2_PING_TIMEOUT_SECONDS).
+ */
+export const CLIENT_DEAD_CONNECTION_MS = 45_000;
+
 export class CacheWatchers {
 	constructor(private readonly server: ApiServerContext) {}
 
@@ -69,12 +78,18 @@ export class CacheWatchers {
 		for (const [id, watch] of Object.entries(state.watches)) if (watch.owner === processId) delete state.watches[id];
 	}
 
-	/** Closes the watches of some processes (a partitioned node): they will notice and re-watch. */
+	/**
+	 * Closes the watches of some processes (a partitioned node). Nothing
+	 * reaches them to say so: each client finds out when its connection's
+	 * health check fails (CLIENT_DEAD_CONNECTION_MS later), then re-watches
+	 * from its resourceVersion, backing off while the node is still cut off.
+	 */
 	closeOf(processIds: string[]): void {
-		const state = this.server.state;
+		const { kernel, state } = this.server;
 		for (const [id, watch] of Object.entries(state.watches)) {
 			if (!processIds.includes(watch.owner)) continue;
 			delete state.watches[id];
+			kernel.schedule(watch.owner, CLIENT_DEAD_CONNECTION_MS, 'watch-closed', { watchId: watch.id }, { background: true, origin: kernel.origin });
 		}
 	}
 

@@ -95,3 +95,17 @@ describe('clearing a node that is gone for good', () => {
 		expect(stuck.every((p) => p.metadata.deletionTimestamp !== undefined)).toBe(true);
 	});
 });
+
+describe('a node reconnected after a partition', () => {
+	it('watches again: Pods scheduled to it after the heal start (its informers re-watch once their dead connections time out)', () => {
+		const cluster = new Cluster({ seed: 4 });
+		cluster.partition('node-1');
+		cluster.advance('20s');
+		cluster.heal('node-1');
+		cluster.exec('kubectl create deployment web --image=nginx:1.29 --replicas=4');
+		cluster.advance('3m');
+		const pods = cluster.list('pods', 'default');
+		expect(pods.filter((p) => (p.spec as { nodeName?: string }).nodeName === 'node-1').length).toBeGreaterThan(0);
+		expect(pods.map((p) => (p.status as { phase?: string }).phase)).toEqual(['Running', 'Running', 'Running', 'Running']);
+	});
+});
