@@ -254,7 +254,7 @@ export function isEmptySelector(selector: Selector): boolean {
 }
 
 /** Requirement.String: `key=v`, `key in (a,b)` with values sorted, `!key`, `key`. */
-export function requirementToString(r: Requirement): string {
+function requirementToString(r: Requirement): string {
 	const values = r.values.length === 1 ? r.values[0] : [...r.values].sort(compareGoStrings).join(',');
 	switch (r.operator) {
 		case 'exists':
@@ -468,7 +468,7 @@ export function parseLabelSelector(text: string): Selector {
 // Field selectors (fields/selector.go)
 
 /** One field selector term; `==` is stored as `=` (upstream keeps it as a hasTerm). */
-export interface FieldTerm {
+interface FieldTerm {
 	readonly field: string;
 	readonly operator: '=' | '!=';
 	readonly value: string;

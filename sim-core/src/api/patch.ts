@@ -27,7 +27,7 @@ function setKey(target: JsonObject, key: string, value: Json): void {
 }
 
 /** RFC 7386. */
-export function mergePatch(target: Json, patch: Json): Json {
+function mergePatch(target: Json, patch: Json): Json {
 	if (!isObject(patch)) return deepCopy(patch);
 	const result: JsonObject = isObject(target) ? deepCopy(target) : {};
 	for (const [key, value] of Object.entries(patch)) {
@@ -140,7 +140,7 @@ function mergeList(current: Json[], patch: Json[], mergeKey: string, path: strin
 }
 
 /** Kubernetes strategic merge patch for an object of `kind`. */
-export function strategicMergePatch(target: Json, patch: Json, kind: string): Json {
+function strategicMergePatch(target: Json, patch: Json, kind: string): Json {
 	return strategicMerge(target, patch, [], kind);
 }
 
@@ -175,7 +175,7 @@ function getAt(doc: Json, pointer: string): Json {
 }
 
 /** RFC 6902. */
-export function jsonPatch(target: Json, operations: Json): Json {
+function jsonPatch(target: Json, operations: Json): Json {
 	if (!Array.isArray(operations)) throw new Error('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
 	let doc = deepCopy(target);
 	for (const raw of operations) {

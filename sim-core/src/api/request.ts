@@ -64,9 +64,6 @@ export interface ApiResponse<T = unknown> {
 	warnings?: string[];
 }
 
-export function isStatus(body: unknown): body is Status {
-	return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'Status';
-}
 
 export function isSuccess(response: ApiResponse): boolean {
 	return response.code >= 200 && response.code < 300;

@@ -114,7 +114,7 @@ export interface ContainerPort {
 	hostIP?: string;
 }
 
-export interface ProbeHandler {
+interface ProbeHandler {
 	exec?: { command?: string[] };
 	httpGet?: { path?: string; port: number | string; host?: string; scheme?: string };
 	tcpSocket?: { port: number | string; host?: string };

@@ -23,7 +23,7 @@ import { objectMatches, parseSelectors } from './selectors.ts';
  * later (PingTimeout): the defaults of k8s.io/apimachinery/pkg/util/net/
  * http.go (HTTP2_READ_IDLE_TIMEOUT_SECONDS, HTTP2_PING_TIMEOUT_SECONDS).
  */
-export const CLIENT_DEAD_CONNECTION_MS = 45_000;
+const CLIENT_DEAD_CONNECTION_MS = 45_000;
 
 export class CacheWatchers {
 	constructor(private readonly server: ApiServerContext) {}

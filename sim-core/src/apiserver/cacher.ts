@@ -27,7 +27,7 @@ export interface CacheChange {
 }
 
 /** Recursively freezes a decoded object: cached objects are shared read-only. */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
 	if (value && typeof value === 'object' && !Object.isFrozen(value)) {
 		Object.freeze(value);
 		for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
@@ -36,14 +36,14 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /** Decodes a stored value and stamps its resourceVersion (etcd's mod revision), as the etcd3 storage layer does. */
-export function decodeStored(value: string, modRevision: number): KubeObject {
+function decodeStored(value: string, modRevision: number): KubeObject {
 	const object = JSON.parse(value) as KubeObject;
 	object.metadata = { ...object.metadata, resourceVersion: String(modRevision) };
 	return deepFreeze(object);
 }
 
 /** Finds which resource an etcd key belongs to. */
-export function resourceOfKey(key: string): ResourceInfo | undefined {
+function resourceOfKey(key: string): ResourceInfo | undefined {
 	let best: ResourceInfo | undefined;
 	let bestLength = -1;
 	for (const info of RESOURCES) {

@@ -37,13 +37,13 @@ export interface PodDisruptionBudget extends KubeObject {
 }
 
 /** Upstream's MaxDisruptedPodSize: refuse when this many evictions are still unconfirmed by the disruption controller (eviction.go). */
-export const MAX_DISRUPTED_POD_SIZE = 2000;
+const MAX_DISRUPTED_POD_SIZE = 2000;
 
 /** The cause type upstream attaches to a refused eviction (policyv1.DisruptionBudgetCause). */
 const DISRUPTION_BUDGET_CAUSE = 'DisruptionBudget';
 
 /** The 429 message of a refused eviction (eviction.go checkAndDecrement / createTooManyRequestsError). */
-export const EVICTION_REFUSED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
+const EVICTION_REFUSED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 type PodLike = KubeObject;
 
@@ -78,7 +78,7 @@ export function budgetsForPod(pod: KubeObject, budgets: readonly PodDisruptionBu
 }
 
 /** What to do with an eviction once the pod and its budgets are known. */
-export type EvictionDecision =
+type EvictionDecision =
 	/** Delete the pod; if `budget` is set, store it first (one disruption used up). */
 	| { action: 'delete'; budget?: PodDisruptionBudget; resourceVersionPrecondition?: string }
 	/** Refuse with this response. */

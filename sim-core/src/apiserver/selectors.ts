@@ -9,7 +9,7 @@ import type { KubeObject } from '../api/types.ts';
 import { matches, matchesFields, parseFieldSelector, parseLabelSelector, type FieldSelector, type Selector } from '../api/labels.ts';
 import type { Strategy } from './registry/strategy.ts';
 
-export interface ParsedSelectors {
+interface ParsedSelectors {
 	label?: Selector;
 	field?: FieldSelector;
 }
@@ -25,7 +25,7 @@ export function parseSelectors(label: string | undefined, field: string | undefi
 	return { ok: true, value };
 }
 
-export function objectFields(obj: KubeObject, strategy: Strategy): Record<string, string> {
+function objectFields(obj: KubeObject, strategy: Strategy): Record<string, string> {
 	return {
 		'metadata.name': obj.metadata.name ?? '',
 		'metadata.namespace': obj.metadata.namespace ?? '',

@@ -33,13 +33,13 @@ export function emptyInformer(): InformerState {
 	return { items: {}, resourceVersion: '', watchId: null, synced: false, retryDelayMs: 0 };
 }
 
-export interface InformerHandlers {
+interface InformerHandlers {
 	onAdd?(obj: KubeObject): void;
 	onUpdate?(oldObj: KubeObject, newObj: KubeObject): void;
 	onDelete?(obj: KubeObject): void;
 }
 
-export interface InformerSpec extends ResourceRef {
+interface InformerSpec extends ResourceRef {
 	namespace?: string;
 	labelSelector?: string;
 	fieldSelector?: string;

@@ -43,7 +43,7 @@ export interface FaultCause {
 }
 
 /** What the faults need from the cluster. */
-export interface FaultTargets {
+interface FaultTargets {
 	kernel: Kernel;
 	hosts: ReadonlyMap<string, NodeHost>;
 	controlPlaneNode(): string;
@@ -55,7 +55,7 @@ export interface FaultTargets {
 	planReboot(node: string, afterBoot: string): void;
 }
 
-export interface FaultsState {
+interface FaultsState {
 	failing: string[];
 	partitions: string[];
 }

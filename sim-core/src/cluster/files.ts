@@ -18,7 +18,7 @@ export function certificate(commonName: string, organizations: string[] = []): s
 	return `-----BEGIN CERTIFICATE-----\n# simulated certificate (Cluster Anatomy): no real key material\n# Subject: ${subject}\n-----END CERTIFICATE-----\n`;
 }
 
-export function privateKey(): string {
+function privateKey(): string {
 	return '-----BEGIN PRIVATE KEY-----\n# simulated key (Cluster Anatomy): no real key material\n-----END PRIVATE KEY-----\n';
 }
 
@@ -45,7 +45,7 @@ export function kubeconfig(server: string, user: string, groups: string[], conte
 	});
 }
 
-export interface MachineFacts {
+interface MachineFacts {
 	nodeName: string;
 	nodeIp: string;
 	apiServerUrl: string;

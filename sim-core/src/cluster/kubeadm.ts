@@ -18,7 +18,7 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 
-export interface KubeadmInitState {
+interface KubeadmInitState {
 	/** Objects still to create, by index into `objects`. */
 	next: number;
 	controlPlaneMarked: boolean;

@@ -81,7 +81,7 @@ const TMPFS_VOLUME_PLUGINS = ['kubernetes.io~secret', 'kubernetes.io~projected']
  * reads (a version 4 UUID). Derived from the name and the count, so runs
  * repeat; boot 0 keeps the ID the kubelet always reported.
  */
-export function bootIdOf(node: string, n: number): string {
+function bootIdOf(node: string, n: number): string {
 	const b = hash128(n === 0 ? `boot:${node}` : `boot:${node}:${n}`);
 	return `${b.slice(0, 8)}-${b.slice(8, 12)}-4${b.slice(13, 16)}-a${b.slice(17, 20)}-${b.slice(20, 32)}`;
 }

@@ -45,7 +45,7 @@ export interface ClusterOptions {
 export const DEFAULT_START_TIME = '2026-11-30T08:00:00Z';
 export const DEFAULT_SEED = 1;
 
-export const DEFAULT_NODES: NodeOptions[] = [
+const DEFAULT_NODES: NodeOptions[] = [
 	{ name: 'control-plane', cpu: '2', memory: '4Gi', role: 'control-plane' },
 	{ name: 'node-1', cpu: '2', memory: '4Gi' },
 	{ name: 'node-2', cpu: '2', memory: '4Gi' },

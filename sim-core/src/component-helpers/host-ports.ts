@@ -13,7 +13,7 @@ import type { PodSpec } from '../api/types.ts';
 import { isRestartableInitContainer } from './resource.ts';
 
 /** The address a host port binds when none is given (DefaultBindAllHostIP). */
-export const DEFAULT_BIND_ALL_HOST_IP = '0.0.0.0';
+const DEFAULT_BIND_ALL_HOST_IP = '0.0.0.0';
 
 /** One port a container asks of its host. */
 export interface HostPort {

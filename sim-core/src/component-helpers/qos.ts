@@ -20,7 +20,7 @@ import type { Container, PodSpec } from '../api/types.ts';
 import { Quantity } from '../api/quantity.ts';
 import { isPodLevelResourcesSet, parseQuantityOrZero } from './resource.ts';
 
-export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
 /** supportedQoSComputeResources. */
 const QOS_RESOURCES = ['cpu', 'memory'];

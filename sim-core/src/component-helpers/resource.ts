@@ -33,7 +33,7 @@ import { Quantity } from '../api/quantity.ts';
 export type ResourceList = Map<string, Quantity>;
 
 /** The options of PodRequests and PodLimits that this cluster uses. */
-export interface PodResourcesOptions {
+interface PodResourcesOptions {
 	/** Leave the RuntimeClass overhead out (ExcludeOverhead). */
 	excludeOverhead?: boolean;
 	/**
@@ -66,7 +66,7 @@ export function toResourceList(record: Record<string, string | number> | undefin
 }
 
 /** addResourceList: adds `add` into `target`. */
-export function addResourceList(target: ResourceList, add: ResourceList): void {
+function addResourceList(target: ResourceList, add: ResourceList): void {
 	for (const [name, q] of add) target.set(name, (target.get(name) ?? ZERO).add(q));
 }
 
@@ -79,7 +79,7 @@ function maxResourceList(target: ResourceList, other: ResourceList): void {
 }
 
 /** IsSupportedPodLevelResource: cpu, memory and hugepages-*. */
-export function isSupportedPodLevelResource(name: string): boolean {
+function isSupportedPodLevelResource(name: string): boolean {
 	return name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
 }
 
@@ -93,7 +93,7 @@ export function isPodLevelResourcesSet(spec: PodSpec): boolean {
 }
 
 /** IsPodLevelRequestsSet. */
-export function isPodLevelRequestsSet(spec: PodSpec): boolean {
+function isPodLevelRequestsSet(spec: PodSpec): boolean {
 	return namesSupported(spec.resources?.requests);
 }
 

@@ -22,7 +22,7 @@ import { isPodActive, isPodReady, podReadyCondition, timeMs } from './pod-util.t
 /** podPhaseToOrdinal: phases not listed (Succeeded, Failed, none) count as Pending's 0, as a Go map miss does. */
 const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
-export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
+const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
 
 /** helper.GetDeletionCostFromPodAnnotations: an int32; absent or invalid counts as 0. */
 export function podDeletionCost(pod: Pod): number {

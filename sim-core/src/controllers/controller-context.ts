@@ -33,7 +33,7 @@ export const WATCHABLE_RESOURCES: Readonly<Record<string, ResourceRef & { namesp
 
 /** What a controller may use of its host. Implemented by KubeControllerManager. */
 /** The virtual clocks a controller reads. */
-export interface ControllerClock {
+interface ControllerClock {
 	/** Virtual ms since the cluster started (timers, expectations). */
 	nowMs(): number;
 	/** Wall-clock-looking epoch ms (timestamps in objects). */

@@ -56,7 +56,7 @@ import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
 
 /** The process id and the Lease name. */
-export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 
 /** Knobs, named after the kube-controller-manager flags they stand for, with upstream defaults. */
 export interface KubeControllerManagerOptions {
@@ -119,7 +119,7 @@ export const PLACEHOLDER_ROOT_CA_PEM = [
 	'',
 ].join('\n');
 
-export const DEFAULT_KCM_OPTIONS: KubeControllerManagerOptions = {
+const DEFAULT_KCM_OPTIONS: KubeControllerManagerOptions = {
 	controllers: ['*'],
 	hostname: 'control-plane',
 	leaderElect: true,
@@ -177,7 +177,7 @@ export function isControllerEnabled(name: string, alias: string, controllers: re
 }
 
 /** Volatile state of the manager. Plain JSON. */
-export interface KubeControllerManagerState {
+interface KubeControllerManagerState {
 	leader: LeaderElectionState;
 	/** Whether this instance leads (its loops run). */
 	leading: boolean;

@@ -29,15 +29,15 @@ import { addOrUpdateToleration } from './taints.ts';
 import { RequiredNodeAffinity } from '../component-helpers/node-affinity.ts';
 import { TaintKeys, findMatchingUntoleratedTaint } from '../component-helpers/taints.ts';
 
-export const DAEMONSET_CONTROLLER = 'daemonset-controller';
+const DAEMONSET_CONTROLLER = 'daemonset-controller';
 /** apps.DefaultDaemonSetUniqueLabelKey. */
-export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
+const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
 /** extensions.DaemonSetTemplateGenerationKey (deprecated, still written). */
-export const POD_TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
+const POD_TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
 /** The annotation the API server keeps the template generation in (apps/v1 DaemonSet strategy). */
-export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 /** BurstReplicas for DaemonSets (daemon_controller.go). */
-export const DAEMONSET_BURST_REPLICAS = 250;
+const DAEMONSET_BURST_REPLICAS = 250;
 
 /**
  * AddOrUpdateDaemonPodTolerations: daemon pods must survive node problems,

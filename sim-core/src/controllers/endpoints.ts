@@ -46,22 +46,22 @@ import {
 } from './util/endpoint.ts';
 import { deepCopy } from '../golang/json.ts';
 
-export const ENDPOINTS_CONTROLLER = 'endpoints-controller';
+const ENDPOINTS_CONTROLLER = 'endpoints-controller';
 /** The event source upstream's recorder uses (endpoints_controller.go NewEndpointController). */
-export const ENDPOINTS_EVENT_SOURCE = 'endpoint-controller';
+const ENDPOINTS_EVENT_SOURCE = 'endpoint-controller';
 /** maxCapacity: the most addresses an Endpoints object holds (endpoints_controller.go). */
 export const ENDPOINTS_MAX_CAPACITY = 1000;
 /** v1.EndpointsOverCapacity and its value `truncated` (k8s.io/api/core/v1/annotation_key_constants.go). */
 export const ANNOTATION_OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';
 /** resourcelock.LeaderElectionRecordAnnotationKey: old leader-election locks, which have no Service. */
-export const LEADER_ELECTION_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
+const LEADER_ELECTION_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
 /** maxRetries (endpoints_controller.go): 5 ms, 10 ms ... 82 s, then the Service is dropped out of the queue. */
-export const ENDPOINTS_MAX_RETRIES = 15;
+const ENDPOINTS_MAX_RETRIES = 15;
 
 /** An address with the hostname the shared type leaves out. */
 export type SubsetAddress = EndpointAddress & { hostname?: string };
 /** An Endpoints port (core/v1 EndpointPort). */
-export interface SubsetPort {
+interface SubsetPort {
 	name?: string;
 	port: number;
 	protocol?: string;
@@ -181,7 +181,7 @@ function capacityAnnotationSetCorrectly(annotations: Record<string, string> | un
 }
 
 /** podToEndpointAddressForService: the Pod's IP of the Service's (first) family, its node and a reference to it. */
-export function podToEndpointAddress(service: Service, pod: Pod): SubsetAddress | undefined {
+function podToEndpointAddress(service: Service, pod: Pod): SubsetAddress | undefined {
 	let family = service.spec?.ipFamilies?.[0];
 	if (!family) {
 		const clusterIP = service.spec?.clusterIP ?? '';
@@ -205,14 +205,14 @@ function endpointSubsetsEqualIgnoreResourceVersion(a: readonly EndpointSubset[],
 	return view(a) === view(b);
 }
 
-export interface EndpointsControllerState {
+interface EndpointsControllerState {
 	triggerTimes: Record<string, TriggerTimeState>;
 	/** staleEndpointsTracker: Endpoints key -> the resourceVersion the controller has since replaced. */
 	staleResourceVersions: Record<string, string>;
 }
 
 /** The kube-controller-manager flag this controller reads. */
-export interface EndpointsOptions {
+interface EndpointsOptions {
 	/** --endpoint-updates-batch-period (default 0: no batching). */
 	endpointUpdatesBatchPeriodMs: number;
 }

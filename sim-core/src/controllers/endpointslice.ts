@@ -44,30 +44,30 @@ export {
 	type TriggerTimeState,
 } from './util/endpoint.ts';
 
-export const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
+const ENDPOINTSLICE_CONTROLLER = 'endpointslice-controller';
 /** The event source upstream's recorder uses (endpointslice_controller.go NewController). */
-export const ENDPOINTSLICE_EVENT_SOURCE = 'endpoint-slice-controller';
+const ENDPOINTSLICE_EVENT_SOURCE = 'endpoint-slice-controller';
 /** controllerQualifiedName: the managed-by value of this controller's slices (endpointslice_controller.go). */
 export const CONTROLLER_QUALIFIED_NAME = 'endpointslice-controller.k8s.io';
 /** --max-endpoints-per-slice default 100 (pkg/controller/endpointslice/config/v1alpha1/defaults.go). */
 export const DEFAULT_MAX_ENDPOINTS_PER_SLICE = 100;
 /** endpointSliceChangeMinSyncDelay: a slice changed by someone else is looked at after at least 1 s (endpointslice_controller.go). */
-export const ENDPOINT_SLICE_CHANGE_MIN_SYNC_DELAY_MS = 1_000;
+const ENDPOINT_SLICE_CHANGE_MIN_SYNC_DELAY_MS = 1_000;
 /** defaultSyncBackOff and maxSyncBackOff: retries wait 1 s doubling up to 1000 s (endpointslice_controller.go). */
-export const DEFAULT_SYNC_BACKOFF_MS = 1_000;
-export const MAX_SYNC_BACKOFF_MS = 1_000_000;
+const DEFAULT_SYNC_BACKOFF_MS = 1_000;
+const MAX_SYNC_BACKOFF_MS = 1_000_000;
 /** maxRetries: a Service failing this many times in a row is dropped out of the queue (endpointslice_controller.go). */
-export const ENDPOINTSLICE_MAX_RETRIES = 15;
+const ENDPOINTSLICE_MAX_RETRIES = 15;
 
 /** The kube-controller-manager flags this controller reads. */
-export interface EndpointSliceOptions {
+interface EndpointSliceOptions {
 	/** --max-endpoints-per-slice (default 100). */
 	maxEndpointsPerSlice: number;
 	/** --endpointslice-updates-batch-period (default 0: no batching). */
 	endpointSliceUpdatesBatchPeriodMs: number;
 }
 
-export interface EndpointSliceControllerState {
+interface EndpointSliceControllerState {
 	tracker: EndpointSliceTrackerState;
 	triggerTimes: Record<string, TriggerTimeState>;
 	/** Consecutive failed syncs per Service key (the controller's own 1 s-based rate limiter). */

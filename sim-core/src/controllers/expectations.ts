@@ -10,9 +10,9 @@
  */
 
 /** ExpectationsTimeout: expectations older than this are ignored (pkg/controller/controller_utils.go, 5 * time.Minute). */
-export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
+const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
 
-export interface ExpectationRecord {
+interface ExpectationRecord {
 	/** Creations still to observe. */
 	add: number;
 	/** Deletions still to observe. */

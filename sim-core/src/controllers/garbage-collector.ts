@@ -27,13 +27,13 @@ import { resourceForKind } from '../api/resources.ts';
 import { refOf } from '../client/client.ts';
 import { ControllerBase, WATCHABLE_RESOURCES, type SyncError } from './controller-context.ts';
 
-export const FOREGROUND_DELETION_FINALIZER = 'foregroundDeletion';
-export const ORPHAN_FINALIZER = 'orphan';
+const FOREGROUND_DELETION_FINALIZER = 'foregroundDeletion';
+const ORPHAN_FINALIZER = 'orphan';
 /** NewReferenceCache(500): owners recently found absent (garbagecollector.go). */
 const ABSENT_OWNER_CACHE_SIZE = 500;
 
 /** Who an object is (objectReference: owner coordinates plus namespace). */
-export interface GraphIdentity {
+interface GraphIdentity {
 	apiVersion: string;
 	kind: string;
 	/** The object's namespace; for a virtual owner, its dependent's namespace. */
@@ -43,7 +43,7 @@ export interface GraphIdentity {
 }
 
 /** One vertex of the dependency graph (graph.go node). Plain JSON. */
-export interface GraphNode {
+interface GraphNode {
 	identity: GraphIdentity;
 	/** The object's ownerReferences as last observed. */
 	owners: OwnerReference[];
@@ -57,7 +57,7 @@ export interface GraphNode {
 	virtual: boolean;
 }
 
-export interface GarbageCollectorState {
+interface GarbageCollectorState {
 	nodes: Record<string, GraphNode>;
 	/** Recently absent owners (`apiVersion/kind/namespace/name/uid`), oldest first. */
 	absentOwners: string[];
@@ -83,7 +83,7 @@ export function classifyReferences(refs: OwnerReference[], statusOf: (ref: Owner
 }
 
 /** What attemptToDeleteItem does with an object, once its owners are classified. */
-export type DeleteDecision =
+type DeleteDecision =
 	| { action: 'none' }
 	| { action: 'remove-references'; uids: string[] }
 	| { action: 'delete'; policy: 'Background' | 'Foreground' | 'Orphan'; unblockFirst: boolean };

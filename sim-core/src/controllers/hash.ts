@@ -36,7 +36,7 @@ export function fnv32a(bytes: Iterable<number>, hash = FNV32_OFFSET): number {
 }
 
 /** The 27 characters `SafeEncodeString` maps onto: no vowels, no 0/1/3, so no words and no look-alikes. */
-export const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** rand.SafeEncodeString: each character of `s` replaced by SAFE_ALPHANUMS[codePoint % 27]. */
 export function safeEncodeString(s: string): string {

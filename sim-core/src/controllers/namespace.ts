@@ -25,11 +25,11 @@ import { deepCopy } from '../golang/json.ts';
 /** v1.FinalizerKubernetes: the namespace controller's finalizer token. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
 /** namespaceDeletionGracePeriod: a deleted namespace is looked at 5s later, so late creations are seen (namespace_controller.go). */
-export const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5_000;
+const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5_000;
 /** --namespace-sync-period default 5m: terminating namespaces are looked at again at least this often. */
-export const NAMESPACE_SYNC_PERIOD_MS = 5 * 60_000;
+const NAMESPACE_SYNC_PERIOD_MS = 5 * 60_000;
 /** finalizerEstimateSeconds: the wait assumed for objects held by finalizers (namespaced_resources_deleter.go). */
-export const FINALIZER_ESTIMATE_SECONDS = 15;
+const FINALIZER_ESTIMATE_SECONDS = 15;
 
 type NamespaceCondition = { type: string; status: 'True' | 'False' | 'Unknown'; lastTransitionTime?: string; reason?: string; message?: string };
 

@@ -11,13 +11,13 @@ import { R } from '../client/client.ts';
 import { ControllerBase, type ControllerHost, type SyncError } from './controller-context.ts';
 
 /** The options of kube-controller-manager this controller reads. */
-export interface NodeIpamOptions {
+interface NodeIpamOptions {
 	allocateNodeCidrs: boolean;
 	clusterCidr: string;
 	nodeCidrMaskSize: number;
 }
 
-export interface NodeIpamState {
+interface NodeIpamState {
 	/** Indexes of the allocated blocks. */
 	used: number[];
 	/** cidrset nextCandidate: allocation goes round from here. */

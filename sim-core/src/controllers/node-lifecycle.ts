@@ -31,10 +31,10 @@ import { deepCopy } from '../golang/json.ts';
 import { taintExists } from './taints.ts';
 import { TaintKeys } from '../component-helpers/taints.ts';
 
-export const NODE_CONTROLLER = 'node-controller';
+const NODE_CONTROLLER = 'node-controller';
 
 /** The options of kube-controller-manager this controller reads. */
-export interface NodeLifecycleOptions {
+interface NodeLifecycleOptions {
 	nodeMonitorPeriodMs: number;
 	nodeMonitorGracePeriodMs: number;
 	nodeStartupGracePeriodMs: number;
@@ -45,7 +45,7 @@ export interface NodeLifecycleOptions {
 }
 
 /** scheduler.NodeEvictionPeriod: how often the tainting queues are tried (100 ms). */
-export const NODE_EVICTION_PERIOD_MS = 100;
+const NODE_EVICTION_PERIOD_MS = 100;
 /** scheduler.NodeHealthUpdateRetry: status writes retried with a fresh read. */
 const NODE_HEALTH_UPDATE_RETRY = 5;
 /** EvictionRateLimiterBurst. */
@@ -53,8 +53,8 @@ const EVICTION_RATE_LIMITER_BURST = 1;
 /** v1.LabelNodeExcludeDisruption: nodes left out of zone health. */
 const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
 
-export const UnreachableTaintTemplate: Taint = { key: TaintKeys.Unreachable, effect: 'NoExecute' };
-export const NotReadyTaintTemplate: Taint = { key: TaintKeys.NotReady, effect: 'NoExecute' };
+const UnreachableTaintTemplate: Taint = { key: TaintKeys.Unreachable, effect: 'NoExecute' };
+const NotReadyTaintTemplate: Taint = { key: TaintKeys.NotReady, effect: 'NoExecute' };
 
 /** nodeConditionToTaintKeyStatusMap: which condition status brings which NoSchedule taint. */
 const CONDITION_TAINTS: Record<string, Record<string, string>> = {
@@ -66,7 +66,7 @@ const CONDITION_TAINTS: Record<string, Record<string, string>> = {
 };
 const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
 
-export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
+type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
 
 /** What the controller remembers of a node's heartbeats (nodeHealthData); times are wall ms. */
 interface NodeHealth {
@@ -87,7 +87,7 @@ interface TaintQueue {
 	lastRefillMs: number;
 }
 
-export interface NodeLifecycleState {
+interface NodeLifecycleState {
 	health: Record<string, NodeHealth>;
 	/** knownNodeSet: name -> uid. */
 	known: Record<string, string>;

@@ -71,7 +71,7 @@ export function timeMs(text: string | undefined | null): number {
 }
 
 /** A label selector ready to match (metav1.LabelSelectorAsSelector), or why it is invalid. */
-export type CompiledSelector = { ok: true; empty: boolean; matches(labels: Record<string, string> | undefined): boolean } | { ok: false; error: string };
+type CompiledSelector = { ok: true; empty: boolean; matches(labels: Record<string, string> | undefined): boolean } | { ok: false; error: string };
 
 export function compileSelector(selector: LabelSelector | undefined | null): CompiledSelector {
 	try {

@@ -22,15 +22,15 @@ import { keyOf } from '../client/informer.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
 import { TaintKeys } from '../component-helpers/taints.ts';
 
-export const POD_GC_CONTROLLER = 'pod-garbage-collector-controller';
+const POD_GC_CONTROLLER = 'pod-garbage-collector-controller';
 /** gcCheckPeriod. */
 export const GC_CHECK_PERIOD_MS = 20_000;
 /** quarantineTime: how long a missing node may take to show up in the informer before a GET decides. */
-export const ORPHAN_QUARANTINE_MS = 40_000;
+const ORPHAN_QUARANTINE_MS = 40_000;
 /** --terminated-pod-gc-threshold default (kube-controller-manager options). */
 export const TERMINATED_POD_GC_THRESHOLD = 12_500;
 
-export interface PodGcState {
+interface PodGcState {
 	/** nodeQueue: missing node name -> when its quarantine ends (virtual ms). */
 	quarantine: Record<string, number>;
 }

@@ -12,7 +12,7 @@ import type { KubeObject } from '../api/types.ts';
 import type { ApiClient, ResourceRef } from '../client/client.ts';
 import { controllerOf, newControllerRef } from './pod-util.ts';
 
-export interface ClaimRequest {
+interface ClaimRequest {
 	client: ApiClient;
 	/** The controller object (as cached). */
 	owner: KubeObject;
@@ -24,7 +24,7 @@ export interface ClaimRequest {
 	matches(child: KubeObject): boolean;
 }
 
-export interface ClaimResult {
+interface ClaimResult {
 	claimed: KubeObject[];
 	/** Error messages (adoptions or releases that failed): the caller requeues. */
 	errors: string[];

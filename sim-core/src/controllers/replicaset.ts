@@ -20,16 +20,16 @@ import { compileSelector, controllerOf, isNamespaceTerminating, isPodActive, isP
 import { deepCopy } from '../golang/json.ts';
 import { claimObjects } from './ref-manager.ts';
 
-export const REPLICASET_CONTROLLER = 'replicaset-controller';
+const REPLICASET_CONTROLLER = 'replicaset-controller';
 
 /** BurstReplicas: at most this many creations or deletions per sync (replica_set.go). */
-export const BURST_REPLICAS = 500;
+const BURST_REPLICAS = 500;
 /** SlowStartInitialBatchSize (controller_utils.go). */
-export const SLOW_START_INITIAL_BATCH_SIZE = 1;
+const SLOW_START_INITIAL_BATCH_SIZE = 1;
 /** statusUpdateRetries: one fresh read and retry after a failed status write (replica_set_utils.go). */
 const STATUS_UPDATE_RETRIES = 1;
 
-export interface ReplicaSetControllerState {
+interface ReplicaSetControllerState {
 	expectations: ExpectationsState;
 }
 

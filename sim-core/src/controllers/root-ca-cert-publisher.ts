@@ -16,8 +16,8 @@ import { ControllerBase, type ControllerHost, type SyncError } from './controlle
 import { isNamespaceTerminating } from './pod-util.ts';
 import { deepCopy } from '../golang/json.ts';
 
-export const ROOT_CA_CONFIGMAP_NAME = 'kube-root-ca.crt';
-export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
+const ROOT_CA_CONFIGMAP_NAME = 'kube-root-ca.crt';
+const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
 export const ROOT_CA_DESCRIPTION =
 	'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 

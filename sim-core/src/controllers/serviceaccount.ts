@@ -10,7 +10,7 @@ import { ControllerBase, type SyncError } from './controller-context.ts';
 import { isNamespaceTerminating } from './pod-util.ts';
 
 /** DefaultServiceAccountsControllerOptions: the accounts every namespace gets. */
-export const SERVICE_ACCOUNTS_TO_ENSURE = ['default'] as const;
+const SERVICE_ACCOUNTS_TO_ENSURE = ['default'] as const;
 
 export class ServiceAccountController extends ControllerBase<Record<string, never>> {
 	readonly name = 'serviceaccount-controller';

@@ -17,7 +17,7 @@ import { ControllerBase, type SyncError } from './controller-context.ts';
 import { keyFor, splitKey } from './pod-util.ts';
 import { matchingTolerations } from '../component-helpers/taints.ts';
 
-export const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
+const TAINT_EVICTION_CONTROLLER = 'taint-eviction-controller';
 /** retries: deletePodHandler tries a deletion up to 5 times. */
 const DELETE_RETRIES = 5;
 
@@ -27,7 +27,7 @@ interface TimedWork {
 	fireAtMs: number;
 }
 
-export interface TaintEvictionState {
+interface TaintEvictionState {
 	/** taintedNodes: node -> its NoExecute taints. */
 	taintedNodes: Record<string, Taint[]>;
 	/** taintEvictionQueue: `namespace/name` -> scheduled deletion. */

@@ -121,7 +121,7 @@ export interface SandboxInfo {
 }
 
 /** PodSandboxStatusResponse.info with verbose set (containerd sandbox_status.go SandboxInfo), the parts we model. */
-export interface SandboxVerboseInfo {
+interface SandboxVerboseInfo {
 	/** The image the pause container runs. */
 	image: string;
 }

@@ -22,7 +22,7 @@ export interface KeyValue {
 	lease?: number;
 }
 
-export type WatchEventType = 'PUT' | 'DELETE';
+type WatchEventType = 'PUT' | 'DELETE';
 
 /** What a watcher sees for one change. */
 export interface MvccEvent {

@@ -49,7 +49,7 @@ export function base64Decode(text: string): { bytes: number[]; ok: boolean } {
 }
 
 /** Go's StdEncoding.DecodeString (line breaks ignored): the bytes, or undefined if it is not valid base64. */
-export function decodeBase64Bytes(text: string): number[] | undefined {
+function decodeBase64Bytes(text: string): number[] | undefined {
 	const clean = text.replace(/[\r\n]/g, '');
 	if (clean.length % 4 === 1 || /[^A-Za-z0-9+/=]/.test(clean) || /=[^=]/.test(clean)) return undefined;
 	const bytes: number[] = [];

@@ -76,7 +76,7 @@ export function goQuote(text: string): string {
  * `\b` and `\f` use short escapes). Mirrors encoding/json encode.go
  * (appendString). Lone surrogates, like invalid UTF-8 in Go, become `\ufffd`.
  */
-export function quoteJsonString(text: string): string {
+function quoteJsonString(text: string): string {
 	let out = '"';
 	let start = 0;
 	for (let i = 0; i < text.length; i++) {

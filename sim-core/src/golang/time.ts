@@ -18,7 +18,7 @@ export const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Au
 export const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
 /** A civil date and time of day in UTC. */
-export interface CivilTime {
+interface CivilTime {
 	year: number;
 	/** 1..12 */
 	month: number;

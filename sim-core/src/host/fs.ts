@@ -8,7 +8,7 @@ import { bracket } from './posix-bracket.ts';
 import { utf8Length } from '../golang/utf8.ts';
 
 /** errno names MemoryFs can fail with. */
-export type FsCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'ENOSPC' | 'ENAMETOOLONG' | 'EINVAL';
+type FsCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'ENOSPC' | 'ENAMETOOLONG' | 'EINVAL';
 
 const TEXT: Record<FsCode, string> = {
 	ENOENT: 'No such file or directory',
@@ -29,7 +29,7 @@ export class FsError extends Error {
 }
 
 /** What `stat` would tell: enough for `ls -l`, `wc` and `test`-like checks. */
-export interface FsStat {
+interface FsStat {
 	path: string;
 	isDir: boolean;
 	/** Bytes (UTF-8) for files; 4096 for directories, as ext4 shows them. */
@@ -39,7 +39,7 @@ export interface FsStat {
 }
 
 /** Hard limits (total bytes, entries, path length) so that no input can exhaust the browser tab. */
-export interface FsLimits {
+interface FsLimits {
 	maxBytes: number;
 	maxFiles: number;
 	maxPath: number;

@@ -22,7 +22,7 @@ export interface FlagSpec {
 	noSplit?: boolean;
 }
 
-export type FlagValue = string | number | boolean | string[];
+type FlagValue = string | number | boolean | string[];
 
 export interface ParsedArgs {
 	/** Flag values by long name (defaults filled in). */

@@ -65,7 +65,7 @@ export interface KubectlEnvironment {
 }
 
 /** The pid a kubectl reports when the wiring gives none (the reader's shell is 4242, `$$`). */
-export const DEFAULT_KUBECTL_PID = 4243;
+const DEFAULT_KUBECTL_PID = 4243;
 
 /** What each command receives. */
 export interface KubectlInvocation {

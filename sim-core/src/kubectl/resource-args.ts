@@ -30,7 +30,7 @@ import type { KubectlInvocation } from './kubectl.ts';
 // Errors as kubectl prints them
 
 /** The text `cmdutil.CheckErr` prints for one error: `error: <msg>` unless the message is already a server or connection message. */
-export function errorLine(message: string): string {
+function errorLine(message: string): string {
 	if (/^(error: |Error from server|The connection to the server |Unable to connect to the server: )/.test(message)) return message;
 	return `error: ${message}`;
 }
@@ -74,7 +74,7 @@ function isFatal(result: Extract<CallResult<unknown>, { ok: false }>): boolean {
 // Resource types (REST mapping)
 
 /** The outcome of resolving a type argument: the resource, or kubectl's (bare) error message. */
-export type TypeResolution = { ok: true; info: ResourceInfo } | { ok: false; error: string };
+type TypeResolution = { ok: true; info: ResourceInfo } | { ok: false; error: string };
 
 /** Resources reachable by type name: everything discovery serves (create-only kinds such as bindings map too; the server then refuses to list them). */
 const MAPPABLE: readonly ResourceInfo[] = RESOURCES;
@@ -118,7 +118,7 @@ export function resolveResourceType(text: string): TypeResolution {
  * The resources in a discovery category (`all`), in discovery order: what
  * the category expander replaces `kubectl get all` with.
  */
-export function expandCategory(category: string): ResourceInfo[] | undefined {
+function expandCategory(category: string): ResourceInfo[] | undefined {
 	const members = MAPPABLE.filter((info) => info.categories?.includes(category));
 	return members.length ? members : undefined;
 }
@@ -145,7 +145,7 @@ function replaceAliases(input: string): string {
 // Manifests (-f)
 
 /** One object read from a manifest file, directory or stdin. */
-export interface Manifest {
+interface Manifest {
 	/** The object as written in the file (a List's items each on their own). */
 	object: KubeObject;
 	/** Where it came from, as kubectl names it in messages: the path as given (or a file under a directory), or `STDIN`. */
@@ -524,7 +524,7 @@ export function parseResourceArgs(invocation: Pick<KubectlInvocation, 'args' | '
 // Visiting targets
 
 /** The objects one target gave, with apiVersion and kind set (list items come without them on the wire). */
-export interface FetchedTarget {
+interface FetchedTarget {
 	target: ResourceTarget;
 	objects: KubeObject[];
 	/** For lists: the list's resourceVersion (where a watch starts). */
@@ -532,7 +532,7 @@ export interface FetchedTarget {
 }
 
 /** What visiting the targets gave. */
-export interface FetchResult {
+interface FetchResult {
 	/** One entry per target that answered, in order. */
 	fetched: FetchedTarget[];
 	/** Per-object errors, as kubectl prints them (`Error from server (NotFound): pods "x" not found`), in order. */

@@ -200,7 +200,7 @@ function truncate(body: string, verbosity: number): string {
 }
 
 /** What the logger needs to know about the invocation. */
-export interface RequestLoggerOptions {
+interface RequestLoggerOptions {
 	/** `-v`. */
 	verbosity: number;
 	/** The kubeconfig's server, `https://192.168.56.10:6443`. */

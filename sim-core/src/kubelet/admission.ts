@@ -18,10 +18,10 @@ import { RequiredNodeAffinity } from '../component-helpers/node-affinity.ts';
 import { podRequests as effectiveRequests, resourceValue, toResourceList } from '../component-helpers/resource.ts';
 import { findMatchingUntoleratedTaint } from '../component-helpers/taints.ts';
 
-export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
+type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
 
 /** cpu in millicores, memory and ephemeral-storage in bytes. */
-export interface ResourceAmounts {
+interface ResourceAmounts {
 	milliCpu: number;
 	memory: number;
 	ephemeralStorage: number;

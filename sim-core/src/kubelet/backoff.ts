@@ -11,7 +11,7 @@
  * kubelet's process state.
  */
 
-export interface BackoffConfig {
+interface BackoffConfig {
 	initialMs: number;
 	maxMs: number;
 	/** An entry older than this (event time minus last update) is forgotten. */
@@ -23,7 +23,7 @@ export const CRASH_LOOP_BACKOFF: BackoffConfig = { initialMs: 10_000, maxMs: 300
 /** FACTS.md B: imageBackOffPeriod 10s, MaxImageBackOff 300s; client-go's default expiry 2 × max. */
 export const IMAGE_PULL_BACKOFF: BackoffConfig = { initialMs: 10_000, maxMs: 300_000, expireAfterMs: 600_000 };
 
-export interface BackoffEntry {
+interface BackoffEntry {
 	backoffMs: number;
 	lastUpdateMs: number;
 }

@@ -12,10 +12,10 @@
 import type { ConfigMap, Container, KubeObject, Pod, Secret } from '../api/types.ts';
 import { Quantity } from '../api/quantity.ts';
 
-export type EnvResult = { ok: true; env: Array<{ name: string; value: string }> } | { ok: false; message: string };
+type EnvResult = { ok: true; env: Array<{ name: string; value: string }> } | { ok: false; message: string };
 
 /** Reads a ConfigMap or Secret from the API (undefined when it does not exist or cannot be read). */
-export type ObjectReader = (kind: 'ConfigMap' | 'Secret', namespace: string, name: string) => KubeObject | undefined;
+type ObjectReader = (kind: 'ConfigMap' | 'Secret', namespace: string, name: string) => KubeObject | undefined;
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -42,7 +42,7 @@ export function decodeBase64(text: string): string {
 }
 
 /** The service variables of the `kubernetes` Service (pkg/kubelet/envvars FromServices). */
-export function kubernetesServiceEnv(host: string, port = 443): Array<{ name: string; value: string }> {
+function kubernetesServiceEnv(host: string, port = 443): Array<{ name: string; value: string }> {
 	return [
 		{ name: 'KUBERNETES_PORT', value: `tcp://${host}:${port}` },
 		{ name: `KUBERNETES_PORT_${port}_TCP`, value: `tcp://${host}:${port}` },

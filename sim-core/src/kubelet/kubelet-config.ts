@@ -18,7 +18,7 @@ import { parseYaml } from '../yaml/index.ts';
 import type { KubeletConfig } from './kubelet.ts';
 
 /** What a config file sets: the fields it names, or why it could not be loaded. */
-export interface KubeletConfigFile {
+interface KubeletConfigFile {
 	config: Partial<KubeletConfig>;
 	/** Why the file was refused (the kubelet then runs with its defaults: see loadKubeletConfigFile). */
 	error?: string;

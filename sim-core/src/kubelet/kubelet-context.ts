@@ -61,7 +61,7 @@ export interface KubeletState {
 }
 
 /** What the Kubelet process gives its context. */
-export interface KubeletContextParts {
+interface KubeletContextParts {
 	kernel: Kernel;
 	/** The process id, `kubelet/<node>`. */
 	id: string;

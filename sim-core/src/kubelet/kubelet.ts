@@ -91,7 +91,7 @@ export interface KubeletConfig {
 	staticPodPath: string;
 }
 
-export const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
+const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	nodeStatusUpdateFrequencyMs: 10_000,
 	nodeStatusReportFrequencyMs: 300_000,
 	nodeLeaseDurationSeconds: 40,

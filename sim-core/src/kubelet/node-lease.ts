@@ -22,7 +22,7 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 const LEASE_RENEW_FRACTION = 0.25;
 
 /** One renewal: create the Lease if missing, else take and refresh it. The result says which verb failed. */
-export function renewNodeLease(client: ApiClient, nodeName: string, nodeUid: string | undefined, durationSeconds: number, nowMicro: string): CallResult<unknown> & { method: 'Get' | 'Post' | 'Put' } {
+function renewNodeLease(client: ApiClient, nodeName: string, nodeUid: string | undefined, durationSeconds: number, nowMicro: string): CallResult<unknown> & { method: 'Get' | 'Post' | 'Put' } {
 	const owner = nodeUid ? [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUid }] : undefined;
 	const got = client.get<Lease>(R.leases, NODE_LEASE_NAMESPACE, nodeName);
 	if (!got.ok && got.code === 404) {

@@ -19,13 +19,13 @@ import { Quantity } from '../api/quantity.ts';
 import type { ImageInfo } from '../cri-api/cri.ts';
 
 /** Default hard eviction threshold memory.available<100Mi (pkg/kubelet/eviction/defaults_linux.go). */
-export const EVICTION_HARD_MEMORY_AVAILABLE = '100Mi';
+const EVICTION_HARD_MEMORY_AVAILABLE = '100Mi';
 /** Default hard eviction threshold nodefs.available<10%. */
-export const EVICTION_HARD_NODEFS_AVAILABLE_PERCENT = 10;
+const EVICTION_HARD_NODEFS_AVAILABLE_PERCENT = 10;
 /** The kubelet's port (daemonEndpoints.kubeletEndpoint). */
-export const KUBELET_PORT = 10250;
+const KUBELET_PORT = 10250;
 /** Node status lists at most this many images, largest first (nodeStatusMaxImages). */
-export const NODE_STATUS_MAX_IMAGES = 50;
+const NODE_STATUS_MAX_IMAGES = 50;
 
 export interface NodeCapacity {
 	cpu: string;
@@ -136,7 +136,7 @@ export function nodeImages(images: ImageInfo[]): Array<{ names: string[]; sizeBy
 }
 
 /** What the Ready condition depends on, computed by the kubelet. */
-export interface ReadinessInputs {
+interface ReadinessInputs {
 	/** Runtime errors (`container runtime is down`, PLEG...). */
 	runtimeErrors: string[];
 	/** Network errors (`container runtime network not ready: ...`). */
@@ -144,7 +144,7 @@ export interface ReadinessInputs {
 }
 
 /** Node events the setters record (`NodeHasSufficientMemory`, `NodeReady`...). */
-export type NodeEventRecorder = (type: 'Normal' | 'Warning', reason: string) => void;
+type NodeEventRecorder = (type: 'Normal' | 'Warning', reason: string) => void;
 
 /** utilerrors.NewAggregate(...).Error(): one error as is, several as `[a, b]`. */
 export function aggregateErrors(errors: string[]): string {

@@ -20,7 +20,7 @@ export interface WaitingReason {
 	message?: string;
 }
 
-export interface PodStatusInputs {
+interface PodStatusInputs {
 	pod: Pod;
 	/** The status currently in the API (for PodScheduled and transition times). */
 	previous?: PodStatus;

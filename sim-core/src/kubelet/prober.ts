@@ -19,10 +19,10 @@ import type { Container, Probe } from '../api/types.ts';
 import { criErrorText, type CriRuntime } from '../cri-api/cri.ts';
 
 export type ProbeType = 'liveness' | 'readiness' | 'startup';
-export type ProbeResult = 'success' | 'failure' | 'unknown';
+type ProbeResult = 'success' | 'failure' | 'unknown';
 
 /** Field defaults of core/v1 Probe (pkg/apis/core/v1/defaults.go). */
-export const PROBE_DEFAULTS = { initialDelaySeconds: 0, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 } as const;
+const PROBE_DEFAULTS = { initialDelaySeconds: 0, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 } as const;
 
 /** The probe's User-Agent, `kube-probe/<major>.<minor>` (pkg/probe/http/request.go). */
 export const PROBE_USER_AGENT = 'kube-probe/1.36';
@@ -63,7 +63,7 @@ export function probeSetting(probe: Probe, field: keyof typeof PROBE_DEFAULTS): 
 }
 
 /** What one probe attempt found: a result with its output, or an error (thrown away, as upstream does). */
-export type ProbeOutcome = { result: 'success' | 'failure'; output: string } | { error: string };
+type ProbeOutcome = { result: 'success' | 'failure'; output: string } | { error: string };
 
 function resolvePort(port: number | string, container: Container): number | undefined {
 	if (typeof port === 'number') return port;

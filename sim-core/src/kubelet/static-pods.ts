@@ -18,10 +18,10 @@ import type { Node, Pod } from '../api/types.ts';
 import { parseYamlDocuments } from '../yaml/parse.ts';
 import { deepCopy } from '../golang/json.ts';
 
-export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash';
+const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash';
 export const CONFIG_MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
-export const CONFIG_SOURCE_ANNOTATION = 'kubernetes.io/config.source';
-export const CONFIG_SEEN_ANNOTATION = 'kubernetes.io/config.seen';
+const CONFIG_SOURCE_ANNOTATION = 'kubernetes.io/config.source';
+const CONFIG_SEEN_ANNOTATION = 'kubernetes.io/config.seen';
 
 /** The kubelet's staticPodPath on a kubeadm node. */
 export const STATIC_POD_PATH = '/etc/kubernetes/manifests';

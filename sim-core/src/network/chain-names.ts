@@ -55,7 +55,7 @@ export function servicePortNameString(namespace: string, name: string, portName:
 }
 
 /** portProtoHash: 16 characters of base32(sha256(servicePortName + protocol)). */
-export function portProtoHash(servicePortName: string, protocol: string): string {
+function portProtoHash(servicePortName: string, protocol: string): string {
 	return hash32(servicePortName + protocol).slice(0, 16);
 }
 
@@ -77,7 +77,7 @@ export const IPTABLES_SERVICE_CHAIN_PREFIXES = ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-
 const NFT_CHAIN_NAME_BASE_MAX = 256 - 16;
 
 /** hashAndTruncate: 8 characters of the name's own hash, a dash, the name; cut to 240 with `...`. */
-export function nftHashAndTruncate(name: string): string {
+function nftHashAndTruncate(name: string): string {
 	let out = `${hash32(name).slice(0, 8)}-${name}`;
 	if (out.length > NFT_CHAIN_NAME_BASE_MAX) out = `${out.slice(0, NFT_CHAIN_NAME_BASE_MAX - 3)}...`;
 	return out;

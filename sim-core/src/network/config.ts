@@ -36,8 +36,8 @@ export interface KubeProxyConfig {
 }
 
 /** ports.ProxyHealthzPort and ports.ProxyStatusPort (pkg/cluster/ports/ports.go). */
-export const PROXY_HEALTHZ_PORT = 10256;
-export const PROXY_METRICS_PORT = 10249;
+const PROXY_HEALTHZ_PORT = 10256;
+const PROXY_METRICS_PORT = 10249;
 /** iptables.syncPeriod / ipvs.syncPeriod / nftables.syncPeriod default: 30 s. */
 const DEFAULT_SYNC_PERIOD_MS = 30_000;
 /** iptables.minSyncPeriod and nftables.minSyncPeriod default: 1 s (IPVS keeps 0). */

@@ -52,20 +52,20 @@ import type { EndpointSlice, Service } from '../api/types.ts';
 import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
 /** proxyutil.FullSyncPeriod: a full resync at least once an hour. */
-export const FULL_SYNC_PERIOD_MS = 3_600_000;
+const FULL_SYNC_PERIOD_MS = 3_600_000;
 /** The health server's timeout is 2 × syncPeriod (server.go: NewProxyHealthServer(..., 2*config.SyncPeriod)). */
 const HEALTH_TIMEOUT_FACTOR = 2;
 /** Changed services remembered between syncs, at most; beyond that the next sync is a full one. */
 const MAX_CHANGED = 1_000;
 /** The informers' label selector (server.go: noProxyName and noHeadlessEndpoints requirements). */
-export const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/service-proxy-name,!service.kubernetes.io/headless';
+const PROXY_LABEL_SELECTOR = '!service.kubernetes.io/service-proxy-name,!service.kubernetes.io/headless';
 /** kube-proxy's version: the release every binary reports (../api/version.ts). */
-export const KUBE_PROXY_VERSION = KUBERNETES_GIT_VERSION;
+const KUBE_PROXY_VERSION = KUBERNETES_GIT_VERSION;
 /** The deprecation message of the IPVS proxier in v1.35 and v1.36 (server_linux.go createProxier, PR 134539). */
-export const IPVS_DEPRECATION_MESSAGE = "The ipvs proxier is now deprecated and may be removed in a future release. Please use 'nftables' instead.";
+const IPVS_DEPRECATION_MESSAGE = "The ipvs proxier is now deprecated and may be removed in a future release. Please use 'nftables' instead.";
 
 /** What the node gives its kube-proxy. */
-export interface KubeProxyDeps {
+interface KubeProxyDeps {
 	nodeName: string;
 	nodeIp: string;
 	client: ApiClient;
@@ -86,7 +86,7 @@ export interface KubeProxyDeps {
 }
 
 /** Volatile state: lost when the process stops. Plain JSON. */
-export interface KubeProxyState {
+interface KubeProxyState {
 	startedMs: number;
 	config: KubeProxyConfig;
 	services: InformerState;

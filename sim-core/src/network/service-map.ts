@@ -87,12 +87,12 @@ export function externallyAccessible(sp: ServicePortInfo): boolean {
 }
 
 /** UsesClusterEndpoints: Cluster internal policy, or externally accessible with Cluster external policy. */
-export function usesClusterEndpoints(sp: ServicePortInfo): boolean {
+function usesClusterEndpoints(sp: ServicePortInfo): boolean {
 	return !sp.internalPolicyLocal || (externallyAccessible(sp) && !sp.externalPolicyLocal);
 }
 
 /** UsesLocalEndpoints: Local internal policy, or externally accessible with Local external policy. */
-export function usesLocalEndpoints(sp: ServicePortInfo): boolean {
+function usesLocalEndpoints(sp: ServicePortInfo): boolean {
 	return sp.internalPolicyLocal || (sp.externalPolicyLocal && externallyAccessible(sp));
 }
 
@@ -184,7 +184,7 @@ export function buildEndpoints(slices: readonly KubeObject[], nodeName: string):
 }
 
 /** CategorizeEndpoints' result. */
-export interface CategorizedEndpoints {
+interface CategorizedEndpoints {
 	clusterEndpoints: EndpointInfo[];
 	localEndpoints: EndpointInfo[];
 	allReachableEndpoints: EndpointInfo[];
@@ -228,7 +228,7 @@ export function categorizeEndpoints(endpoints: readonly EndpointInfo[], sp: Serv
 }
 
 /** Which of a service port's chains its traffic goes through, given where its endpoints are. */
-export interface PolicyRouting {
+interface PolicyRouting {
 	/** The Cluster-policy chain is written (a Cluster internal policy, or an external one on an externally reachable port). */
 	usesClusterPolicyChain: boolean;
 	/** The Local-policy chain is written. */

@@ -64,7 +64,7 @@ export type Landing =
 	| { kind: 'unreachable'; afterMs: number; decision?: RouteDecision };
 
 /** ARP resolution gives up after mcast_solicit (3) probes, retrans_time (1 s) apart: EHOSTUNREACH after 3 s. */
-export const NO_ROUTE_AFTER_MS = 3_000;
+const NO_ROUTE_AFTER_MS = 3_000;
 
 function ipToNumber(ip: string): number {
 	return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);

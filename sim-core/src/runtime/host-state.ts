@@ -24,7 +24,7 @@ export interface ImageRecord {
 	pinned: boolean;
 }
 
-export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 
 /** A pod sandbox: the pause container and the pod's network namespace (CRI PodSandbox). */
 export interface SandboxRecord {
@@ -47,7 +47,7 @@ export interface SandboxRecord {
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';
 
 /** One line of a container's log, as the CRI log file records it. */
-export interface LogLine {
+interface LogLine {
 	wallMs: number;
 	stream: 'stdout' | 'stderr';
 	text: string;

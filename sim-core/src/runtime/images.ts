@@ -37,7 +37,7 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.14.2';
 export const ETCD_IMAGE = 'registry.k8s.io/etcd:3.6.10-0';
 
 /** Which simulated program an image runs (see ./behaviour.ts). */
-export type ImageProgram =
+type ImageProgram =
 	| 'nginx'
 	| 'httpd'
 	| 'redis'
@@ -389,7 +389,7 @@ export function syntheticHex64(text: string): string {
 }
 
 /** What the registry resolves a reference to. */
-export interface ResolvedImage {
+interface ResolvedImage {
 	image: CatalogImage;
 	/** The normalized reference that was asked for. */
 	ref: ImageRef;
@@ -412,10 +412,10 @@ export function imageId(image: CatalogImage): string {
 }
 
 /** Registries the simulated network can reach. Any other host fails name resolution. */
-export const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io'];
+const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io'];
 
 /** Why a reference cannot be pulled: the registry's answer. */
-export type RegistryMiss = { kind: 'no-such-host' } | { kind: 'repository-not-found' } | { kind: 'manifest-not-found' };
+type RegistryMiss = { kind: 'no-such-host' } | { kind: 'repository-not-found' } | { kind: 'manifest-not-found' };
 
 /** Looks a reference up in the catalogue, as a pull would resolve it. */
 export function resolveImage(text: string): { ok: true; resolved: ResolvedImage } | { ok: false; miss: RegistryMiss; ref?: ImageRef; error?: string } {

@@ -23,7 +23,7 @@ import { isReadOnlyPath } from './mounts.ts';
 import { deepCopy } from '../golang/json.ts';
 
 /** Why the process ended, as the runtime reports it. */
-export type ExitReason = 'Completed' | 'Error' | 'OOMKilled';
+type ExitReason = 'Completed' | 'Error' | 'OOMKilled';
 
 /** The interpreter's state. Plain JSON, kept in the container record. */
 export interface ProgramState {

@@ -49,7 +49,7 @@ export type Instr =
 	/** Set the status (a loop that ran no body ends with 0). */
 	| { op: 'status'; code: number };
 
-export interface CompiledScript {
+interface CompiledScript {
 	code: Instr[];
 	/** Number of `for` slots used. */
 	slots: number;

@@ -12,7 +12,7 @@ import { Cluster, type ClusterInput } from '../cluster/cluster.ts';
 import type { Scenario, ScenarioStep, StateCheck } from './types.ts';
 
 /** The input a setup step stands for: a step is what a reader could have done. */
-export function stepInput(step: ScenarioStep): ClusterInput {
+function stepInput(step: ScenarioStep): ClusterInput {
 	if ('run' in step) return { kind: 'exec', line: step.run };
 	if ('apply' in step) return { kind: 'exec', line: 'kubectl apply -f -', stdin: step.apply };
 	if ('writeFile' in step) return { kind: 'writeFile', path: step.writeFile.path, text: step.writeFile.content };

@@ -11,14 +11,14 @@
  */
 
 /** One Filter plugin's verdict on one node. `code` is a framework Code name: 'Success', 'Unschedulable', 'UnschedulableAndUnresolvable', 'Error'. */
-export interface FilterVerdictRecord {
+interface FilterVerdictRecord {
 	plugin: string;
 	code: string;
 	reasons: string[];
 }
 
 /** One Score plugin's numbers for one node: raw Score(), after NormalizeScore, the weight, and normalized × weight. */
-export interface ScoreRecord {
+interface ScoreRecord {
 	plugin: string;
 	raw: number;
 	normalized: number;

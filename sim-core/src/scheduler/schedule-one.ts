@@ -21,9 +21,9 @@ import type { NodeInfo } from './framework/types.ts';
 import { boundNodeRows, type NodeExplanation, type PluginOutcomeRecord, type SchedulingExplanation } from './explanation.ts';
 
 /** minFeasibleNodesToFind: below this many nodes, every node is examined. */
-export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+const MIN_FEASIBLE_NODES_TO_FIND = 100;
 /** minFeasibleNodesPercentageToFind: the adaptive percentage never drops below 5. */
-export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
 /**
  * numFeasibleNodesToFind: how many feasible nodes to look for before
@@ -72,7 +72,7 @@ export interface CycleContext {
 }
 
 /** The outcome of schedulePod. */
-export type ScheduleResult =
+type ScheduleResult =
 	| { kind: 'scheduled'; host: string; evaluatedNodes: number; feasibleNodes: number }
 	| { kind: 'fit-error'; fitError: FitError }
 	| { kind: 'error'; status: Status };
@@ -98,7 +98,7 @@ function nodeRow(name: string, verdicts: FilterVerdict[], status: Status | undef
  * the chosen host, or why there is none. `ctx.nextStartNodeIndex` is
  * advanced as upstream advances it.
  */
-export function schedulePod(ctx: CycleContext, fw: Framework, state: CycleState, pod: Pod, explain: SchedulingExplanation): ScheduleResult {
+function schedulePod(ctx: CycleContext, fw: Framework, state: CycleState, pod: Pod, explain: SchedulingExplanation): ScheduleResult {
 	const allNodes = ctx.nodes.list();
 	explain.numAllNodes = allNodes.length;
 	if (allNodes.length === 0) return { kind: 'error', status: new Status(Code.UnschedulableAndUnresolvable, [], ERR_NO_NODES_AVAILABLE) };
@@ -261,7 +261,7 @@ function prioritizeNodes(fw: Framework, state: CycleState, pod: Pod, nodes: Node
 }
 
 /** What schedulingCycle hands back to the scheduler process. */
-export interface CycleOutcome {
+interface CycleOutcome {
 	result: ScheduleResult;
 	/** PostFilter's request for the pod's nominatedNodeName, if any. */
 	nominatingInfo?: NominatingInfo;

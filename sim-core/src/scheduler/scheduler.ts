@@ -50,10 +50,10 @@ import { deepCopy } from '../golang/json.ts';
 export const KUBE_SCHEDULER = 'kube-scheduler';
 
 /** wait.JitterUntil's factor for leader-election acquire attempts (client-go leaderelection JitterFactor). */
-export const LEADER_ELECTION_JITTER_FACTOR = 1.2;
+const LEADER_ELECTION_JITTER_FACTOR = 1.2;
 
 /** Knobs of the process, with upstream defaults where upstream has them. */
-export interface KubeSchedulerOptions {
+interface KubeSchedulerOptions {
 	/** The --config file's KubeSchedulerConfiguration (defaults when absent). */
 	config?: KubeSchedulerConfiguration;
 	/** The host name in the leader-election identity (`<hostname>_<uuid>`). */
@@ -74,7 +74,7 @@ export interface KubeSchedulerOptions {
 	onLeadershipLost?: () => void;
 }
 
-export const DEFAULT_SCHEDULER_OPTIONS: KubeSchedulerOptions = {
+const DEFAULT_SCHEDULER_OPTIONS: KubeSchedulerOptions = {
 	hostname: 'control-plane',
 	cycleCostMs: 1,
 	podMaxInUnschedulablePodsDurationMs: DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS,
@@ -94,7 +94,7 @@ const INFORMERS = {
 type InformerName = keyof typeof INFORMERS;
 
 /** Volatile state of the scheduler. Plain JSON. */
-export interface KubeSchedulerState {
+interface KubeSchedulerState {
 	leader: LeaderElectionState;
 	leading: boolean;
 	/** Leadership terms so far: timers of an earlier term are ignored. */

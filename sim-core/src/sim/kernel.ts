@@ -52,7 +52,7 @@ export interface ScheduleOptions {
 }
 
 /** Upper bound on events handled in one call, so no input can freeze the caller. */
-export const MAX_EVENTS_PER_RUN = 2_000_000;
+const MAX_EVENTS_PER_RUN = 2_000_000;
 
 export class Kernel {
 	readonly seed: number;

@@ -12,7 +12,7 @@
 export type RngState = [number, number, number, number];
 
 /** FNV-1a over UTF-16 code units: turns a component id into 32 bits. */
-export function hashString32(text: string): number {
+function hashString32(text: string): number {
 	let h = 0x811c9dc5;
 	for (let i = 0; i < text.length; i++) {
 		h ^= text.charCodeAt(i);

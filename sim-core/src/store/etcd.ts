@@ -14,12 +14,12 @@ import type { MvccStore } from './mvcc.ts';
 
 /** etcd's defaults that the tools report (etcd-io/etcd server/embed/config.go, v3.6). */
 export const ETCD_CLIENT_PORT = 2379;
-export const ETCD_PEER_PORT = 2380;
+const ETCD_PEER_PORT = 2380;
 /** The etcd version kubeadm ships with Kubernetes 1.34 to 1.36 (cmd/kubeadm/app/constants). */
 export const ETCD_VERSION = '3.6.10';
 
 /** Volatile state of the member: who watches it. */
-export interface EtcdMemberState {
+interface EtcdMemberState {
 	watchers: string[];
 	/** Revision last announced to watchers. */
 	announcedRevision: number;

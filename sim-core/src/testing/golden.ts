@@ -20,14 +20,14 @@ import { Cluster, type ClusterInput } from '../cluster/cluster.ts';
 import { parseGoDurationMs } from '../golang/duration.ts';
 import type { ClusterOptions } from '../cluster/options.ts';
 
-export interface GoldenCase {
+interface GoldenCase {
 	/** 1-based line of the command in the file. */
 	line: number;
 	command: string;
 	expected: string;
 }
 
-export interface GoldenFile {
+interface GoldenFile {
 	options: ClusterOptions;
 	cases: GoldenCase[];
 }
@@ -68,7 +68,7 @@ export function parseGolden(text: string): GoldenFile {
 }
 
 /** A harness verb as the input it stands for (the fault vocabulary doubles as the scenario steps'), or undefined for a shell line. */
-export function goldenInput(command: string): ClusterInput | undefined {
+function goldenInput(command: string): ClusterInput | undefined {
 	const [verb, ...rest] = command.trim().split(/\s+/);
 	switch (verb) {
 		case 'advance':
@@ -88,7 +88,7 @@ export function goldenInput(command: string): ClusterInput | undefined {
 }
 
 /** Runs one command (shell line or harness verb) through the cluster's one entry point for inputs; returns its output as the file records it. */
-export function runGoldenCommand(cluster: Cluster, command: string): string {
+function runGoldenCommand(cluster: Cluster, command: string): string {
 	const input = goldenInput(command) ?? { kind: 'exec', line: command };
 	const outcome = cluster.apply(input);
 	if (input.kind === 'settle') return outcome.settled ? '' : 'not settled';

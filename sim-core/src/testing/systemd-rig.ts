@@ -10,7 +10,7 @@ import { systemdNodeFiles } from '../host/systemd/units.ts';
 import type { SystemdDeps } from '../tools/systemd/types.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
 
-export const KUBEADM_FLAGS = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n';
+const KUBEADM_FLAGS = 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n';
 
 /** A node five minutes after boot, running pod `web`, with systemctl and journalctl installed. */
 export function systemdRig(): NodeRig & { deps: SystemdDeps } {

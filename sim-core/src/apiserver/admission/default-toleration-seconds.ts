@@ -10,12 +10,12 @@ import type { AdmissionPlugin } from './plugin.ts';
 import { isResource } from './errors.ts';
 
 /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (both 300). */
-export const DEFAULT_NOT_READY_TOLERATION_SECONDS = 300;
-export const DEFAULT_UNREACHABLE_TOLERATION_SECONDS = 300;
+const DEFAULT_NOT_READY_TOLERATION_SECONDS = 300;
+const DEFAULT_UNREACHABLE_TOLERATION_SECONDS = 300;
 
 /** v1.TaintNodeNotReady / v1.TaintNodeUnreachable (well_known_taints.go). */
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
+const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 /** Whether the pod already tolerates `key:NoExecute` (an empty key or effect matches anything). */
 function tolerates(tolerations: Toleration[], key: string): boolean {

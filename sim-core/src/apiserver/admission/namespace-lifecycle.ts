@@ -13,7 +13,7 @@ import type { StrategyContext } from '../registry/strategy.ts';
 import { admissionForbidden } from './errors.ts';
 
 /** The immortal namespaces (metav1.NamespaceDefault, NamespaceSystem, NamespacePublic). */
-export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
+const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
 
 function isNamespace(a: AdmissionAttributes): boolean {
 	return a.info.group === '' && a.info.resource === 'namespaces';

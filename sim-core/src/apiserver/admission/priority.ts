@@ -21,7 +21,7 @@ import { admissionForbidden, isResource } from './errors.ts';
 import { SYSTEM_PRIORITY_CLASSES } from '../registry/priorityclasses.ts';
 
 /** scheduling.DefaultPriorityWhenNoDefaultClassExists. */
-export const DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS = 0;
+const DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS = 0;
 
 interface ResolvedClass {
 	name: string;

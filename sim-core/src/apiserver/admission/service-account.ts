@@ -14,22 +14,22 @@ import type { AdmissionPlugin } from './plugin.ts';
 import { admissionForbidden, isResource } from './errors.ts';
 
 /** DefaultServiceAccountName. */
-export const DEFAULT_SERVICE_ACCOUNT_NAME = 'default';
+const DEFAULT_SERVICE_ACCOUNT_NAME = 'default';
 /** ServiceAccountVolumeName: the prefix of the generated volume name. */
-export const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
+const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
 /** DefaultAPITokenMountPath. */
-export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 /** serviceaccount.WarnOnlyBoundTokenExpirationSeconds = 1 hour + 7 seconds (pkg/serviceaccount/claims.go). */
 export const WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS = 3607;
 /** The ConfigMap the root-CA publisher keeps in every namespace. */
-export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 /** core.MirrorPodAnnotationKey. */
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 /** names.SimpleNameGenerator: five characters from this alphabet (no vowels, no confusable digits). */
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** TokenVolumeSource: the projected sources of the generated volume. */
-export function tokenVolumeSource(): Record<string, unknown> {
+function tokenVolumeSource(): Record<string, unknown> {
 	return {
 		// 0644, set explicitly upstream (#104464).
 		defaultMode: 0o644,

@@ -25,26 +25,26 @@ const RBAC = 'rbac.authorization.k8s.io';
 const API_VERSION = `${RBAC}/v1`;
 
 /** bootstrappolicy.Label: marks every default object. */
-export const BOOTSTRAPPING_LABEL = 'kubernetes.io/bootstrapping';
+const BOOTSTRAPPING_LABEL = 'kubernetes.io/bootstrapping';
 /** rbacv1.AutoUpdateAnnotationKey: the API server reconciles objects carrying it at every start. */
-export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
 /** The labels that feed the aggregated admin, edit and view ClusterRoles. */
-export const AGGREGATE_TO_ADMIN = 'rbac.authorization.k8s.io/aggregate-to-admin';
-export const AGGREGATE_TO_EDIT = 'rbac.authorization.k8s.io/aggregate-to-edit';
-export const AGGREGATE_TO_VIEW = 'rbac.authorization.k8s.io/aggregate-to-view';
+const AGGREGATE_TO_ADMIN = 'rbac.authorization.k8s.io/aggregate-to-admin';
+const AGGREGATE_TO_EDIT = 'rbac.authorization.k8s.io/aggregate-to-edit';
+const AGGREGATE_TO_VIEW = 'rbac.authorization.k8s.io/aggregate-to-view';
 
 /** user.SystemPrivilegedGroup and friends (k8s.io/apiserver/pkg/authentication/user/user.go). */
 export const SYSTEM_MASTERS = 'system:masters';
 export const SYSTEM_NODES = 'system:nodes';
-export const SYSTEM_MONITORING = 'system:monitoring';
+const SYSTEM_MONITORING = 'system:monitoring';
 export const ALL_AUTHENTICATED = 'system:authenticated';
-export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
+const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 /** serviceaccount.AllServiceAccountsGroup. */
 export const ALL_SERVICE_ACCOUNTS = 'system:serviceaccounts';
 /** kubeadm's constants.ClusterAdminsGroupAndClusterRoleBinding (the admin.conf certificate's O since v1.29). */
 export const KUBEADM_CLUSTER_ADMINS = 'kubeadm:cluster-admins';
 /** kubeadm's constants.NodeBootstrapTokenAuthGroup: the group of the default bootstrap token. */
-export const KUBEADM_BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:kubeadm:default-node-token';
+const KUBEADM_BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:kubeadm:default-node-token';
 
 /** bootstrappolicy verb sets (policy.go). */
 const READ = ['get', 'list', 'watch'];
@@ -626,7 +626,7 @@ function controllerRoleRules(): Array<[string, PolicyRule[]]> {
 }
 
 /** The prefix of every controller's ClusterRole and ClusterRoleBinding (saRolePrefix). */
-export const CONTROLLER_ROLE_PREFIX = 'system:controller:';
+const CONTROLLER_ROLE_PREFIX = 'system:controller:';
 
 /** The service accounts in kube-system that have a `system:controller:<name>` role. */
 export function controllerServiceAccounts(): string[] {

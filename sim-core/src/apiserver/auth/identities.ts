@@ -109,7 +109,7 @@ export function controllerIdentity(controllerName: string, useServiceAccountCred
 	return serviceAccount ? serviceAccountIdentity(KUBE_SYSTEM, serviceAccount) : authenticated('system:kube-controller-manager', []);
 }
 
-export interface IdentityOptions {
+interface IdentityOptions {
 	/** For kube-controller-manager: the controller on whose behalf the request goes (see controllerIdentity). */
 	controller?: string;
 	/** `--use-service-account-credentials` of kube-controller-manager (kubeadm: true). */

@@ -10,7 +10,7 @@ import { nodeAuthorizer } from './node.ts';
 import { privilegedGroups, SYSTEM_PRIVILEGED_GROUP } from './privileged-groups.ts';
 import { rbacAuthorizer } from './rbac.ts';
 
-export type AuthorizationMode = 'Node,RBAC' | 'AlwaysAllow';
+type AuthorizationMode = 'Node,RBAC' | 'AlwaysAllow';
 
 /** The authorizers, asked in order; the first to allow wins, and a request none allows is forbidden. */
 export function defaultAuthorizers(mode: AuthorizationMode): Authorizer[] {

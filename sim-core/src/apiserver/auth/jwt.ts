@@ -45,7 +45,7 @@ export function base64UrlEncodeText(text: string): string {
 }
 
 /** A JWS in compact form, split and decoded (nothing verified yet). */
-export interface CompactJws {
+interface CompactJws {
 	/** The decoded protected header. */
 	header: Record<string, unknown>;
 	/** The decoded payload (the claims). */

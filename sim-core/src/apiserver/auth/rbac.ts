@@ -35,12 +35,12 @@ const MAX_AGGREGATION_DEPTH = 16;
 // ---- rule matching (evaluation_helpers.go) -----------------------------------
 
 /** VerbMatches: `*` or the verb itself. */
-export function verbMatches(rule: PolicyRule, verb: string): boolean {
+function verbMatches(rule: PolicyRule, verb: string): boolean {
 	return rule.verbs.some((v) => v === '*' || v === verb);
 }
 
 /** APIGroupMatches: `*` or the group itself ('' is the core group). */
-export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
+function apiGroupMatches(rule: PolicyRule, group: string): boolean {
 	return (rule.apiGroups ?? []).some((g) => g === '*' || g === group);
 }
 
@@ -58,13 +58,13 @@ export function resourceMatches(rule: PolicyRule, combinedResource: string, subr
 }
 
 /** ResourceNameMatches: a rule without resourceNames covers every name (and requests without a name, such as list and create). */
-export function resourceNameMatches(rule: PolicyRule, name: string): boolean {
+function resourceNameMatches(rule: PolicyRule, name: string): boolean {
 	const names = rule.resourceNames ?? [];
 	return names.length === 0 || names.includes(name);
 }
 
 /** NonResourceURLMatches: `*`, the exact path, or a prefix ending in `*` (`/healthz/*`, `/apis*`). */
-export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
+function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
 	for (const u of rule.nonResourceURLs ?? []) {
 		if (u === '*' || u === path) return true;
 		if (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))) return true;
@@ -121,7 +121,7 @@ function describeSubject(subject: Subject, bindingNamespace: string): string {
 }
 
 /** Where a rule came from: a binding and the first of its subjects that matched the user. */
-export interface RuleSource {
+interface RuleSource {
 	binding: RoleBinding;
 	subject: Subject;
 }
@@ -130,7 +130,7 @@ export interface RuleSource {
  * The describer's String(): `ClusterRoleBinding "x" of ClusterRole "y" to
  * Group "z"` or `RoleBinding "x/ns" of Role "y" to ServiceAccount "sa/ns"`.
  */
-export function describeSource(source: RuleSource): string {
+function describeSource(source: RuleSource): string {
 	const b = source.binding;
 	const ref = `${b.roleRef.kind} ${goQuote(b.roleRef.name)}`;
 	if (b.kind === 'ClusterRoleBinding') return `ClusterRoleBinding ${goQuote(b.metadata.name ?? '')} of ${ref} to ${describeSubject(source.subject, '')}`;
@@ -204,7 +204,7 @@ function notFound(resource: 'role' | 'clusterrole', name: string): string {
 }
 
 /** GetRoleReferenceRules: the rules of a binding's role, or why they cannot be read. */
-export function roleReferenceRules(reader: AuthorizerReader, roleRef: RoleBinding['roleRef'], bindingNamespace: string): { rules: PolicyRule[] } | { error: string } {
+function roleReferenceRules(reader: AuthorizerReader, roleRef: RoleBinding['roleRef'], bindingNamespace: string): { rules: PolicyRule[] } | { error: string } {
 	switch (roleRef.kind) {
 		case 'Role': {
 			const role = bindingNamespace ? (reader.get(RBAC_GROUP, 'roles', bindingNamespace, roleRef.name) as Role | undefined) : undefined;
@@ -223,7 +223,7 @@ export function roleReferenceRules(reader: AuthorizerReader, roleRef: RoleBindin
 // ---- the rule resolver (rule.go VisitRulesFor) -----------------------------------
 
 /** Called with each rule that applies to the user (and its source), or with an error; returning false stops the walk. */
-export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, error: string | undefined) => boolean;
+type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, error: string | undefined) => boolean;
 
 /**
  * VisitRulesFor: every rule of every ClusterRoleBinding naming the user,
@@ -231,7 +231,7 @@ export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | un
  * user. A binding whose role is missing yields an error and the walk goes
  * on: rules only ever add permissions.
  */
-export function visitRulesFor(user: UserInfo, namespace: string, reader: AuthorizerReader, visitor: RuleVisitor): void {
+function visitRulesFor(user: UserInfo, namespace: string, reader: AuthorizerReader, visitor: RuleVisitor): void {
 	const walk = (bindings: RoleBinding[], bindingNamespace: string): boolean => {
 		for (const binding of bindings) {
 			const subject = (binding.subjects ?? []).find((s) => appliesToUser(user, s, bindingNamespace));

@@ -35,7 +35,7 @@ export interface ClaimRef {
 }
 
 /** The `kubernetes.io` private claim (claims.go `kubernetes`), keys in the order go-jose prints them. */
-export interface KubernetesClaim {
+interface KubernetesClaim {
 	namespace: string;
 	node?: ClaimRef;
 	pod?: ClaimRef;

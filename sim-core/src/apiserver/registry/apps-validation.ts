@@ -60,7 +60,7 @@ export function validateSelectorAndTemplate(spec: Json, path: string, emptyMessa
 }
 
 /** ValidatePodTemplateSpecForReplicaSet: labels match, the template is valid, restartPolicy Always, no activeDeadlineSeconds. */
-export function validateTemplateForReplicaSet(spec: Json, path: string, kind: string): FieldError[] {
+function validateTemplateForReplicaSet(spec: Json, path: string, kind: string): FieldError[] {
 	const errs: FieldError[] = [];
 	const templatePath = child(path, 'template');
 	const template = asRecord(spec.template);

@@ -23,7 +23,7 @@ export function base64DecodedLength(text: string): number {
 const sortedKeys = (rec: Record<string, unknown> | undefined) => Object.keys(rec ?? {}).sort(compareGoStrings);
 
 /** ValidateConfigMap. */
-export function validateConfigMap(obj: KubeObject): FieldError[] {
+function validateConfigMap(obj: KubeObject): FieldError[] {
 	const errs = metaErrors(obj, true);
 	const data = asRecord(obj.data);
 	const binary = asRecord(obj.binaryData);

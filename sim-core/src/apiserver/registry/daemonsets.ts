@@ -53,7 +53,7 @@ function validateUpdateStrategy(strategy: Json, path: string): FieldError[] {
 }
 
 /** ValidateDaemonSetSpec. */
-export function validateDaemonSetSpec(spec: Json): FieldError[] {
+function validateDaemonSetSpec(spec: Json): FieldError[] {
 	const errs: FieldError[] = [];
 	errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
 	const template = asRecord(spec.template) ?? {};

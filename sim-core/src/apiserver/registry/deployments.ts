@@ -14,7 +14,7 @@ import { intOrPercentValue, notMoreThan100Percent, selectorImmutable, validatePo
 type Json = Record<string, unknown>;
 
 /** SetDefaults_Deployment. */
-export function defaultDeploymentSpec(spec: Json): void {
+function defaultDeploymentSpec(spec: Json): void {
 	if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
 	const strategy = (asRecord(spec.strategy) ?? (spec.strategy = {})) as Json;
 	if (!strategy.type) strategy.type = 'RollingUpdate';
@@ -59,7 +59,7 @@ function validateStrategy(strategy: Json, path: string): FieldError[] {
 }
 
 /** ValidateDeploymentSpec. */
-export function validateDeploymentSpec(spec: Json): FieldError[] {
+function validateDeploymentSpec(spec: Json): FieldError[] {
 	const errs: FieldError[] = [];
 	errs.push(...validateNonnegative(spec.replicas as number | undefined, 'spec.replicas'));
 	errs.push(...validateSelectorAndTemplate(spec, 'spec', 'empty selector is invalid for deployment', 'ReplicaSet'));

@@ -12,7 +12,7 @@ import { isValidPortNum, metaErrors, validateDNS1123Label, validateIP, validateO
 type Json = Record<string, unknown>;
 
 /** The warning the API server adds since v1.33 (KEP-4974). */
-export const ENDPOINTS_DEPRECATION_WARNING = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
+const ENDPOINTS_DEPRECATION_WARNING = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
 
 function validateAddress(a: Json, path: string): FieldError[] {
 	const errs = validateIP(String(a?.ip ?? ''), child(path, 'ip'));
@@ -25,7 +25,7 @@ function validateAddress(a: Json, path: string): FieldError[] {
 }
 
 /** validateEndpointSubsets. */
-export function validateEndpoints(obj: KubeObject): FieldError[] {
+function validateEndpoints(obj: KubeObject): FieldError[] {
 	const errs = metaErrors(obj, true);
 	asArray<Json>(obj.subsets).forEach((ss, i) => {
 		const p = index('subsets', i);

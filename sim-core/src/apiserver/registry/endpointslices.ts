@@ -21,7 +21,7 @@ const MAX_ENDPOINTS = 1000;
 const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
 
 /** ValidateEndpointSlice (the common parts). */
-export function validateEndpointSlice(obj: KubeObject): FieldError[] {
+function validateEndpointSlice(obj: KubeObject): FieldError[] {
 	const errs = metaErrors(obj, true);
 	const addressType = String(obj.addressType ?? '');
 	if (!addressType) errs.push(required('addressType'));

@@ -20,7 +20,7 @@ const REASON_MAX = 128;
 const NOTE_MAX = 1024;
 
 /** legacyValidateEvent for requests to core/v1 (the `reportingComponent` spelling). */
-export function validateEvent(obj: KubeObject): FieldError[] {
+function validateEvent(obj: KubeObject): FieldError[] {
 	const event = obj as CoreEvent;
 	const errs: FieldError[] = [];
 	const namespace = event.metadata.namespace ?? '';
@@ -52,7 +52,7 @@ export function validateEvent(obj: KubeObject): FieldError[] {
 }
 
 /** ToSelectableFields for core/v1 Events. */
-export function eventFields(obj: KubeObject): Record<string, string> {
+function eventFields(obj: KubeObject): Record<string, string> {
 	const event = obj as CoreEvent;
 	const involved = event.involvedObject ?? {};
 	return {

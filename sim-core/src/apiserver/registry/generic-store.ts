@@ -25,7 +25,7 @@ function encodeForStorage(obj: KubeObject): string {
 }
 
 /** The outcome of a write: whether the transaction succeeded, and etcd's revision after it. */
-export interface WriteResult {
+interface WriteResult {
 	ok: boolean;
 	revision: number;
 }

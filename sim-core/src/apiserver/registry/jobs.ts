@@ -17,10 +17,10 @@ import { workloadStrategy } from './apps-validation.ts';
 type Json = Record<string, unknown>;
 
 /** batch.ControllerUidLabel and batch.JobNameLabel, and their legacy forms. */
-export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
-export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
-export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
-export const LEGACY_JOB_NAME_LABEL = 'job-name';
+const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
+const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
+const LEGACY_JOB_NAME_LABEL = 'job-name';
 
 /** SetDefaults_Job (JobPodReplacementPolicy is GA since v1.34, so podReplacementPolicy is always defaulted). */
 function defaultJob(spec: Json, obj: KubeObject): void {
@@ -85,7 +85,7 @@ function validateGeneratedSelector(obj: KubeObject): FieldError[] {
 }
 
 /** validateJobSpec and ValidateJobSpec. */
-export function validateJobSpec(spec: Json): FieldError[] {
+function validateJobSpec(spec: Json): FieldError[] {
 	const errs: FieldError[] = [];
 	for (const f of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished', 'backoffLimitPerIndex', 'maxFailedIndexes']) {
 		errs.push(...validateNonnegative(typeof spec[f] === 'number' ? (spec[f] as number) : undefined, `spec.${f}`));
@@ -114,7 +114,7 @@ export function validateJobSpec(spec: Json): FieldError[] {
 }
 
 /** ValidateJob. */
-export function validateJob(obj: KubeObject): FieldError[] {
+function validateJob(obj: KubeObject): FieldError[] {
 	const spec = asRecord(obj.spec) ?? {};
 	const errs = [...metaErrors(obj, true), ...validateGeneratedSelector(obj), ...validateJobSpec(spec)];
 	if (spec.completionMode === 'Indexed' && typeof spec.completions === 'number' && spec.completions > 0) {

@@ -11,7 +11,7 @@ import { asRecord, invalid, type FieldError } from './field.ts';
 import { metaErrors, validateObjectMetaUpdate } from './objectmeta.ts';
 
 /** ValidateLease. */
-export function validateLease(obj: KubeObject): FieldError[] {
+function validateLease(obj: KubeObject): FieldError[] {
 	const errs = metaErrors(obj, true);
 	const spec = asRecord(obj.spec) ?? {};
 	if (typeof spec.leaseDurationSeconds === 'number' && spec.leaseDurationSeconds <= 0) errs.push(invalid('spec.leaseDurationSeconds', spec.leaseDurationSeconds, 'must be greater than 0'));

@@ -11,7 +11,7 @@ import { asArray, asRecord, invalid } from './field.ts';
 import { metaErrors, nameIsDNSLabel, validateFinalizerName, validateObjectMetaUpdate } from './objectmeta.ts';
 
 /** v1.LabelMetadataName. */
-export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
+const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
 /** v1.FinalizerKubernetes: the namespace controller's finalizer. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
 

@@ -26,7 +26,7 @@ function goTaint(t: Json): string {
  * validateNodeTaints. Upstream passes `metadata` as the parent path, so the
  * errors read `metadata.taints[0].effect`; kept as is.
  */
-export function validateNodeTaints(taints: Json[], path: string): FieldError[] {
+function validateNodeTaints(taints: Json[], path: string): FieldError[] {
 	const errs: FieldError[] = [];
 	const seen = new Set<string>();
 	taints.forEach((t, i) => {

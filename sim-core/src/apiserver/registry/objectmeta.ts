@@ -14,14 +14,14 @@ import { utf8Length } from '../../golang/utf8.ts';
 import { child, forbidden, goStringMap, index, invalid, required, tooLong, type FieldError } from './field.ts';
 
 /** apimachineryvalidation.FieldImmutableErrorMsg. */
-export const FIELD_IMMUTABLE = 'field is immutable';
+const FIELD_IMMUTABLE = 'field is immutable';
 /** apimachineryvalidation.IsNegativeErrorMsg. */
 export const IS_NEGATIVE = 'must be greater than or equal to 0';
 /** TotalAnnotationSizeLimitB = 256 * (1 << 10) (objectmeta.go). */
-export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
+const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
 
 /** A name validator: messages for `name`; `prefix` when it is a generateName (a trailing dash is fine). */
-export type NameValidator = (name: string, prefix: boolean) => string[];
+type NameValidator = (name: string, prefix: boolean) => string[];
 
 /** maskTrailingDash (generic.go): a generateName may end with '-'. */
 function maskTrailingDash(name: string): string {

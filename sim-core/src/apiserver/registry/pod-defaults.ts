@@ -15,13 +15,13 @@ import { asArray, asRecord } from './field.ts';
 type Json = Record<string, unknown>;
 
 /** v1.DefaultTerminationGracePeriodSeconds (core/v1/types.go). */
-export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
+const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 /** v1.DefaultSchedulerName. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 /** v1.TerminationMessagePathDefault. */
-export const TERMINATION_MESSAGE_PATH_DEFAULT = '/dev/termination-log';
+const TERMINATION_MESSAGE_PATH_DEFAULT = '/dev/termination-log';
 /** 0644: the default mode of secret, configMap, downwardAPI and projected volumes (v1.*VolumeSourceDefaultMode). */
-export const VOLUME_DEFAULT_MODE = 0o644;
+const VOLUME_DEFAULT_MODE = 0o644;
 
 /** A path component of a reference (distribution/reference): lower case, separators inside. */
 const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
@@ -32,7 +32,7 @@ const REFERENCE = new RegExp(`^(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPON
  * parsers.ParseImageName's tag: the reference's tag, `latest` when it has
  * neither tag nor digest, '' when it has only a digest or does not parse.
  */
-export function imageTag(image: string): string {
+function imageTag(image: string): string {
 	const m = REFERENCE.exec(image);
 	if (!m) return '';
 	if (m[1] !== undefined) return m[1];
@@ -149,7 +149,7 @@ function defaultVolume(v: Json): void {
 }
 
 /** SetDefaults_PodSpec plus the defaults of its containers and volumes: what every pod template gets. */
-export function defaultPodSpec(spec: Json): void {
+function defaultPodSpec(spec: Json): void {
 	if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
 	if (!spec.restartPolicy) spec.restartPolicy = 'Always';
 	if (!asRecord(spec.securityContext)) spec.securityContext = {};

@@ -38,7 +38,7 @@ import { deepCopy } from '../../golang/json.ts';
 type Json = Record<string, unknown>;
 
 /** PodValidationOptions, the part the simulation uses. */
-export interface PodValidationOptions {
+interface PodValidationOptions {
 	/** The spec is a Pod's, not a template's (host-network ports must then match exactly). */
 	resourceIsPod: boolean;
 }
@@ -441,7 +441,7 @@ export function validateTaintEffect(effect: string, allowEmpty: boolean, path: s
 }
 
 /** ValidateTolerations. */
-export function validateTolerations(tolerations: Json[], path: string): FieldError[] {
+function validateTolerations(tolerations: Json[], path: string): FieldError[] {
 	const errs: FieldError[] = [];
 	tolerations.forEach((t, i) => {
 		const p = index(path, i);
@@ -479,7 +479,7 @@ function validateTopologySpread(constraints: Json[], path: string): FieldError[]
 }
 
 /** ValidatePodSpec (the parts listed in this module's TSDoc). */
-export function validatePodSpec(spec: Json, path: string, opts: PodValidationOptions): FieldError[] {
+function validatePodSpec(spec: Json, path: string, opts: PodValidationOptions): FieldError[] {
 	const errs: FieldError[] = [];
 	if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) errs.push(required(child(path, 'terminationGracePeriodSeconds')));
 	const { names: volumes, errs: volumeErrs } = validateVolumes(asArray<Json>(spec.volumes), child(path, 'volumes'));

@@ -13,11 +13,11 @@ import { forbidden, notSupported, required, type FieldError } from './field.ts';
 import { metaErrors, validateImmutable, validateObjectMetaUpdate } from './objectmeta.ts';
 
 /** scheduling.HighestUserDefinablePriority. */
-export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
+const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 /** scheduling.SystemCriticalPriority = 2 * HighestUserDefinablePriority. */
-export const SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY;
+const SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY;
 /** scheduling.SystemPriorityClassPrefix. */
-export const SYSTEM_PRIORITY_CLASS_PREFIX = 'system-';
+const SYSTEM_PRIORITY_CLASS_PREFIX = 'system-';
 
 /** The built-in classes (scheduling.SystemPriorityClasses): neither is a global default. */
 export const SYSTEM_PRIORITY_CLASSES: Record<string, { value: number; description: string }> = {

@@ -12,7 +12,7 @@ import { selectorImmutable, validateSelectorAndTemplate, workloadStrategy } from
 type Json = Record<string, unknown>;
 
 /** ValidateReplicaSetSpec (its empty-selector message says "deployment" upstream too). */
-export function validateReplicaSetSpec(spec: Json): FieldError[] {
+function validateReplicaSetSpec(spec: Json): FieldError[] {
 	return [
 		...validateNonnegative(spec.replicas as number | undefined, 'spec.replicas'),
 		...validateNonnegative(spec.minReadySeconds as number | undefined, 'spec.minReadySeconds'),

@@ -49,7 +49,7 @@ function typeErrors(obj: KubeObject, data: Record<string, unknown>): FieldError[
 }
 
 /** ValidateSecret. */
-export function validateSecret(obj: KubeObject): FieldError[] {
+function validateSecret(obj: KubeObject): FieldError[] {
 	const errs = metaErrors(obj, true);
 	const data = asRecord(obj.data) ?? {};
 	let total = 0;

@@ -19,10 +19,10 @@ import { asArray, asRecord } from './field.ts';
 import { formatIPv4, parseIPv4 } from './objectmeta.ts';
 
 /** kubeadm's `--service-cluster-ip-range` (kubeadm constants DefaultServicesSubnet = 10.96.0.0/12). */
-export const SERVICE_CIDR = '10.96.0.0/12';
+const SERVICE_CIDR = '10.96.0.0/12';
 /** `--service-node-port-range` default (kube-apiserver options: 30000-32767). */
-export const NODE_PORT_MIN = 30000;
-export const NODE_PORT_MAX = 32767;
+const NODE_PORT_MIN = 30000;
+const NODE_PORT_MAX = 32767;
 
 const [cidrBase, cidrBits] = SERVICE_CIDR.split('/');
 const NETWORK = parseIPv4(cidrBase)!;
@@ -52,11 +52,11 @@ function ipNotInRange(ip: string): string {
 }
 
 /** ErrAllocated text for cluster IPs. */
-export const IP_ALREADY_ALLOCATED = 'provided IP is already allocated';
+const IP_ALREADY_ALLOCATED = 'provided IP is already allocated';
 /** ErrAllocated text for node ports. */
-export const PORT_ALREADY_ALLOCATED = 'provided port is already allocated';
+const PORT_ALREADY_ALLOCATED = 'provided port is already allocated';
 /** ErrNotInRange text for node ports. */
-export const PORT_NOT_IN_RANGE = `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_MIN}-${NODE_PORT_MAX}`;
+const PORT_NOT_IN_RANGE = `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_MIN}-${NODE_PORT_MAX}`;
 
 function sameService(a: KubeObject, namespace: string | undefined, name: string | undefined): boolean {
 	return a.metadata.namespace === namespace && a.metadata.name === name;
@@ -75,7 +75,7 @@ function usedClusterIPs(ctx: StrategyContext, self: KubeObject): Set<string> {
 }
 
 /** Node ports held by the other Services (including health-check node ports). */
-export function usedNodePorts(ctx: StrategyContext, self: KubeObject): Set<number> {
+function usedNodePorts(ctx: StrategyContext, self: KubeObject): Set<number> {
 	const used = new Set<number>();
 	for (const svc of ctx.list('', 'services')) {
 		if (sameService(svc, self.metadata.namespace, self.metadata.name)) continue;

@@ -35,12 +35,12 @@ const KIND = 'TokenRequest';
 /** TokenRequestSpec defaults: one hour (authentication/v1 SetDefaults_TokenRequestSpec). */
 export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 60 * 60;
 /** validation.MinTokenAgeSec: ten minutes. */
-export const MIN_TOKEN_EXPIRATION_SECONDS = 10 * 60;
+const MIN_TOKEN_EXPIRATION_SECONDS = 10 * 60;
 /** ValidateTokenRequest's upper bound: 1<<32 seconds. */
-export const MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
+const MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
 
 /** authentication/v1 BoundObjectReference (fields in Go's order). */
-export interface BoundObjectReference {
+interface BoundObjectReference {
 	kind?: string;
 	apiVersion?: string;
 	name?: string;
@@ -91,7 +91,7 @@ export function describeIssuedToken(claims: ServiceAccountTokenClaims): string {
 }
 
 /** What one TokenRequest may read and call. */
-export interface TokenRequestContext {
+interface TokenRequestContext {
 	/** The service account's namespace and name, from the URL. */
 	namespace: string;
 	name: string;
@@ -107,7 +107,7 @@ export interface TokenRequestContext {
 }
 
 /** What the registry gives back: the response, and for the trace what was issued. */
-export interface TokenRequestOutcome {
+interface TokenRequestOutcome {
 	response: ApiResponse;
 	claims?: ServiceAccountTokenClaims;
 	warnings?: string[];

@@ -190,7 +190,7 @@ function validateClusterIPFields(spec: Json): FieldError[] {
 }
 
 /** ValidateService. */
-export function validateService(obj: KubeObject): FieldError[] {
+function validateService(obj: KubeObject): FieldError[] {
 	const spec = asRecord(obj.spec) ?? {};
 	const errs = metaErrors(obj, true, nameIsDNS1035Label);
 	const type = str(spec.type);

@@ -31,7 +31,7 @@ function defaultStatefulSetSpec(spec: Json): void {
 }
 
 /** ValidateStatefulSetSpec. */
-export function validateStatefulSetSpec(spec: Json): FieldError[] {
+function validateStatefulSetSpec(spec: Json): FieldError[] {
 	const errs: FieldError[] = [];
 	const policy = String(spec.podManagementPolicy ?? '');
 	if (!policy) errs.push(required('spec.podManagementPolicy'));

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/types.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { COREDNS_IMAGE, KUBERNETES_VERSION, controlPlaneImage } from './versions.ts';
 
-export interface AddonFacts {
+interface AddonFacts {
 	apiServerUrl: string;
 	serviceCidr: string;
 	podCidr: string;
@@ -18,8 +18,6 @@ export interface AddonFacts {
 	controlPlaneEndpoint: string;
 }
 
-/** A PEM-shaped placeholder: the simulation has no real keys, and says so. */
-export const PLACEHOLDER_CA = '-----BEGIN CERTIFICATE-----\nSIMULATEDCLUSTERANATOMYCA0000000000000000000000000000000000000000\n-----END CERTIFICATE-----\n';
 
 function configMap(namespace: string, name: string, data: Record<string, string>, meta: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}): KubeObject {
 	return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...meta }, data };

@@ -57,7 +57,7 @@ const CA_MOUNTS = [
 ];
 const CA_VOLUMES = [hostPath('ca-certs', '/etc/ssl/certs', 'DirectoryOrCreate'), hostPath('etc-ca-certificates', '/etc/ca-certificates', 'DirectoryOrCreate')];
 
-export function etcdManifest(f: ControlPlaneFacts): Pod {
+function etcdManifest(f: ControlPlaneFacts): Pod {
 	const ip = f.nodeIp;
 	return staticPod(
 		'etcd',
@@ -100,7 +100,7 @@ export function etcdManifest(f: ControlPlaneFacts): Pod {
 	);
 }
 
-export function apiServerManifest(f: ControlPlaneFacts): Pod {
+function apiServerManifest(f: ControlPlaneFacts): Pod {
 	const ip = f.nodeIp;
 	return staticPod(
 		'kube-apiserver',
@@ -148,7 +148,7 @@ export function apiServerManifest(f: ControlPlaneFacts): Pod {
 	);
 }
 
-export function controllerManagerManifest(f: ControlPlaneFacts): Pod {
+function controllerManagerManifest(f: ControlPlaneFacts): Pod {
 	const conf = '/etc/kubernetes/controller-manager.conf';
 	return staticPod(
 		'kube-controller-manager',
@@ -194,7 +194,7 @@ export function controllerManagerManifest(f: ControlPlaneFacts): Pod {
 	);
 }
 
-export function schedulerManifest(f: ControlPlaneFacts): Pod {
+function schedulerManifest(f: ControlPlaneFacts): Pod {
 	const conf = '/etc/kubernetes/scheduler.conf';
 	return staticPod(
 		'kube-scheduler',

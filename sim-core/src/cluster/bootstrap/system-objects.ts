@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 
-export interface SystemFacts {
+interface SystemFacts {
 	apiServerIp: string;
 	kubernetesServiceIp: string;
 }

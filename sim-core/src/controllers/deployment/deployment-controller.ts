@@ -21,7 +21,7 @@ import { rolloutRolling } from './rolling.ts';
 import { SyncFailure, checkPausedConditions, isScalingEvent, syncScaling, syncStatusOnly, updateDeploymentStatus, type DeploymentSyncContext } from './sync.ts';
 
 /** The event source (`kubectl describe` From column). */
-export const DEPLOYMENT_CONTROLLER = 'deployment-controller';
+const DEPLOYMENT_CONTROLLER = 'deployment-controller';
 
 export class DeploymentController extends ControllerBase<Record<string, never>> {
 	readonly name = DEPLOYMENT_CONTROLLER;

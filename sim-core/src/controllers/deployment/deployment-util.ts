@@ -19,12 +19,12 @@ export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-hi
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
 export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 /** apps.DeprecatedRollbackTo: the server-side rollback annotation of extensions/v1beta1, never copied. */
-export const DEPRECATED_ROLLBACK_TO_ANNOTATION = 'deprecated.deployment.rollback.to';
+const DEPRECATED_ROLLBACK_TO_ANNOTATION = 'deprecated.deployment.rollback.to';
 /** v1.LastAppliedConfigAnnotation. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** sync.go maxRevHistoryLengthInChars: the revision-history annotation stays under 2000 characters. */
-export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
+const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
 
 /** Condition reasons (deployment_util.go). */
 export const Reasons = {
@@ -178,7 +178,7 @@ export function desiredReplicasAnnotation(rs: ReplicaSet): number | undefined {
  * Deployment is resized mid-rollout, in proportion to its size relative to
  * the size the Deployment had (the max-replicas annotation).
  */
-export function replicaSetFraction(rs: ReplicaSet, d: DefaultedDeployment): number {
+function replicaSetFraction(rs: ReplicaSet, d: DefaultedDeployment): number {
 	if (d.spec.replicas === 0) return -rsReplicas(rs);
 	const deploymentReplicas = d.spec.replicas + maxSurge(d);
 	const annotated = intAnnotation(rs, MAX_REPLICAS_ANNOTATION) ?? d.status?.replicas ?? 0;

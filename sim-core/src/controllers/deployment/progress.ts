@@ -83,7 +83,7 @@ function replicaFailure(allRSs: Array<ReplicaSet | undefined>, newRS: ReplicaSet
  * deadline would pass (lastUpdateTime + progressDeadlineSeconds - now,
  * plus a second), so ProgressDeadlineExceeded is reported on time.
  */
-export function requeueStuckDeployment(ctx: DeploymentSyncContext, d: DefaultedDeployment, newStatus: NonNullable<Deployment['status']>): void {
+function requeueStuckDeployment(ctx: DeploymentSyncContext, d: DefaultedDeployment, newStatus: NonNullable<Deployment['status']>): void {
 	const currentCond = getDeploymentCondition(d.status, 'Progressing');
 	if (!hasProgressDeadline(d) || !currentCond) return;
 	if (deploymentComplete(d, newStatus) || currentCond.reason === Reasons.TimedOut) return;

@@ -39,7 +39,7 @@ function scaleDownOldReplicaSetsForRecreate(ctx: DeploymentSyncContext, oldRSs: 
 }
 
 /** oldPodsRunning: an old ReplicaSet still reports pods, or an old pod has not finished (terminating ones count). */
-export function oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[], podMap: Record<string, Pod[]>): boolean {
+function oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[], podMap: Record<string, Pod[]>): boolean {
 	if (actualReplicaCount(oldRSs) > 0) return true;
 	for (const [rsUid, pods] of Object.entries(podMap)) {
 		if (newRS && newRS.metadata.uid === rsUid) continue;

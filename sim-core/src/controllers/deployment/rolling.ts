@@ -37,7 +37,7 @@ export function rolloutRolling(ctx: DeploymentSyncContext, d: DefaultedDeploymen
 }
 
 /** reconcileNewReplicaSet: true if the new ReplicaSet was resized. */
-export function reconcileNewReplicaSet(ctx: DeploymentSyncContext, allRSs: ReplicaSet[], newRS: ReplicaSet, d: DefaultedDeployment): boolean {
+function reconcileNewReplicaSet(ctx: DeploymentSyncContext, allRSs: ReplicaSet[], newRS: ReplicaSet, d: DefaultedDeployment): boolean {
 	if (rsReplicas(newRS) === d.spec.replicas) return false;
 	if (rsReplicas(newRS) > d.spec.replicas) return scaleReplicaSetAndRecordEvent(ctx, newRS, d.spec.replicas, d).scaled;
 	return scaleReplicaSetAndRecordEvent(ctx, newRS, newRSNewReplicas(d, allRSs, newRS), d).scaled;
@@ -56,7 +56,7 @@ export function maxScaledDown(allRSs: ReplicaSet[], newRS: ReplicaSet, d: Defaul
 }
 
 /** reconcileOldReplicaSets: unhealthy old replicas first, then healthy ones down to minAvailable. True if any went. */
-export function reconcileOldReplicaSets(ctx: DeploymentSyncContext, allRSs: ReplicaSet[], oldRSs: ReplicaSet[], newRS: ReplicaSet, d: DefaultedDeployment): boolean {
+function reconcileOldReplicaSets(ctx: DeploymentSyncContext, allRSs: ReplicaSet[], oldRSs: ReplicaSet[], newRS: ReplicaSet, d: DefaultedDeployment): boolean {
 	const oldPodsCount = specReplicaCount(oldRSs);
 	if (oldPodsCount === 0) return false;
 	const limit = maxScaledDown(allRSs, newRS, d);
@@ -67,7 +67,7 @@ export function reconcileOldReplicaSets(ctx: DeploymentSyncContext, allRSs: Repl
 }
 
 /** cleanupUnhealthyReplicas: removes old replicas that are not available, oldest ReplicaSet first. */
-export function cleanupUnhealthyReplicas(ctx: DeploymentSyncContext, oldRSs: ReplicaSet[], d: DefaultedDeployment, maxCleanupCount: number): { oldRSs: ReplicaSet[]; count: number } {
+function cleanupUnhealthyReplicas(ctx: DeploymentSyncContext, oldRSs: ReplicaSet[], d: DefaultedDeployment, maxCleanupCount: number): { oldRSs: ReplicaSet[]; count: number } {
 	const sorted = [...oldRSs].sort(byCreationTimestamp);
 	let total = 0;
 	for (let i = 0; i < sorted.length; i++) {
@@ -86,7 +86,7 @@ export function cleanupUnhealthyReplicas(ctx: DeploymentSyncContext, oldRSs: Rep
 }
 
 /** scaleDownOldReplicaSetsForRollingUpdate: old replicas beyond minAvailable, oldest ReplicaSet first. */
-export function scaleDownOldReplicaSetsForRollingUpdate(ctx: DeploymentSyncContext, allRSs: ReplicaSet[], oldRSs: ReplicaSet[], d: DefaultedDeployment): number {
+function scaleDownOldReplicaSetsForRollingUpdate(ctx: DeploymentSyncContext, allRSs: ReplicaSet[], oldRSs: ReplicaSet[], d: DefaultedDeployment): number {
 	const minAvailable = d.spec.replicas - maxUnavailable(d);
 	const available = availableReplicaCount(allRSs);
 	if (available <= minAvailable) return 0;

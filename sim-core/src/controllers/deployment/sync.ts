@@ -74,7 +74,7 @@ export interface DeploymentSyncContext {
 const OMIT_WHEN_ZERO = ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const;
 
 /** The status as the API would serialize it: zero counters dropped, pointers kept. */
-export function normalizeStatus(status: Deployment['status']): NonNullable<Deployment['status']> {
+function normalizeStatus(status: Deployment['status']): NonNullable<Deployment['status']> {
 	const out: NonNullable<Deployment['status']> = { ...(status ?? {}) };
 	for (const key of OMIT_WHEN_ZERO) if (!out[key]) delete out[key];
 	if (out.terminatingReplicas === undefined) delete out.terminatingReplicas;
@@ -133,7 +133,7 @@ export function getAllReplicaSetsAndSyncRevision(ctx: DeploymentSyncContext, d: 
  * reuses an old ReplicaSet) and minReadySeconds; otherwise one is created,
  * named `<deployment>-<pod-template-hash>`.
  */
-export function getNewReplicaSet(ctx: DeploymentSyncContext, d: DefaultedDeployment, rsList: ReplicaSet[], oldRSs: ReplicaSet[], createIfNotExisted: boolean): ReplicaSet | undefined {
+function getNewReplicaSet(ctx: DeploymentSyncContext, d: DefaultedDeployment, rsList: ReplicaSet[], oldRSs: ReplicaSet[], createIfNotExisted: boolean): ReplicaSet | undefined {
 	const existing = findNewReplicaSet(d, rsList);
 	const newRevision = String(maxRevision(oldRSs) + 1);
 	d.status ??= {};
@@ -231,7 +231,7 @@ export function getNewReplicaSet(ctx: DeploymentSyncContext, d: DefaultedDeploym
  * scaleReplicaSet: writes the new size and the replica annotations; records
  * `Scaled <up|down> replica set <rs> from <old> to <new>` when the size changed.
  */
-export function scaleReplicaSet(ctx: DeploymentSyncContext, rs: ReplicaSet, newScale: number, d: DefaultedDeployment, scalingOperation: string): { scaled: boolean; rs: ReplicaSet } {
+function scaleReplicaSet(ctx: DeploymentSyncContext, rs: ReplicaSet, newScale: number, d: DefaultedDeployment, scalingOperation: string): { scaled: boolean; rs: ReplicaSet } {
 	const sizeNeedsUpdate = rsReplicas(rs) !== newScale;
 	const maxReplicas = d.spec.replicas + maxSurge(d);
 	const annotationsNeedUpdate = replicasAnnotationsNeedUpdate(rs, d.spec.replicas, maxReplicas);
@@ -368,7 +368,7 @@ export function calculateStatus(ctx: DeploymentSyncContext, allRSs: Array<Replic
 }
 
 /** syncDeploymentStatus: writes the status when it changed. */
-export function syncDeploymentStatus(ctx: DeploymentSyncContext, allRSs: Array<ReplicaSet | undefined>, newRS: ReplicaSet | undefined, d: DefaultedDeployment): void {
+function syncDeploymentStatus(ctx: DeploymentSyncContext, allRSs: Array<ReplicaSet | undefined>, newRS: ReplicaSet | undefined, d: DefaultedDeployment): void {
 	const newStatus = calculateStatus(ctx, allRSs, newRS, d);
 	if (statusEqual(d.status, newStatus)) return;
 	d.status = newStatus;

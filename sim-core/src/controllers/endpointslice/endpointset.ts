@@ -11,7 +11,7 @@
 import type { SliceEndpoint } from '../util/endpoint.ts';
 
 /** hashEndpoint: what identifies an endpoint across syncs (addresses, hostname, the Pod's namespace and name). */
-export function endpointHash(endpoint: SliceEndpoint): string {
+function endpointHash(endpoint: SliceEndpoint): string {
 	const ref = (endpoint.targetRef ?? {}) as { namespace?: string; name?: string };
 	return JSON.stringify([[...endpoint.addresses].sort(), endpoint.hostname ?? '', ref.namespace ?? '', ref.name ?? '']);
 }

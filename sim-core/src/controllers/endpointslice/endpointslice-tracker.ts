@@ -27,7 +27,7 @@ export interface EndpointSliceTrackerState {
 }
 
 /** The version the tracker compares: generation when the API server sets one, else the resourceVersion. */
-export function sliceVersion(slice: WireEndpointSlice): number {
+function sliceVersion(slice: WireEndpointSlice): number {
 	if (typeof slice.metadata.generation === 'number') return slice.metadata.generation;
 	return Number(slice.metadata.resourceVersion ?? 0) || 0;
 }

@@ -53,7 +53,7 @@ function samePlaceholder(a: WireEndpointSlice, b: WireEndpointSlice): boolean {
 }
 
 /** What one reconcile changed (for the trace). */
-export interface ReconcileOutcome {
+interface ReconcileOutcome {
 	created: number;
 	updated: number;
 	deleted: number;
@@ -62,7 +62,7 @@ export interface ReconcileOutcome {
 }
 
 /** What the reconciler is given (NewReconciler). */
-export interface ReconcilerConfig {
+interface ReconcilerConfig {
 	/** The controller's host: its API client and the shared Node informer. */
 	host: Pick<ControllerHost, 'client' | 'informer'>;
 	tracker: EndpointSliceTracker;

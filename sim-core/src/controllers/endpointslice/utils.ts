@@ -135,7 +135,7 @@ export function endpointSliceLabels(slice: { metadata: { labels?: Record<string,
 }
 
 /** The controller reference a slice carries to its Service (metav1.NewControllerRef with v1 Service). */
-export function serviceControllerRef(service: Service): OwnerReference {
+function serviceControllerRef(service: Service): OwnerReference {
 	return { apiVersion: 'v1', kind: 'Service', name: service.metadata.name ?? '', uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
 }
 

@@ -29,11 +29,11 @@ export interface NodeDataplaneState {
 }
 
 /** The kubelet's hint and canary chains (KubeIPTablesHintChain, the Monitor canary). */
-export const KUBE_IPTABLES_HINT = 'KUBE-IPTABLES-HINT';
-export const KUBE_KUBELET_CANARY = 'KUBE-KUBELET-CANARY';
+const KUBE_IPTABLES_HINT = 'KUBE-IPTABLES-HINT';
+const KUBE_KUBELET_CANARY = 'KUBE-KUBELET-CANARY';
 
 /** The chains the kubelet creates at start (syncIPTablesRules and its Monitor). */
-export function applyKubeletChains(state: IptablesState): void {
+function applyKubeletChains(state: IptablesState): void {
 	ensureChain(state.mangle, KUBE_IPTABLES_HINT);
 	for (const table of ['mangle', 'nat', 'filter'] as const) ensureChain(state[table], KUBE_KUBELET_CANARY);
 	ensureChain(state.filter, 'KUBE-FIREWALL');

@@ -42,7 +42,7 @@ export interface ListOptions {
 export const SERVICES: Readonly<Record<number, string>> = { 22: 'ssh', 53: 'domain', 80: 'http', 443: 'https', 3306: 'mysql', 5432: 'postgresql', 8080: 'http-alt' };
 
 /** xtables_save_string: quote unless only [A-Za-z0-9_-]; escape `"`, `\` and `'`. */
-export function saveString(value: string): string {
+function saveString(value: string): string {
 	if (/^[A-Za-z0-9_-]+$/.test(value)) return value;
 	return `"${value.replace(/["\\']/g, (c) => `\\${c}`)}"`;
 }
@@ -201,7 +201,7 @@ function targetName(t: Target): string {
 }
 
 /** xtables_print_num: `%5llu ` up to 99999, then K, M, G... (`%8llu ` with -x). */
-export function printNum(n: number, exact: boolean): string {
+function printNum(n: number, exact: boolean): string {
 	if (exact) return `${String(n).padStart(8)} `;
 	if (n <= 99999) return `${String(n).padStart(5)} `;
 	let v = Math.floor(n / 1000);

@@ -27,7 +27,7 @@ export const BUILTIN_CHAINS: Readonly<Record<TableName, readonly string[]>> = {
 };
 
 /** An IPv4 network: `10.96.0.1/32`. */
-export interface Cidr {
+interface Cidr {
 	ip: string;
 	prefix: number;
 }
@@ -115,7 +115,7 @@ export function ensureRule(table: Table, chainName: string, rule: Rule, position
 }
 
 /** An error in a restore line (iptables-restore would refuse the whole transaction). */
-export class RuleSyntaxError extends Error {}
+class RuleSyntaxError extends Error {}
 
 function parseCidr(text: string): Cidr {
 	const [ip, prefix] = text.split('/');

@@ -9,7 +9,7 @@
  */
 
 /** One real server of a virtual server (ipvsadm's `->` line). */
-export interface RealServer {
+interface RealServer {
 	address: string;
 	port: number;
 	weight: number;

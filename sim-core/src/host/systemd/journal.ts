@@ -34,7 +34,7 @@ export interface JournalRecord {
 export type CatalogKind = 'start-begun' | 'start-done' | 'stop-begun' | 'stop-done' | 'succeeded' | 'resources';
 
 /** One run of a service's main process, as the journal shows it. */
-export interface ServiceRun {
+interface ServiceRun {
 	pid: number;
 	startMs: number;
 	/** When it stopped (undefined while it still runs). */
@@ -147,7 +147,7 @@ export function containerdHistory(host: ContainerdUnitRecord, boots: readonly Bo
 }
 
 /** Where the journal's entries come from: the two daemons' durable state, and the machine's boots. */
-export interface JournalSources {
+interface JournalSources {
 	kubelet: KubeletUnitRecord;
 	containerd: ContainerdUnitRecord;
 	boots?: readonly BootRecord[];

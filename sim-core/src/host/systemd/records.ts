@@ -22,7 +22,7 @@ export interface UnitState {
 }
 
 /** One journal record written by a process that logs in klog's text format (the kubelet). */
-export interface JournalEntry {
+interface JournalEntry {
 	wallMs: number;
 	pid: number;
 	/** The klog line. */

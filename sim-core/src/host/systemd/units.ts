@@ -78,7 +78,7 @@ export function mangle(name: string): string {
 	return name.includes('.') ? name : `${name}.service`;
 }
 
-export const KUBELET_SERVICE_FILE = `[Unit]
+const KUBELET_SERVICE_FILE = `[Unit]
 Description=kubelet: The Kubernetes Node Agent
 Documentation=https://kubernetes.io/docs/
 Wants=network-online.target
@@ -94,7 +94,7 @@ RestartSec=10
 WantedBy=multi-user.target
 `;
 
-export const KUBEADM_DROP_IN_FILE = `# Note: This dropin only works with kubeadm and kubelet v1.11+
+const KUBEADM_DROP_IN_FILE = `# Note: This dropin only works with kubeadm and kubelet v1.11+
 [Service]
 Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
 Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
@@ -107,7 +107,7 @@ ExecStart=
 ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
 `;
 
-export const CONTAINERD_SERVICE_FILE = `# Copyright The containerd Authors.
+const CONTAINERD_SERVICE_FILE = `# Copyright The containerd Authors.
 #
 # Licensed under the Apache License, Version 2.0 (the "License");
 # you may not use this file except in compliance with the License.

@@ -43,7 +43,7 @@ function apiResourceJson(r: ResourceInfo): Record<string, unknown> {
 }
 
 /** Runs `kubectl api-resources`. */
-export function runApiResources(invocation: KubectlInvocation): CommandResult {
+function runApiResources(invocation: KubectlInvocation): CommandResult {
 	const { args } = invocation;
 	const flags = args.flags;
 	if (args.positionals.length) return { stdout: '', stderr: `error: unexpected arguments: [${args.positionals.join(' ')}]\nSee 'kubectl api-resources -h' for help and examples\n`, exitCode: 1 };
@@ -87,7 +87,7 @@ export function runApiResources(invocation: KubectlInvocation): CommandResult {
 }
 
 /** Runs `kubectl api-versions`: every group/version served, sorted. */
-export function runApiVersions(invocation: KubectlInvocation): CommandResult {
+function runApiVersions(invocation: KubectlInvocation): CommandResult {
 	if (invocation.args.positionals.length) return { stdout: '', stderr: `error: unexpected arguments: [${invocation.args.positionals.join(' ')}]\nSee 'kubectl api-versions -h' for help and examples\n`, exitCode: 1 };
 	const unreachable = discoveryReachable(invocation);
 	if (unreachable) return { stdout: '', stderr: errorText([`couldn't get available api versions from server: ${unreachable.replace(/^error: /, '')}`]), exitCode: 1 };

@@ -40,7 +40,7 @@ const MAX_PATCH_RETRY = 5;
  * upstream, an object without annotations gains an empty `annotations: {}`
  * on the way, which shows in the JSON.
  */
-export function modifiedConfiguration(obj: KubeObject, annotate: boolean): { json: string; object: KubeObject } {
+function modifiedConfiguration(obj: KubeObject, annotate: boolean): { json: string; object: KubeObject } {
 	const copy = deepCopy(obj);
 	const annotations = { ...(copy.metadata.annotations ?? {}) };
 	delete annotations[LAST_APPLIED_ANNOTATION];

@@ -34,7 +34,7 @@ export function usageError(commandPath: string, message: string): KubectlError {
 }
 
 /** The request line kubectl's transport names in connection errors: method and URL. */
-export interface RequestLine {
+interface RequestLine {
 	method: string;
 	url: string;
 }
@@ -82,7 +82,7 @@ export function addSourceToErr(verb: string, source: string, error: KubectlError
  * StandardErrorMessage: `Error from server (NotFound): …`, the login and
  * connection messages; undefined for errors it does not recognise.
  */
-export function standardErrorMessage(error: KubectlError): string | undefined {
+function standardErrorMessage(error: KubectlError): string | undefined {
 	if (error.kind === 'status') {
 		if (error.reason === 'Unauthorized') return `error: You must be logged in to the server (${error.message})`;
 		if (error.reason) return `Error from server (${error.reason}): ${error.message}`;

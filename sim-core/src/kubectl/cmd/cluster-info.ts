@@ -20,7 +20,7 @@ function joinSchemeNamePort(scheme: string, name: string, port: string): string 
 }
 
 /** Runs `kubectl cluster-info`. */
-export function runClusterInfo(invocation: KubectlInvocation): CommandResult {
+function runClusterInfo(invocation: KubectlInvocation): CommandResult {
 	const { env, args } = invocation;
 	if (args.positionals[0] === 'dump') return { stdout: '', stderr: errorText(['cluster-info dump is not supported by the simulated kubectl']), exitCode: 1 };
 	const namespace = typeof args.flags.namespace === 'string' && args.flags.namespace ? args.flags.namespace : 'kube-system';

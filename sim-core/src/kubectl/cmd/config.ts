@@ -94,7 +94,7 @@ function getContexts(invocation: KubectlInvocation): CommandResult {
 }
 
 /** Runs `kubectl config <subcommand>`. */
-export function runConfig(invocation: KubectlInvocation): CommandResult {
+function runConfig(invocation: KubectlInvocation): CommandResult {
 	const sub = invocation.args.positionals[0];
 	switch (sub) {
 		case 'view':

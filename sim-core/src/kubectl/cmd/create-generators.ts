@@ -83,7 +83,7 @@ export function serviceAccount(name: string, ns: string | undefined): Generated 
 }
 
 /** validation.IsConfigMapKey (apimachinery util/validation): the key rules shared by ConfigMaps and Secrets. */
-export function configMapKeyErrors(key: string): string[] {
+function configMapKeyErrors(key: string): string[] {
 	const errs: string[] = [];
 	if (key.length > 253) errs.push('must be no more than 253 characters');
 	if (!/^[-._a-zA-Z0-9]+$/.test(key)) errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
@@ -94,14 +94,14 @@ export function configMapKeyErrors(key: string): string[] {
 }
 
 /** util.ParseLiteralSource: `key=value`, split at the first `=`. */
-export function parseLiteralSource(source: string): { key: string; value: string } | { error: KubectlError } {
+function parseLiteralSource(source: string): { key: string; value: string } | { error: KubectlError } {
 	const eq = source.indexOf('=');
 	if (eq <= 0) return { error: plain(`invalid literal source ${source}, expected key=value`) };
 	return { key: source.slice(0, eq), value: source.slice(eq + 1) };
 }
 
 /** util.ParseFileSource: `[key=]path`; the key defaults to the file's base name. */
-export function parseFileSource(source: string): { key: string; path: string } | { error: KubectlError } {
+function parseFileSource(source: string): { key: string; path: string } | { error: KubectlError } {
 	const separators = source.split('=').length - 1;
 	if (separators === 0) return { key: source.replace(/\/+$/, '').split('/').pop() ?? source, path: source };
 	if (separators === 1 && source.startsWith('=')) return { error: plain(`key name for file path ${source.slice(1)} missing`) };
@@ -123,7 +123,7 @@ function envVarNameErrors(name: string): string[] {
  * first line. A line with no `=` takes the value from kubectl's own
  * environment, which is empty here.
  */
-export function parseEnvFile(text: string): Array<{ key: string; value: string }> | { error: KubectlError } {
+function parseEnvFile(text: string): Array<{ key: string; value: string }> | { error: KubectlError } {
 	const out: Array<{ key: string; value: string }> = [];
 	const lines = text.split('\n');
 	for (let i = 0; i < lines.length; i++) {
@@ -461,7 +461,7 @@ function intOrString(text: string): number | string {
  * metav1.ParseToLabelSelector: `=`/`==` requirements become matchLabels, the
  * others matchExpressions (In, NotIn, Exists, DoesNotExist).
  */
-export function parseToLabelSelector(text: string): { selector: Record<string, unknown> } | { error: KubectlError } {
+function parseToLabelSelector(text: string): { selector: Record<string, unknown> } | { error: KubectlError } {
 	let parsed;
 	try {
 		parsed = parseLabelSelector(text);

@@ -30,7 +30,7 @@ import type { Subcommand } from './subcommand.ts';
 const BOUND_OBJECT_KINDS: Readonly<Record<string, string>> = { Node: 'v1', Pod: 'v1', Secret: 'v1' };
 
 /** `--audience`, `--duration` and the bound-object flags, with the PrintFlags every create command has. */
-export const TOKEN_FLAGS: FlagSpec[] = [
+const TOKEN_FLAGS: FlagSpec[] = [
 	...PRINT_FLAGS,
 	// StringArrayVar: each occurrence is one audience, commas included.
 	{ name: 'audience', kind: 'stringArray', noSplit: true },
@@ -46,7 +46,7 @@ function typedJson(obj: KubeObject): string {
 }
 
 /** Runs `kubectl create token`. */
-export function runCreateToken(inv: KubectlInvocation): CommandResult {
+function runCreateToken(inv: KubectlInvocation): CommandResult {
 	const { args } = inv;
 	const flags = args.flags;
 	// Complete: exactly one name, then the printer.

@@ -24,10 +24,10 @@ import { isFatalCall, type TargetInfo } from './resource-info.ts';
 import { visit } from './visit.ts';
 
 /** The longest a `kubectl delete` (or `--for=delete` wait) without a timeout runs the virtual clock: 10 minutes. Upstream waits up to 168h. */
-export const DELETE_WAIT_CAP_MS = 10 * 60_000;
+const DELETE_WAIT_CAP_MS = 10 * 60_000;
 
 /** delete_flags.go parseCascadingFlag: the propagation policy, and the deprecation warning for boolean values. */
-export function parseCascade(value: string): { policy: 'Background' | 'Foreground' | 'Orphan'; stderr: string } | { error: KubectlError } {
+function parseCascade(value: string): { policy: 'Background' | 'Foreground' | 'Orphan'; stderr: string } | { error: KubectlError } {
 	const bool = parseGoBool(value);
 	if (bool === undefined) {
 		switch (value) {

@@ -16,7 +16,7 @@ import { describerFor, type DescribeContext } from '../describe/index.ts';
 import { SUGGEST_API_RESOURCES } from './get.ts';
 
 /** describe's flags (DescribeFlags.AddFlags). `--chunk-size` is accepted and ignored. */
-export const DESCRIBE_FLAGS: FlagSpec[] = [
+const DESCRIBE_FLAGS: FlagSpec[] = [
 	{ name: 'filename', short: 'f', kind: 'stringArray' },
 	{ name: 'recursive', short: 'R', kind: 'bool' },
 	{ name: 'kustomize', short: 'k', kind: 'string' },
@@ -33,7 +33,7 @@ interface Described {
 }
 
 /** Runs `kubectl describe`. */
-export function runDescribe(invocation: KubectlInvocation): CommandResult {
+function runDescribe(invocation: KubectlInvocation): CommandResult {
 	const { args, env } = invocation;
 	const flags = args.flags;
 	if (args.positionals.length === 0 && ((flags.filename as string[]) ?? []).length === 0) {

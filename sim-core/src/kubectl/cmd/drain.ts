@@ -31,11 +31,11 @@ import { visit } from './visit.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** How long drain waits between eviction attempts a PodDisruptionBudget refused (drain.go EvictErrorRetryDelay = 5s). */
-export const EVICT_RETRY_DELAY_MS = 5000;
+const EVICT_RETRY_DELAY_MS = 5000;
 /** How often drain checks whether evicted pods are gone (waitForDeleteParams interval = 1s). */
 const DELETE_POLL_MS = 1000;
 /** The longest a drain without --timeout runs the virtual clock: 10 minutes (upstream: forever). */
-export const DRAIN_WAIT_CAP_MS = 10 * 60_000;
+const DRAIN_WAIT_CAP_MS = 10 * 60_000;
 
 /** filters.go messages. */
 const DAEMONSET_FATAL = 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)';

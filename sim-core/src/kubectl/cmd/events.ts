@@ -62,7 +62,7 @@ class EventPrinter {
 }
 
 /** Runs `kubectl events`. */
-export function runEvents(invocation: KubectlInvocation): CommandResult {
+function runEvents(invocation: KubectlInvocation): CommandResult {
 	const { args, env, client } = invocation;
 	const flags = args.flags;
 	const allNamespaces = flags['all-namespaces'] === true;

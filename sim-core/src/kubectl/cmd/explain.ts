@@ -95,7 +95,7 @@ function fieldList(schema: TypeSchema, level: number, recursive: boolean, histor
 }
 
 /** Runs `kubectl explain`. */
-export function runExplain(invocation: KubectlInvocation): CommandResult {
+function runExplain(invocation: KubectlInvocation): CommandResult {
 	const { args } = invocation;
 	if (args.positionals.length === 0) {
 		return { stdout: '', stderr: 'error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.\n', exitCode: 1 };

@@ -193,7 +193,7 @@ export function runGet(invocation: KubectlInvocation): CommandResult {
 }
 
 /** The printer options get's flags give. */
-export function genericOptions(invocation: KubectlInvocation): GenericPrintOptions {
+function genericOptions(invocation: KubectlInvocation): GenericPrintOptions {
 	const flags = invocation.args.flags;
 	return { noHeaders: flags['no-headers'] === true, allowMissingKeys: flags['allow-missing-template-keys'] !== false, showManagedFields: flags['show-managed-fields'] === true };
 }

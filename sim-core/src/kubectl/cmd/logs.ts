@@ -23,7 +23,7 @@ import { isFatalCall } from './resource-info.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** How long `kubectl logs -f` follows in virtual time before returning: 30 seconds. */
-export const LOGS_FOLLOW_CAP_MS = 30_000;
+const LOGS_FOLLOW_CAP_MS = 30_000;
 /** How often a follow looks for new lines (ours: upstream streams them as they come). */
 const FOLLOW_POLL_MS = 1000;
 /** With a selector and no --tail, kubectl shows the last 10 lines (logs.go selectorTail). */
@@ -32,7 +32,7 @@ const SELECTOR_TAIL = 10;
 const LOGS_USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command";
 
 /** The log text of a kubelet answer: a string, or `{ text }` / `{ log }`. */
-export function logText(body: unknown): string {
+function logText(body: unknown): string {
 	if (typeof body === 'string') return body;
 	if (body && typeof body === 'object') {
 		const b = body as { text?: unknown; log?: unknown };

@@ -26,7 +26,7 @@ export type OutputSpec =
 	| { kind: 'custom-columns'; spec: string };
 
 /** Every format `kubectl get -o` accepts (PrintFlags.AllowedFormats; kyaml is on unless KUBECTL_KYAML=false). */
-export const GET_OUTPUT_FORMATS = [
+const GET_OUTPUT_FORMATS = [
 	'custom-columns',
 	'custom-columns-file',
 	'go-template',
@@ -127,7 +127,7 @@ export function asList(objects: readonly KubeObject[]): KubeObject {
 }
 
 /** State a printer keeps across calls (the YAML printer's document count, custom columns' header). */
-export interface GenericPrintState {
+interface GenericPrintState {
 	printed: number;
 }
 

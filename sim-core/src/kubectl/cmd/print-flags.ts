@@ -18,7 +18,7 @@ import { plain, type KubectlError } from './check-err.ts';
 /** `-o, --output`. */
 export const OUTPUT_FLAG: FlagSpec = { name: 'output', short: 'o', kind: 'string' };
 /** `--template` (for `-o jsonpath` / go-template). */
-export const TEMPLATE_FLAG: FlagSpec = { name: 'template', kind: 'string' };
+const TEMPLATE_FLAG: FlagSpec = { name: 'template', kind: 'string' };
 /** `--dry-run[=none|client|server]`: a bare `--dry-run` means the deprecated `unchanged` (client). */
 export const DRY_RUN_FLAG: FlagSpec = { name: 'dry-run', kind: 'string', default: 'none', noOptDefault: 'unchanged' };
 /** `--validate[=strict|warn|ignore|true|false]` (cmdutil.AddValidateFlags). */
@@ -26,9 +26,9 @@ export const VALIDATE_FLAG: FlagSpec = { name: 'validate', kind: 'string', defau
 /** `--field-manager`. */
 export const FIELD_MANAGER_FLAG = (defaultManager: string): FlagSpec => ({ name: 'field-manager', kind: 'string', default: defaultManager });
 /** `--show-managed-fields`. */
-export const SHOW_MANAGED_FIELDS_FLAG: FlagSpec = { name: 'show-managed-fields', kind: 'bool' };
+const SHOW_MANAGED_FIELDS_FLAG: FlagSpec = { name: 'show-managed-fields', kind: 'bool' };
 /** `--allow-missing-template-keys` (default true). */
-export const ALLOW_MISSING_KEYS_FLAG: FlagSpec = { name: 'allow-missing-template-keys', kind: 'bool', default: true };
+const ALLOW_MISSING_KEYS_FLAG: FlagSpec = { name: 'allow-missing-template-keys', kind: 'bool', default: true };
 
 /** The printing flags every changing command registers. */
 export const PRINT_FLAGS: FlagSpec[] = [OUTPUT_FLAG, TEMPLATE_FLAG, SHOW_MANAGED_FIELDS_FLAG, ALLOW_MISSING_KEYS_FLAG];
@@ -41,7 +41,7 @@ export type DryRunStrategy = 'none' | 'client' | 'server';
  * level, month and day, time with microseconds, thread id padded to 7, file
  * and line). The simulated kubectl's thread id is 1.
  */
-export function klogWarning(wallMs: number, fileLine: string, message: string): string {
+function klogWarning(wallMs: number, fileLine: string, message: string): string {
 	const rfc = formatRfc3339Micro(wallMs);
 	return `W${rfc.slice(5, 7)}${rfc.slice(8, 10)} ${rfc.slice(11, -1)} ${'1'.padStart(7)} ${fileLine}] ${message}\n`;
 }
@@ -95,7 +95,7 @@ export function validationDirective(args: ParsedArgs): { directive: 'Strict' | '
 const ALLOWED_FORMATS = ['go-template', 'go-template-file', 'json', 'jsonpath', 'jsonpath-as-json', 'jsonpath-file', 'kyaml', 'name', 'template', 'templatefile', 'yaml'];
 
 /** A printer chosen from `-o`: call it with each object and the operation ("created", "configured"...). */
-export type Printer = (obj: KubeObject, operation: string) => string;
+type Printer = (obj: KubeObject, operation: string) => string;
 
 /** What PrintFlagsWithDryRunStrategy appends to the operation. */
 export function withDryRun(operation: string, dryRun: DryRunStrategy): string {

@@ -39,7 +39,7 @@ import type { CommandResult } from '../../shell/types.ts';
 import { LAST_APPLIED_ANNOTATION } from './apply.ts';
 
 /** The longest `kubectl rollout status` without --timeout runs the virtual clock: 15 minutes (upstream: forever). */
-export const ROLLOUT_STATUS_CAP_MS = 15 * 60_000;
+const ROLLOUT_STATUS_CAP_MS = 15 * 60_000;
 
 /** deploymentutil annotations (k8s.io/kubectl/pkg/util/deployment). */
 const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -63,7 +63,7 @@ const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
  * The status viewers (rollout_status.go): the line to print, whether the
  * rollout is done, or an error that ends the wait.
  */
-export function rolloutStatus(obj: Obj, revision: number): { message: string; done: boolean } | { error: KubectlError } {
+function rolloutStatus(obj: Obj, revision: number): { message: string; done: boolean } | { error: KubectlError } {
 	const spec = obj.spec ?? {};
 	const status = obj.status ?? {};
 	const name = obj.metadata.name;

@@ -37,7 +37,7 @@ function takesValue(token: string, specs: readonly FlagSpec[]): boolean {
 }
 
 /** The index of the n-th positional argument in `args` (flags and their values skipped), or -1. */
-export function positionalIndex(args: readonly string[], specs: readonly FlagSpec[], n = 0): number {
+function positionalIndex(args: readonly string[], specs: readonly FlagSpec[], n = 0): number {
 	let seen = 0;
 	for (let i = 0; i < args.length; i++) {
 		const token = args[i];

@@ -53,7 +53,7 @@ function parseTaint(spec: string): { taint: Taint } | { error: string } {
 }
 
 /** utils.go parseTaints: taints to add (with an effect) and to remove (`-` suffix). */
-export function parseTaints(specs: string[]): { add: Taint[]; remove: Taint[] } | { error: string } {
+function parseTaints(specs: string[]): { add: Taint[]; remove: Taint[] } | { error: string } {
 	const add: Taint[] = [];
 	const remove: Taint[] = [];
 	for (const spec of specs) {
@@ -76,7 +76,7 @@ export function parseTaints(specs: string[]): { add: Taint[]; remove: Taint[] } 
 }
 
 /** reorganizeTaints: the node's new taints and the operation, or the removals that matched nothing. */
-export function reorganizeTaints(old: Taint[], overwrite: boolean, add: Taint[], remove: Taint[]): { operation: string; taints: Taint[]; errors: string[] } {
+function reorganizeTaints(old: Taint[], overwrite: boolean, add: Taint[], remove: Taint[]): { operation: string; taints: Taint[]; errors: string[] } {
 	let taints = [...add];
 	const match = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
 	for (const t of old) if (!taints.some((n) => match(n, t))) taints.push(t);

@@ -21,7 +21,7 @@
 import { compactJson, isJsonObject, jsonClone, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';
 
 /** A field's patch metadata (its `patchStrategy` and `patchMergeKey` tags). */
-export interface PatchMeta {
+interface PatchMeta {
 	strategy?: 'merge' | 'replace';
 	/** For merge lists of objects; absent for merge lists of scalars (finalizers). */
 	mergeKey?: string;

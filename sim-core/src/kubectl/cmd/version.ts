@@ -12,7 +12,7 @@ import { discoveryReachable } from './api-resources.ts';
 import { BUILD_INFO } from '../../api/version.ts';
 
 /** The kustomize module kubectl v1.36 is built with (k8s.io/kubectl v0.36.3 go.mod: sigs.k8s.io/kustomize/kustomize/v5 v5.8.1). */
-export const KUSTOMIZE_VERSION = 'v5.8.1';
+const KUSTOMIZE_VERSION = 'v5.8.1';
 /** The largest supported minor difference between kubectl and the API server (skew_warning.go supportedMinorVersionSkew). */
 const SUPPORTED_MINOR_VERSION_SKEW = 1;
 

@@ -15,7 +15,7 @@ import { parseResourceArgs, withTypeMeta, type ResourceArgsOptions } from '../re
 import { callError, plain, type KubectlError } from './check-err.ts';
 import { isFatalCall, type TargetInfo } from './resource-info.ts';
 
-export interface VisitOptions extends ResourceArgsOptions {
+interface VisitOptions extends ResourceArgsOptions {
 	/** RequireObject(true): GET each named object (false for delete, which needs only names). */
 	requireObject: boolean;
 	/** Drop NotFound errors (`--ignore-not-found`). */
@@ -23,7 +23,7 @@ export interface VisitOptions extends ResourceArgsOptions {
 }
 
 /** What visiting gave. */
-export interface Visited {
+interface Visited {
 	/** The objects, in kubectl's order. */
 	targets: TargetInfo[];
 	/** Errors of single objects (NotFound...), in order. */

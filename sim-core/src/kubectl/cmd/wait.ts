@@ -25,7 +25,7 @@ import type { CommandResult } from '../../shell/types.ts';
 /** The wait flags' default timeout (wait.go NewWaitFlags: 30s). */
 const DEFAULT_TIMEOUT = '30s';
 /** A negative --timeout waits a week upstream; here at most 10 minutes of virtual time. */
-export const WAIT_NEGATIVE_TIMEOUT_CAP_MS = 10 * 60_000;
+const WAIT_NEGATIVE_TIMEOUT_CAP_MS = 10 * 60_000;
 /** --for=create polls every 500ms (wait.go RunWaitContext). */
 const CREATE_POLL_MS = 500;
 

@@ -62,7 +62,7 @@ export function describeConfigMap(obj: KubeObject, ctx: DescribeContext): Descri
 }
 
 /** The number of bytes a base64 string decodes to (what len() of the []byte field gives). */
-export function base64Length(text: string): number {
+function base64Length(text: string): number {
 	const clean = text.replace(/\s/g, '');
 	const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
 	return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);

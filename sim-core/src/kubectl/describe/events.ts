@@ -48,7 +48,7 @@ export function describeEvents(events: readonly CoreEvent[], w: PrefixWriter, no
 }
 
 /** Which events belong to an object: its name and namespace, and (when known) its kind and uid. */
-export interface EventQuery {
+interface EventQuery {
 	name: string;
 	namespace: string;
 	kind?: string;

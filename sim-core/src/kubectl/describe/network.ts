@@ -18,7 +18,7 @@ import { describeEvents, eventsFor } from './events.ts';
 const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 
 /** formatEndpointSlices: ready endpoints of the named port (all ports when `ports` is undefined), `ip:port`, at most three. */
-export function formatEndpointSlices(slices: readonly EndpointSlice[], ports?: ReadonlySet<string>): string {
+function formatEndpointSlices(slices: readonly EndpointSlice[], ports?: ReadonlySet<string>): string {
 	if (slices.length === 0) return '<none>';
 	const list: string[] = [];
 	// describe.go formatEndpointSlices: at most three addresses are listed.

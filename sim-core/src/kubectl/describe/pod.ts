@@ -18,7 +18,7 @@ import { podLimits, podRequests } from '../../component-helpers/resource.ts';
 type ResourceList = Map<string, Quantity>;
 
 /** GetPodQOS: the class the API server recorded, else computed. */
-export function podQOS(pod: Pod): string {
+function podQOS(pod: Pod): string {
 	return pod.status?.qosClass || computePodQOS(pod.spec);
 }
 

@@ -13,7 +13,6 @@ export const LEVEL_0 = 0;
 export const LEVEL_1 = 1;
 export const LEVEL_2 = 2;
 export const LEVEL_3 = 3;
-export const LEVEL_4 = 4;
 
 /** describe.PrefixWriter over a tabwriter, collecting the output in memory. */
 export class PrefixWriter {

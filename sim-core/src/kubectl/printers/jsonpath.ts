@@ -602,7 +602,7 @@ class Evaluator {
 }
 
 /** Options of a JSONPath run. */
-export interface JsonPathOptions {
+interface JsonPathOptions {
 	/** JSONPath.AllowMissingKeys: a missing field yields nothing instead of an error. kubectl's default is true. */
 	allowMissingKeys?: boolean;
 	/** JSONPath.EnableJSONOutput (`-o jsonpath-as-json`): each result list printed as an indented JSON array. */

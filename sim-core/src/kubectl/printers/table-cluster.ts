@@ -73,7 +73,7 @@ export const NAMESPACE_TABLE: TableDefinition = {
 };
 
 /** An events.k8s.io/v1 Event read as the core/v1 Event the printer works on (the API server converts it so upstream). */
-export function asCoreEvent(obj: KubeObject): CoreEvent {
+function asCoreEvent(obj: KubeObject): CoreEvent {
 	if (obj.apiVersion !== 'events.k8s.io/v1') return obj as CoreEvent;
 	const e = obj as KubeObject & Record<string, unknown>;
 	const series = e.series as { count?: number; lastObservedTime?: string } | undefined;
@@ -105,7 +105,7 @@ function formatEventSource(event: CoreEvent): string {
 }
 
 /** printEvent's LAST SEEN, FIRST SEEN and COUNT, with the series and eventTime fallbacks. */
-export function eventTimes(event: CoreEvent, nowMs: number): { lastSeen: string; firstSeen: string; count: number } {
+function eventTimes(event: CoreEvent, nowMs: number): { lastSeen: string; firstSeen: string; count: number } {
 	const firstSeen = event.firstTimestamp ? translateTimestampSince(event.firstTimestamp, nowMs) : translateTimestampSince(event.eventTime, nowMs);
 	let lastSeen = event.lastTimestamp ? translateTimestampSince(event.lastTimestamp, nowMs) : firstSeen;
 	let count = event.count ?? 0;
@@ -172,7 +172,7 @@ export const SERVICEACCOUNT_TABLE: TableDefinition = {
 };
 
 /** rbac.SubjectsStrings: users, groups and `namespace/name` service accounts. */
-export function subjectsStrings(subjects: readonly Subject[] | undefined): { users: string[]; groups: string[]; serviceAccounts: string[] } {
+function subjectsStrings(subjects: readonly Subject[] | undefined): { users: string[]; groups: string[]; serviceAccounts: string[] } {
 	const out = { users: [] as string[], groups: [] as string[], serviceAccounts: [] as string[] };
 	for (const s of subjects ?? []) {
 		if (s.kind === 'ServiceAccount') out.serviceAccounts.push(`${s.namespace ?? ''}/${s.name}`);

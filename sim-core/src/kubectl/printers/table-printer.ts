@@ -17,13 +17,13 @@ import { formatLabels } from '../../api/labels.ts';
 import type { TableColumn, TableContext, TableDefinition } from './table-columns.ts';
 
 /** A table as the API server answers it: columns, and one row of cells per object. */
-export interface ServerTable {
+interface ServerTable {
 	columns: readonly TableColumn[];
 	rows: Array<{ cells: string[]; object: KubeObject }>;
 }
 
 /** printers.PrintOptions as `kubectl get` sets them. */
-export interface TablePrintOptions {
+interface TablePrintOptions {
 	/** `-o wide`: show priority-1 columns. */
 	wide: boolean;
 	/** `--no-headers`. */

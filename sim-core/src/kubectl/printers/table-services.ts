@@ -24,7 +24,7 @@ export function joinHostPort(host: string, port: number | string): string {
 }
 
 /** loadBalancerStatusStringer: the distinct ingress IPs (or hostnames), sorted and comma-joined; cut with `...` outside wide output. */
-export function loadBalancerStatusString(service: Service, wide: boolean): string {
+function loadBalancerStatusString(service: Service, wide: boolean): string {
 	const set = new Set<string>();
 	for (const ingress of service.status?.loadBalancer?.ingress ?? []) {
 		if (ingress.ip) set.add(ingress.ip);
@@ -35,7 +35,7 @@ export function loadBalancerStatusString(service: Service, wide: boolean): strin
 }
 
 /** getServiceExternalIP: `<none>`, `<pending>`, the load balancer's and external IPs, or the ExternalName. */
-export function serviceExternalIP(service: Service, wide: boolean): string {
+function serviceExternalIP(service: Service, wide: boolean): string {
 	const externalIPs = service.spec?.externalIPs ?? [];
 	switch (service.spec?.type) {
 		case 'ClusterIP':
@@ -53,7 +53,7 @@ export function serviceExternalIP(service: Service, wide: boolean): string {
 }
 
 /** makePortString: `80/TCP`, `80:30080/TCP` with a node port, comma-joined. */
-export function servicePortString(service: Service): string {
+function servicePortString(service: Service): string {
 	return (service.spec?.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p.port}/${p.protocol ?? ''}`)).join(',');
 }
 
@@ -68,7 +68,7 @@ export const SERVICE_TABLE: TableDefinition = {
 };
 
 /** formatEndpoints: the first three `ip:port` pairs (bare IPs for port-less subsets), then ` + N more...`; `<none>` without subsets. */
-export function formatEndpoints(endpoints: Endpoints, ports?: ReadonlySet<string>): string {
+function formatEndpoints(endpoints: Endpoints, ports?: ReadonlySet<string>): string {
 	const subsets = endpoints.subsets ?? [];
 	if (subsets.length === 0) return '<none>';
 	const list: string[] = [];

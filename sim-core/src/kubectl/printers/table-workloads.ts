@@ -127,7 +127,7 @@ interface CronJob extends KubeObject {
 }
 
 /** printers.go printBoolPtr: True, False or `<unset>`. */
-export function printBoolPtr(value: boolean | undefined): string {
+function printBoolPtr(value: boolean | undefined): string {
 	if (value === undefined) return '<unset>';
 	return value ? 'True' : 'False';
 }

@@ -18,7 +18,7 @@ import type { NodeDisk } from './node-disk.ts';
 import { joinPath } from './paths.ts';
 
 /** One file of a volume: its text and its mode bits (volume.FileProjection). */
-export interface FileProjection {
+interface FileProjection {
 	data: string;
 	/** Unix mode, e.g. 0o644 (kept for `describe`-style teaching; the node's files carry no modes). */
 	mode: number;
@@ -49,7 +49,7 @@ export function validatePath(target: string): string | undefined {
 }
 
 /** validatePayload: every path valid; paths are cleaned (`a//b/` → `a/b`). */
-export function validatePayload(payload: Payload): { ok: true; payload: Payload } | { ok: false; error: string } {
+function validatePayload(payload: Payload): { ok: true; payload: Payload } | { ok: false; error: string } {
 	const clean: Payload = {};
 	for (const [path, file] of Object.entries(payload)) {
 		const error = validatePath(path);

@@ -14,7 +14,7 @@ import type { Payload } from './atomic-writer.ts';
 import type { LookupResult } from './lookup.ts';
 
 /** v1.ConfigMapVolumeSourceDefaultMode = 0644 (k8s.io/api core/v1 types.go). */
-export const CONFIGMAP_DEFAULT_MODE = 0o644;
+const CONFIGMAP_DEFAULT_MODE = 0o644;
 
 /** v1.KeyToPath. */
 export interface KeyToPath {

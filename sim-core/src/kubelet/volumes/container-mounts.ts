@@ -28,13 +28,13 @@ import { joinPath, volumeSubpathDir } from './paths.ts';
 import { mountsReadOnly, requiresRemount, volumeHostPath, volumeSpecOf } from './plugins.ts';
 
 /** CRI Mount (the fields modelled). */
-export interface CriMount {
+interface CriMount {
 	containerPath: string;
 	hostPath: string;
 	readonly: boolean;
 }
 
-export type MakeMountsResult = { ok: true; mounts: CriMount[] } | { ok: false; error: string };
+type MakeMountsResult = { ok: true; mounts: CriMount[] } | { ok: false; error: string };
 
 /** ExpandContainerVolumeMounts: `$(VAR)` in subPathExpr from the container's environment; an unset or empty variable is an error. */
 export function expandSubPathExpr(expr: string, env: Array<{ name: string; value: string }>): { ok: true; path: string } | { ok: false; error: string } {

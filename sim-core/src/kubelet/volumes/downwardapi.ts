@@ -19,7 +19,7 @@ import type { PayloadResult } from './configmap.ts';
 export const DOWNWARD_API_DEFAULT_MODE = 0o644;
 
 /** v1.DownwardAPIVolumeFile. */
-export interface DownwardApiFile {
+interface DownwardApiFile {
 	path: string;
 	fieldRef?: { apiVersion?: string; fieldPath?: string };
 	resourceFieldRef?: { containerName?: string; resource?: string; divisor?: string | number };
@@ -52,7 +52,7 @@ export function goQuote(text: string): string {
 }
 
 /** FormatMap: `key="value"` lines in key order, without a final newline. */
-export function formatMap(map: Record<string, string> | undefined): string {
+function formatMap(map: Record<string, string> | undefined): string {
 	return Object.keys(map ?? {})
 		.sort()
 		.map((key) => `${key}=${goQuote((map ?? {})[key])}`)
@@ -60,7 +60,7 @@ export function formatMap(map: Record<string, string> | undefined): string {
 }
 
 /** ExtractFieldPathAsString: the metadata fields a downwardAPI volume may project. */
-export function extractFieldPath(pod: Pod, fieldPath: string): { ok: true; value: string } | { ok: false; error: string } {
+function extractFieldPath(pod: Pod, fieldPath: string): { ok: true; value: string } | { ok: false; error: string } {
 	const meta = pod.metadata;
 	const subscripted = /^(metadata\.[a-z]+)\['(.*)'\]$/.exec(fieldPath);
 	if (subscripted) {
@@ -97,7 +97,7 @@ function quantity(text: string | number | undefined, fallback: string): Quantity
  * request or limit, an unset limit reading as the node's allocatable,
  * divided by the divisor and rounded up (CPU in millicores first).
  */
-export function extractResourceValue(pod: Pod, ref: NonNullable<DownwardApiFile['resourceFieldRef']>, nodeAllocatable: Record<string, string>): { ok: true; value: string } | { ok: false; error: string } {
+function extractResourceValue(pod: Pod, ref: NonNullable<DownwardApiFile['resourceFieldRef']>, nodeAllocatable: Record<string, string>): { ok: true; value: string } | { ok: false; error: string } {
 	const name = ref.containerName ?? '';
 	const containers: Container[] = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
 	const container = containers.find((c) => c.name === name);

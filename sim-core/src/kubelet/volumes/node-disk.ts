@@ -31,7 +31,7 @@ export interface NodeDisk {
 }
 
 /** The calls of the node's MemoryFs the adapter needs (they throw FsError on failure). */
-export interface FsLike {
+interface FsLike {
 	exists(path: string): boolean;
 	isDir(path: string): boolean;
 	readFile(path: string): string;

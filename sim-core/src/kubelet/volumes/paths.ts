@@ -22,7 +22,7 @@ export function podDir(podUid: string): string {
 }
 
 /** EscapeQualifiedName: `/` becomes `~` so a plugin name is one path element. */
-export function escapeQualifiedName(name: string): string {
+function escapeQualifiedName(name: string): string {
 	return name.replace(/\//g, '~');
 }
 

@@ -87,7 +87,7 @@ export interface SetUpContext extends ProjectedContext {
 }
 
 /** The result of one SetUp: whether files changed on disk, or the plugin's error. */
-export type SetUpResult = { ok: true; changed: boolean } | { ok: false; error: string };
+type SetUpResult = { ok: true; changed: boolean } | { ok: false; error: string };
 
 /** The files a payload-based volume should hold now. */
 export function volumePayload(spec: VolumeSpec, pod: Pod, ctx: SetUpContext): PayloadResult | undefined {

@@ -21,10 +21,10 @@ import { secretPayload, type SecretSource } from './secret.ts';
 import { DEFAULT_TOKEN_EXPIRATION_SECONDS } from './service-account-token.ts';
 
 /** v1.ProjectedVolumeSourceDefaultMode = 0644 (k8s.io/api core/v1 types.go). */
-export const PROJECTED_DEFAULT_MODE = 0o644;
+const PROJECTED_DEFAULT_MODE = 0o644;
 
 /** v1.ServiceAccountTokenProjection. */
-export interface ServiceAccountTokenSource {
+interface ServiceAccountTokenSource {
 	audience?: string;
 	expirationSeconds?: number;
 	path: string;

@@ -14,7 +14,7 @@ import type { KeyToPath, PayloadResult } from './configmap.ts';
 import type { LookupResult } from './lookup.ts';
 
 /** v1.SecretVolumeSourceDefaultMode = 0644 (k8s.io/api core/v1 types.go). */
-export const SECRET_DEFAULT_MODE = 0o644;
+const SECRET_DEFAULT_MODE = 0o644;
 
 /** v1.SecretVolumeSource (`secretName`), or a projection's SecretProjection (`name`). */
 export interface SecretSource {
@@ -26,7 +26,7 @@ export interface SecretSource {
 }
 
 /** The Secret's values as the files hold them: `data` decoded, `stringData` (if a reader kept it) as written. */
-export function secretValues(secret: Secret): Record<string, string> {
+function secretValues(secret: Secret): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [key, value] of Object.entries(secret.data ?? {})) out[key] = decodeBase64(value) ?? '';
 	for (const [key, value] of Object.entries(secret.stringData ?? {})) out[key] = value;

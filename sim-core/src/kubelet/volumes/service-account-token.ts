@@ -27,9 +27,9 @@ export const WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS = 3607;
 /** serviceaccount.ExpirationExtensionSeconds = 1 year: how long such a token really lives (--service-account-extend-token-expiration, on by default). */
 export const EXPIRATION_EXTENSION_SECONDS = 24 * 365 * 60 * 60;
 /** token_manager.go maxTTL: a token older than 24 h is always refreshed. */
-export const TOKEN_MAX_TTL_MS = 24 * 3_600_000;
+const TOKEN_MAX_TTL_MS = 24 * 3_600_000;
 /** token_manager.go: refresh once less than 20 % of the requested lifetime is left. */
-export const TOKEN_REFRESH_REMAINING_PERCENT = 20;
+const TOKEN_REFRESH_REMAINING_PERCENT = 20;
 
 /** A token the kubelet holds for one projected source. Plain JSON. */
 export interface IssuedToken {

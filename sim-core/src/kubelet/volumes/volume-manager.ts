@@ -52,7 +52,7 @@ export const RECONCILER_LOOP_SLEEP_PERIOD_MS = 100;
 /** podAttachAndMountTimeout (volume_manager.go): 2 min + 3 s, offset to be recognizable. */
 export const POD_ATTACH_AND_MOUNT_TIMEOUT_MS = 123_000;
 /** podAttachAndMountRetryInterval (volume_manager.go): the wait checks every 300 ms. */
-export const POD_ATTACH_AND_MOUNT_RETRY_INTERVAL_MS = 300;
+const POD_ATTACH_AND_MOUNT_RETRY_INTERVAL_MS = 300;
 /** initialDurationBeforeRetry (exponential_backoff.go). */
 export const INITIAL_DURATION_BEFORE_RETRY_MS = 500;
 /** maxDurationBeforeRetry (exponential_backoff.go): 2 min + 2 s. */
@@ -61,7 +61,7 @@ export const MAX_DURATION_BEFORE_RETRY_MS = 122_000;
 export const SYNC_FREQUENCY_MS = 60_000;
 
 /** One volume as the manager tracks it: the actual state of the world and its pending operation's back-off. Plain JSON. */
-export interface VolumeState {
+interface VolumeState {
 	/** Set up at least once (it stays mounted when a later remount fails). */
 	mounted: boolean;
 	/** A remount is due (remountRequired). */
@@ -122,13 +122,13 @@ export function unmountedVolumes(state: PodVolumes): string[] {
  * `nowMs`: SafeToRetry refuses until the back-off has expired, and the
  * retry happens on the reconciler's next pass after that.
  */
-export function inBackOff(v: VolumeState, nowMs: number): boolean {
+function inBackOff(v: VolumeState, nowMs: number): boolean {
 	const at = retryAtMs(v);
 	return at !== undefined && nowMs < at;
 }
 
 /** ExponentialBackoff.Update: 500 ms, then doubled, at most 2 min 2 s. */
-export function recordFailure(v: VolumeState, nowMs: number, error: string): void {
+function recordFailure(v: VolumeState, nowMs: number, error: string): void {
 	v.durationBeforeRetryMs = v.durationBeforeRetryMs === undefined ? INITIAL_DURATION_BEFORE_RETRY_MS : Math.min(v.durationBeforeRetryMs * 2, MAX_DURATION_BEFORE_RETRY_MS);
 	v.lastErrorMs = nowMs;
 	v.lastError = error;
@@ -141,7 +141,7 @@ export function retryAtMs(v: VolumeState): number | undefined {
 }
 
 /** What one set-up attempt did. */
-export interface MountOutcome {
+interface MountOutcome {
 	volume: string;
 	spec: VolumeSpec;
 	/** A first mount, or a remount of a mounted volume. */

@@ -35,20 +35,20 @@ import { iptablesEndpointChain, iptablesServiceChains, IPTABLES_SERVICE_CHAIN_PR
 import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
 import { ensureChain, ensureRule, findChain, parseRuleArgs, type IptablesState, type Rule, type Table } from '../../host/netfilter/iptables.ts';
 
-export const KUBE_SERVICES = 'KUBE-SERVICES';
-export const KUBE_EXTERNAL_SERVICES = 'KUBE-EXTERNAL-SERVICES';
-export const KUBE_NODEPORTS = 'KUBE-NODEPORTS';
-export const KUBE_POSTROUTING = 'KUBE-POSTROUTING';
-export const KUBE_MARK_MASQ = 'KUBE-MARK-MASQ';
-export const KUBE_FORWARD = 'KUBE-FORWARD';
-export const KUBE_PROXY_FIREWALL = 'KUBE-PROXY-FIREWALL';
+const KUBE_SERVICES = 'KUBE-SERVICES';
+const KUBE_EXTERNAL_SERVICES = 'KUBE-EXTERNAL-SERVICES';
+const KUBE_NODEPORTS = 'KUBE-NODEPORTS';
+const KUBE_POSTROUTING = 'KUBE-POSTROUTING';
+const KUBE_MARK_MASQ = 'KUBE-MARK-MASQ';
+const KUBE_FORWARD = 'KUBE-FORWARD';
+const KUBE_PROXY_FIREWALL = 'KUBE-PROXY-FIREWALL';
 export const KUBE_PROXY_CANARY = 'KUBE-PROXY-CANARY';
 /** The kubelet's anti-martian chain, which kube-proxy also writes (kubeletFirewallChain). */
-export const KUBE_FIREWALL = 'KUBE-FIREWALL';
+const KUBE_FIREWALL = 'KUBE-FIREWALL';
 
 /** nfacct counters (pkg/proxy/metrics/metrics.go). */
-export const NFACCT_CT_STATE_INVALID = 'ct_state_invalid_dropped_pkts';
-export const NFACCT_LOCALHOST_NODEPORTS = 'localhost_nps_accepted_pkts';
+const NFACCT_CT_STATE_INVALID = 'ct_state_invalid_dropped_pkts';
+const NFACCT_LOCALHOST_NODEPORTS = 'localhost_nps_accepted_pkts';
 
 /** What the proxier needs to know about its node and configuration. */
 export interface IptablesProxierConfig {
@@ -65,7 +65,7 @@ export interface IptablesProxierConfig {
 }
 
 /** What one sync did, for the trace and the metrics. */
-export interface IptablesSyncResult {
+interface IptablesSyncResult {
 	/** nat rules restored by this sync (the "Reloading service iptables data" numNATRules). */
 	natRules: number;
 	/** nat rules kube-proxy owns after it: restored plus skipped (the kubeproxy_sync_proxy_rules_iptables_total metric). */
@@ -131,7 +131,7 @@ class DiscardWriter extends TableWriter {
 }
 
 /** Ensures the jump rules and the canary chains (done at start and on every full sync). */
-export function ensureJumpRules(state: IptablesState): void {
+function ensureJumpRules(state: IptablesState): void {
 	for (const jump of JUMP_CHAINS) {
 		const table = state[jump.table];
 		ensureChain(table, jump.dst);

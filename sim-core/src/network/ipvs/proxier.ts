@@ -20,13 +20,9 @@ import { categorizeEndpoints, servicePortKey, type EndpointInfo, type ServicePor
 import { ensureChain, ensureRule, parseRuleArgs, type IptablesState, type Rule, type Table } from '../../host/netfilter/iptables.ts';
 import type { IpvsState, VirtualServer } from '../../host/netfilter/ipvs.ts';
 
-/** defaultScheduler: round robin. */
-export const DEFAULT_IPVS_SCHEDULER = 'rr';
-/** defaultDummyDevice. */
-export const IPVS_DUMMY_DEVICE = 'kube-ipvs0';
 
 /** The ipsets kube-proxy uses (ipsetInfo), with their comments. */
-export const IPVS_SETS = {
+const IPVS_SETS = {
 	loopBack: { name: 'KUBE-LOOP-BACK', comment: 'Kubernetes endpoints dst ip:port, source ip for solving hairpin purpose' },
 	clusterIP: { name: 'KUBE-CLUSTER-IP', comment: 'Kubernetes service cluster ip + port for masquerade purpose' },
 	externalIP: { name: 'KUBE-EXTERNAL-IP', comment: 'Kubernetes service external ip + port for masquerade and filter purpose' },
@@ -44,11 +40,11 @@ export const IPVS_SETS = {
 	ipvsIPs: { name: 'KUBE-IPVS-IPS', comment: 'Addresses on the ipvs interface' },
 } as const;
 
-export const KUBE_NODE_PORT = 'KUBE-NODE-PORT';
-export const KUBE_LOAD_BALANCER = 'KUBE-LOAD-BALANCER';
-export const KUBE_SOURCE_RANGES_FIREWALL = 'KUBE-SOURCE-RANGES-FIREWALL';
-export const KUBE_IPVS_FILTER = 'KUBE-IPVS-FILTER';
-export const KUBE_IPVS_OUT_FILTER = 'KUBE-IPVS-OUT-FILTER';
+const KUBE_NODE_PORT = 'KUBE-NODE-PORT';
+const KUBE_LOAD_BALANCER = 'KUBE-LOAD-BALANCER';
+const KUBE_SOURCE_RANGES_FIREWALL = 'KUBE-SOURCE-RANGES-FIREWALL';
+const KUBE_IPVS_FILTER = 'KUBE-IPVS-FILTER';
+const KUBE_IPVS_OUT_FILTER = 'KUBE-IPVS-OUT-FILTER';
 
 /** The chains of the IPVS proxier (iptablesChains), in upstream's order. */
 const IPVS_CHAINS: ReadonlyArray<{ table: 'nat' | 'filter'; chain: string }> = [
@@ -92,7 +88,7 @@ export interface IpvsProxierConfig {
 	nodeAddresses: string[];
 }
 
-export interface IpvsSyncResult {
+interface IpvsSyncResult {
 	virtualServers: number;
 	realServers: number;
 }

@@ -32,7 +32,7 @@ import { cidrContains } from '../iptables/proxier.ts';
 import type { NftBaseChain, NftChain, NftElement, NftSet, NftTable } from '../../host/netfilter/nftables.ts';
 
 /** kubeProxyTable. */
-export const KUBE_PROXY_TABLE = 'kube-proxy';
+const KUBE_PROXY_TABLE = 'kube-proxy';
 
 /**
  * nftablesBaseChains: two filter chains just before DNAT (they see service
@@ -84,7 +84,7 @@ export interface NftProxierMemory {
 	staleChains: Record<string, number>;
 }
 
-export interface NftSyncResult {
+interface NftSyncResult {
 	chains: number;
 	servicesWritten: number;
 	deletedChains: number;
@@ -201,23 +201,6 @@ function setupTable(edit: TableEditor, family: 'ip' | 'ip6', config: NftablesPro
 	memory.flushed = true;
 }
 
-/** Seconds as nft prints a timeout (`3h`, `10m`, `90s` → `1m30s`). */
-export function nftDuration(seconds: number): string {
-	const units: Array<[string, number]> = [
-		['d', 86_400],
-		['h', 3_600],
-		['m', 60],
-		['s', 1],
-	];
-	let out = '';
-	let rest = seconds;
-	for (const [unit, size] of units) {
-		const n = Math.floor(rest / size);
-		if (n > 0) out += `${n}${unit}`;
-		rest -= n * size;
-	}
-	return out || '0s';
-}
 
 /**
  * One syncProxyRules run on `table` (the IPv4 table; the IPv6 one is kept

@@ -27,7 +27,7 @@ import type { ContainerRuntimeDeps } from '../container-runtime.ts';
 export const DEFAULT_CONTAINERD_VERSION = 'v2.2.1';
 
 /** A pull in flight (or queued behind another when pulls are serialized). */
-export interface PullJob {
+interface PullJob {
 	opId: number;
 	image: string;
 	requester: string;
@@ -37,7 +37,7 @@ export interface PullJob {
 }
 
 /** A RunPodSandbox in flight: the pause container and the CNI ADD. */
-export interface SandboxOp {
+interface SandboxOp {
 	opId: number;
 	requester: string;
 	config: SandboxConfig;
@@ -54,7 +54,7 @@ export interface RuntimeProcessState {
 }
 
 /** What the ContainerRuntime process gives its CriService. */
-export interface CriServiceParts {
+interface CriServiceParts {
 	kernel: Kernel;
 	/** The process id, `container-runtime/<node>`. */
 	id: string;

@@ -21,17 +21,17 @@ import { emptyPluginsConfig, getDefaultPlugins, mergePlugins } from './default-p
 /** v1.DefaultSchedulerName. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 /** DefaultParallelism (config/v1/defaults.go); informational here, the simulation runs plugins in order. */
-export const DEFAULT_PARALLELISM = 16;
+const DEFAULT_PARALLELISM = 16;
 /** DefaultPercentageOfNodesToScore: 0 means the adaptive formula. */
-export const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE = 0;
+const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE = 0;
 /** podInitialBackoffSeconds default: 1 s. */
 export const DEFAULT_POD_INITIAL_BACKOFF_SECONDS = 1;
 /** podMaxBackoffSeconds default: 10 s. */
 export const DEFAULT_POD_MAX_BACKOFF_SECONDS = 10;
 /** Leader election defaults (component-base config/v1alpha1 RecommendedDefaultLeaderElectionConfiguration). */
-export const DEFAULT_LEASE_DURATION = '15s';
-export const DEFAULT_RENEW_DEADLINE = '10s';
-export const DEFAULT_RETRY_PERIOD = '2s';
+const DEFAULT_LEASE_DURATION = '15s';
+const DEFAULT_RENEW_DEADLINE = '10s';
+const DEFAULT_RETRY_PERIOD = '2s';
 
 /** One profile, defaulted (config.KubeSchedulerProfile). */
 export interface ProfileConfig {

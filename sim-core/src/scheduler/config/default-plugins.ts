@@ -40,7 +40,7 @@ export const UPSTREAM_DEFAULT_MULTIPOINT: readonly PluginRef[] = [
 	{ name: Names.DefaultBinder },
 ];
 
-export function emptyPluginSet(): PluginSet {
+function emptyPluginSet(): PluginSet {
 	return { enabled: [], disabled: [] };
 }
 
@@ -63,7 +63,7 @@ export function getDefaultPlugins(): PluginsConfig {
  * default order, taking the custom weight); the remaining custom plugins
  * are appended.
  */
-export function mergePluginSet(defaults: PluginSet, custom: PluginSet): PluginSet {
+function mergePluginSet(defaults: PluginSet, custom: PluginSet): PluginSet {
 	const disabled = [...custom.disabled.map((p) => ({ name: p.name })), ...defaults.disabled.map((p) => ({ name: p.name }))];
 	const disabledNames = new Set(disabled.map((p) => p.name));
 	const customIndex = new Map<string, number>();

@@ -27,7 +27,7 @@ export const ActionType = {
 } as const;
 
 /** fwk.Update: every update bit. */
-export const ACTION_UPDATE =
+const ACTION_UPDATE =
 	ActionType.UpdateNodeAllocatable |
 	ActionType.UpdateNodeLabel |
 	ActionType.UpdateNodeTaint |
@@ -40,14 +40,14 @@ export const ACTION_UPDATE =
 	ActionType.UpdatePodGeneratedResourceClaim |
 	ActionType.UpdatePodOther;
 /** fwk.All: every bit above. */
-export const ACTION_ALL = ActionType.Add | ActionType.Delete | ACTION_UPDATE;
+const ACTION_ALL = ActionType.Add | ActionType.Delete | ACTION_UPDATE;
 
 /**
  * fwk.EventResource. Plugins register `Pod`, which matches events about
  * both assigned and unscheduled pods; the queue emits `AssignedPod` or
  * `UnschedulablePod` (upstream's internal assignedPod / unschedulablePod).
  */
-export type EventResource = 'Pod' | 'AssignedPod' | 'UnschedulablePod' | 'Node' | 'Namespace' | '*';
+type EventResource = 'Pod' | 'AssignedPod' | 'UnschedulablePod' | 'Node' | 'Namespace' | '*';
 
 export interface ClusterEvent {
 	resource: EventResource;
@@ -90,8 +90,6 @@ export const EVENT_UNSCHEDULED_POD_UPDATE: ClusterEvent = { resource: 'Unschedul
 export const EVENT_UNSCHEDULED_POD_DELETE: ClusterEvent = { resource: 'UnschedulablePod', actionType: ActionType.Delete };
 /** Moves every pod in unschedulablePods that stayed longer than podMaxInUnschedulablePodsDuration. */
 export const EVENT_UNSCHEDULABLE_TIMEOUT: ClusterEvent = { resource: '*', actionType: ACTION_ALL, label: 'UnschedulableTimeout' };
-/** Forces a pod back to the active queue (e.g. after its preemption finished). */
-export const EVENT_FORCE_ACTIVATE: ClusterEvent = { resource: '*', actionType: ACTION_ALL, label: 'ForceActivate' };
 
 /** Queue reasons that are not cluster events (framework.ScheduleAttemptFailure, BackoffComplete...). */
 export const SCHEDULE_ATTEMPT_FAILURE = 'ScheduleAttemptFailure';
@@ -105,7 +103,7 @@ export enum QueueingHint {
 }
 
 /** fwk.QueueingHintFn: may this change make `pod` schedulable? Objects are undefined when absent (add has no old, delete no new). */
-export type QueueingHintFn = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => QueueingHint;
+type QueueingHintFn = (pod: Pod, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => QueueingHint;
 
 /** fwk.ClusterEventWithHint; without a hint function the event always requeues. */
 export interface ClusterEventWithHint {

@@ -15,7 +15,7 @@
 import { Code, Status } from './status.ts';
 
 /** NoNodeAvailableMsg. */
-export const NO_NODE_AVAILABLE_MSG = '0/%v nodes are available';
+const NO_NODE_AVAILABLE_MSG = '0/%v nodes are available';
 /** ErrNoNodesAvailable's text (schedule_one.go). */
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
 
@@ -86,7 +86,7 @@ function compareGoStrings(a: string, b: string): number {
 }
 
 /** The `<count> <reason>` histogram of FitError.Error(), sorted and joined. */
-export function reasonHistogram(nodeToStatus: NodeToStatus, numAllNodes: number): string {
+function reasonHistogram(nodeToStatus: NodeToStatus, numAllNodes: number): string {
 	const counts = new Map<string, number>();
 	for (const [, status] of nodeToStatus.entries()) for (const reason of status.allReasons()) counts.set(reason, (counts.get(reason) ?? 0) + 1);
 	if (nodeToStatus.size < numAllNodes) {
@@ -122,7 +122,7 @@ export class FitError {
 }
 
 /** validation.NoteLengthLimit: an event message longer than this is cut (schedule_one.go truncateMessage). */
-export const NOTE_LENGTH_LIMIT = 1024;
+const NOTE_LENGTH_LIMIT = 1024;
 
 /** truncateMessage: cut to 1024 characters, ending with " ...". */
 export function truncateMessage(message: string): string {

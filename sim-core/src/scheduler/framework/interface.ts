@@ -172,7 +172,7 @@ export interface FrameworkRunner {
 }
 
 /** fwk.PodNominator, the read side: pods nominated to run on a node after preemption. */
-export interface PodNominator {
+interface PodNominator {
 	nominatedPodsForNode(nodeName: string): PodInfo[];
 }
 

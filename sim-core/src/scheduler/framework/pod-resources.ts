@@ -18,27 +18,27 @@ import { podRequests, toResourceList, type ResourceList } from '../../component-
  * The CPU request assumed for a container that sets none, when scoring:
  * 100 millicores (pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest).
  */
-export const DEFAULT_MILLI_CPU_REQUEST = 100;
+const DEFAULT_MILLI_CPU_REQUEST = 100;
 /**
  * The memory request assumed for a container that sets none, when scoring:
  * 200 MiB = 200 × 1024 × 1024 bytes (pod_resources.go DefaultMemoryRequest;
  * its comment says "200 MB").
  */
-export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 
 /** The defaults the scheduler fills in for scoring (pod_resources.go). */
-export const NON_ZERO_DEFAULTS: ResourceList = new Map([
+const NON_ZERO_DEFAULTS: ResourceList = new Map([
 	['cpu', Quantity.fromMilli(DEFAULT_MILLI_CPU_REQUEST)],
 	['memory', Quantity.fromValue(DEFAULT_MEMORY_REQUEST)],
 ]);
 
 /** v1helper.IsPrefixedNativeResource: names under kubernetes.io/. */
-export function isPrefixedNativeResource(name: string): boolean {
+function isPrefixedNativeResource(name: string): boolean {
 	return name.includes('kubernetes.io/');
 }
 
 /** v1helper.IsNativeResource: no domain, or the kubernetes.io domain. */
-export function isNativeResource(name: string): boolean {
+function isNativeResource(name: string): boolean {
 	return !name.includes('/') || isPrefixedNativeResource(name);
 }
 
@@ -48,7 +48,7 @@ export function isExtendedResourceName(name: string): boolean {
 }
 
 /** v1helper.IsHugePageResourceName. */
-export function isHugePageResourceName(name: string): boolean {
+function isHugePageResourceName(name: string): boolean {
 	return name.startsWith('hugepages-');
 }
 

@@ -63,7 +63,7 @@ export interface PluginSet {
  * (which decides which error a bad configuration reports first).
  */
 export const EXTENSION_POINTS = ['preFilter', 'filter', 'postFilter', 'reserve', 'preScore', 'score', 'preBind', 'bind', 'postBind', 'permit', 'preEnqueue', 'queueSort'] as const;
-export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
+type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
 
 /** config.Plugins: one PluginSet per extension point, plus MultiPoint. */
 export type PluginsConfig = Record<ExtensionPoint | 'multiPoint', PluginSet>;
@@ -100,7 +100,7 @@ const METHOD_OF: Record<ExtensionPoint, string> = {
 	postBind: 'postBind',
 };
 
-export function implementsPoint(plugin: Plugin, point: ExtensionPoint): boolean {
+function implementsPoint(plugin: Plugin, point: ExtensionPoint): boolean {
 	return typeof (plugin as unknown as Record<string, unknown>)[METHOD_OF[point]] === 'function';
 }
 
@@ -121,7 +121,7 @@ export interface FilterVerdict {
 }
 
 /** One Score plugin's work over the scored nodes, for the explanation. */
-export interface ScoreDetail {
+interface ScoreDetail {
 	plugin: string;
 	weight: number;
 	/** Raw Score() results, in node order. */
@@ -145,7 +145,7 @@ export interface PluginOutcome {
 }
 
 /** What the runtime needs to build a profile's framework. */
-export interface FrameworkOptions {
+interface FrameworkOptions {
 	profileName: string;
 	plugins: PluginsConfig;
 	/** Plugin name -> args (already defaulted). */

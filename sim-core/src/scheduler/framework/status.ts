@@ -103,7 +103,3 @@ export function isRejected(s: Status | undefined | null): boolean {
 	return !!s && (s.code === Code.Unschedulable || s.code === Code.UnschedulableAndUnresolvable || s.code === Code.Pending);
 }
 
-/** The code of a possibly missing status. */
-export function codeOf(s: Status | undefined | null): Code {
-	return s ? s.code : Code.Success;
-}

@@ -42,7 +42,7 @@ export interface WeightedPodAffinityTermSpec {
 }
 
 /** core/v1 PodAffinity / PodAntiAffinity. */
-export interface PodAffinitySpec {
+interface PodAffinitySpec {
 	requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTermSpec[];
 	preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTermSpec[];
 }

@@ -37,15 +37,15 @@ export interface DefaultPreemptionArgs {
 }
 
 /** SetDefaults_DefaultPreemptionArgs: 10 % and 100 nodes. */
-export function defaultPreemptionArgs(args: DefaultPreemptionArgs | undefined): Required<DefaultPreemptionArgs> {
+function defaultPreemptionArgs(args: DefaultPreemptionArgs | undefined): Required<DefaultPreemptionArgs> {
 	return { minCandidateNodesPercentage: args?.minCandidateNodesPercentage ?? 10, minCandidateNodesAbsolute: args?.minCandidateNodesAbsolute ?? 100 };
 }
 
 /** The reasons and messages of preemption.go. */
-export const MSG_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
-export const MSG_NO_VICTIMS = 'No preemption victims found for incoming pod';
-export const MSG_NEVER = 'not eligible due to preemptionPolicy=Never.';
-export const MSG_TERMINATING = 'not eligible due to a terminating pod on the nominated node.';
+const MSG_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
+const MSG_NO_VICTIMS = 'No preemption victims found for incoming pod';
+const MSG_NEVER = 'not eligible due to preemptionPolicy=Never.';
+const MSG_TERMINATING = 'not eligible due to a terminating pod on the nominated node.';
 
 /** A node where preemption would work, with the pods to evict (most important first). */
 export interface Candidate {

@@ -16,9 +16,9 @@ import { Names } from './names.ts';
 
 const MB = 1024 * 1024;
 /** minThreshold: 23 MiB, the size of a small image. */
-export const MIN_THRESHOLD = 23 * MB;
+const MIN_THRESHOLD = 23 * MB;
 /** maxContainerThreshold: 1000 MiB per container. */
-export const MAX_CONTAINER_THRESHOLD = 1000 * MB;
+const MAX_CONTAINER_THRESHOLD = 1000 * MB;
 
 /** normalizedImageName: append `:latest` when the name carries no tag (nor digest). */
 export function normalizedImageName(name: string): string {
@@ -33,7 +33,7 @@ function scaledImageScore(state: ImageStateSummary, totalNumNodes: number): numb
 }
 
 /** sumImageScores over init containers and containers. */
-export function sumImageScores(nodeInfo: NodeInfo, pod: Pod, totalNumNodes: number): number {
+function sumImageScores(nodeInfo: NodeInfo, pod: Pod, totalNumNodes: number): number {
 	let sum = 0;
 	for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
 		const state = nodeInfo.imageStates.get(normalizedImageName(c.image ?? ''));
@@ -43,7 +43,7 @@ export function sumImageScores(nodeInfo: NodeInfo, pod: Pod, totalNumNodes: numb
 }
 
 /** calculatePriority: clamp to [min, max] and scale to 0..100. */
-export function calculatePriority(sumScores: number, numContainers: number): number {
+function calculatePriority(sumScores: number, numContainers: number): number {
 	const maxThreshold = MAX_CONTAINER_THRESHOLD * numContainers;
 	let sum = sumScores;
 	if (sum < MIN_THRESHOLD) sum = MIN_THRESHOLD;

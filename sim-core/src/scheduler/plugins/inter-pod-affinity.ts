@@ -110,7 +110,7 @@ const PRE_FILTER_KEY = `PreFilter${Names.InterPodAffinity}`;
 const PRE_SCORE_KEY = `PreScore${Names.InterPodAffinity}`;
 
 /** SetDefaults_InterPodAffinityArgs: hardPodAffinityWeight 1. */
-export function defaultInterPodAffinityArgs(args: InterPodAffinityArgs | undefined): InterPodAffinityArgs {
+function defaultInterPodAffinityArgs(args: InterPodAffinityArgs | undefined): InterPodAffinityArgs {
 	return { hardPodAffinityWeight: args?.hardPodAffinityWeight ?? 1, ignorePreferredTermsOfExistingPods: args?.ignorePreferredTermsOfExistingPods ?? false };
 }
 

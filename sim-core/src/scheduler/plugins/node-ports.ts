@@ -25,7 +25,7 @@ class PreFilterState implements StateData {
 }
 
 /** fitsPorts: none of the wanted ports conflicts with the node's used ports. */
-export function fitsPorts(wanted: HostPort[], used: HostPortInfo): boolean {
+function fitsPorts(wanted: HostPort[], used: HostPortInfo): boolean {
 	return !wanted.some((p) => used.checkConflict(p.hostIP, p.protocol, p.hostPort));
 }
 

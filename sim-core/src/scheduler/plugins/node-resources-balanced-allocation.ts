@@ -24,7 +24,7 @@ export interface NodeResourcesBalancedAllocationArgs {
 }
 
 /** SetDefaults_NodeResourcesBalancedAllocationArgs: cpu and memory, weight 1. */
-export function defaultBalancedAllocationArgs(args: NodeResourcesBalancedAllocationArgs | undefined): NodeResourcesBalancedAllocationArgs {
+function defaultBalancedAllocationArgs(args: NodeResourcesBalancedAllocationArgs | undefined): NodeResourcesBalancedAllocationArgs {
 	const resources = args?.resources?.length ? args.resources.map((r) => ({ name: r.name, weight: r.weight ?? 1 })) : [
 		{ name: 'cpu', weight: 1 },
 		{ name: 'memory', weight: 1 },
@@ -33,7 +33,7 @@ export function defaultBalancedAllocationArgs(args: NodeResourcesBalancedAllocat
 }
 
 /** ValidateNodeResourcesBalancedAllocationArgs: every weight must be 1. */
-export function validateBalancedAllocationArgs(args: NodeResourcesBalancedAllocationArgs): string[] {
+function validateBalancedAllocationArgs(args: NodeResourcesBalancedAllocationArgs): string[] {
 	const errors: string[] = [];
 	(args.resources ?? []).forEach((r, i) => {
 		if (r.weight !== 1) errors.push(invalid(`resources[${i}].weight`, r.weight, 'must be 1'));

@@ -30,7 +30,7 @@ import { ArgsError, invalid, notSupported, required } from './args-validation.ts
 import { Names } from './names.ts';
 import { deepCopy } from '../../golang/json.ts';
 
-export type ScoringStrategyType = 'LeastAllocated' | 'MostAllocated' | 'RequestedToCapacityRatio';
+type ScoringStrategyType = 'LeastAllocated' | 'MostAllocated' | 'RequestedToCapacityRatio';
 
 /** NodeResourcesFitArgs (kubescheduler.config.k8s.io/v1). */
 export interface NodeResourcesFitArgs {
@@ -44,13 +44,13 @@ export interface NodeResourcesFitArgs {
 }
 
 /** The default scoring resources: cpu and memory, weight 1 each (config/v1 defaults.go). */
-export const DEFAULT_SCORING_RESOURCES: ResourceSpec[] = [
+const DEFAULT_SCORING_RESOURCES: ResourceSpec[] = [
 	{ name: 'cpu', weight: 1 },
 	{ name: 'memory', weight: 1 },
 ];
 
 /** SetDefaults_NodeResourcesFitArgs: LeastAllocated over cpu and memory when unset. */
-export function defaultNodeResourcesFitArgs(args: NodeResourcesFitArgs | undefined): NodeResourcesFitArgs {
+function defaultNodeResourcesFitArgs(args: NodeResourcesFitArgs | undefined): NodeResourcesFitArgs {
 	const out: NodeResourcesFitArgs = deepCopy(args ?? {});
 	out.scoringStrategy ??= { type: 'LeastAllocated' };
 	out.scoringStrategy.type ??= 'LeastAllocated';
@@ -62,7 +62,7 @@ export function defaultNodeResourcesFitArgs(args: NodeResourcesFitArgs | undefin
 const SUPPORTED_STRATEGIES = ['LeastAllocated', 'MostAllocated', 'RequestedToCapacityRatio'];
 
 /** ValidateNodeResourcesFitArgs (pkg/scheduler/apis/config/validation/validation_pluginargs.go), for the parts the simulator reads. */
-export function validateNodeResourcesFitArgs(args: NodeResourcesFitArgs): string[] {
+function validateNodeResourcesFitArgs(args: NodeResourcesFitArgs): string[] {
 	const errors: string[] = [];
 	(args.ignoredResourceGroups ?? []).forEach((group, i) => {
 		if (group.includes('/')) errors.push(invalid(`ignoredResourceGroups[${i}]`, group, "resource group name can't contain '/'"));
@@ -119,14 +119,14 @@ class PreScoreState implements StateData {
 }
 
 /** computePodResourceRequest: the pod's total requests (containers, init containers, overhead). */
-export function computePodResourceRequest(pod: Pod): Resource {
+function computePodResourceRequest(pod: Pod): Resource {
 	const r = emptyResource();
 	addListToResource(r, podRequests(pod.spec));
 	return r;
 }
 
 /** fit.go InsufficientResource. */
-export interface InsufficientResource {
+interface InsufficientResource {
 	resourceName: string;
 	reason: string;
 	requested: number;
@@ -137,7 +137,7 @@ export interface InsufficientResource {
 }
 
 /** fitsRequest: every resource the pod asks for, checked against the node's free allocatable. */
-export function fitsRequest(request: Resource, nodeInfo: NodeInfo, ignoredResources: Set<string> = new Set(), ignoredResourceGroups: Set<string> = new Set()): InsufficientResource[] {
+function fitsRequest(request: Resource, nodeInfo: NodeInfo, ignoredResources: Set<string> = new Set(), ignoredResourceGroups: Set<string> = new Set()): InsufficientResource[] {
 	const out: InsufficientResource[] = [];
 	const allocatable = nodeInfo.allocatable;
 	const used = nodeInfo.requested;

@@ -16,7 +16,7 @@ import { Names } from './names.ts';
 /** ErrReasonUnschedulable. */
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 /** The taint a cordoned node stands for (v1.TaintNodeUnschedulable). */
-export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 
 function toleratesUnschedulable(pod: Pod): boolean {
 	return tolerationsTolerateTaint(pod.spec.tolerations, { key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' });

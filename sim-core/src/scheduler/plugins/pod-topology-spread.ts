@@ -61,11 +61,11 @@ export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topolo
 /** ErrReasonNodeLabelNotMatch. */
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
 
-export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 export const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
 
 /** systemDefaultConstraints (plugin.go): hostname maxSkew 3, zone maxSkew 5, both ScheduleAnyway. */
-export const SYSTEM_DEFAULT_CONSTRAINTS: TopologySpreadConstraintSpec[] = [
+const SYSTEM_DEFAULT_CONSTRAINTS: TopologySpreadConstraintSpec[] = [
 	{ topologyKey: LABEL_HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
 	{ topologyKey: LABEL_TOPOLOGY_ZONE, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
 ];
@@ -76,7 +76,7 @@ const MAX_INT32 = 2147483647;
 const INVALID_SCORE = -1;
 
 /** topologySpreadConstraint (common.go): a parsed constraint. */
-export interface Constraint {
+interface Constraint {
 	maxSkew: number;
 	topologyKey: string;
 	selector: Selector;
@@ -91,7 +91,7 @@ function addRequirements(selector: Selector, requirements: readonly Requirement[
 }
 
 /** filterTopologySpreadConstraints: the constraints of one `whenUnsatisfiable`, parsed, with matchLabelKeys merged in. */
-export function filterConstraints(specs: TopologySpreadConstraintSpec[], podLabels: Record<string, string>, action: 'DoNotSchedule' | 'ScheduleAnyway'): Constraint[] {
+function filterConstraints(specs: TopologySpreadConstraintSpec[], podLabels: Record<string, string>, action: 'DoNotSchedule' | 'ScheduleAnyway'): Constraint[] {
 	const out: Constraint[] = [];
 	for (const c of specs) {
 		if (c.whenUnsatisfiable !== action) continue;
@@ -114,7 +114,7 @@ export function filterConstraints(specs: TopologySpreadConstraintSpec[], podLabe
 }
 
 /** nodeLabelsMatchSpreadConstraints: the node has every topology key. */
-export function nodeLabelsMatchSpreadConstraints(labels: Record<string, string> | undefined, constraints: Constraint[]): boolean {
+function nodeLabelsMatchSpreadConstraints(labels: Record<string, string> | undefined, constraints: Constraint[]): boolean {
 	return constraints.every((c) => Object.hasOwn(labels ?? {}, c.topologyKey));
 }
 
@@ -126,7 +126,7 @@ function matchNodeInclusionPolicies(c: Constraint, pod: Pod, node: Node, require
 }
 
 /** countPodsMatchSelector: pods in the namespace, not terminating, whose labels match. */
-export function countPodsMatchSelector(pods: PodInfo[], selector: Selector, namespace: string): number {
+function countPodsMatchSelector(pods: PodInfo[], selector: Selector, namespace: string): number {
 	if (selector.nothing) return 0;
 	let count = 0;
 	for (const p of pods) {
@@ -188,7 +188,7 @@ function scoreForCount(count: number, maxSkew: number, weight: number): number {
 }
 
 /** SetDefaults_PodTopologySpreadArgs and ValidatePodTopologySpreadArgs (the parts read here). */
-export function defaultPodTopologySpreadArgs(args: PodTopologySpreadArgs | undefined): PodTopologySpreadArgs {
+function defaultPodTopologySpreadArgs(args: PodTopologySpreadArgs | undefined): PodTopologySpreadArgs {
 	const out: PodTopologySpreadArgs = deepCopy(args ?? {});
 	out.defaultingType ??= 'System';
 	return out;

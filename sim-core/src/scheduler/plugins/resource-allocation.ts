@@ -31,9 +31,9 @@ export interface UtilizationShapePoint {
 }
 
 /** config.MaxCustomPriorityScore: shape scores are 0..10, scaled by MaxNodeScore / 10. */
-export const MAX_CUSTOM_PRIORITY_SCORE = 10;
+const MAX_CUSTOM_PRIORITY_SCORE = 10;
 /** requested_to_capacity_ratio.go maxUtilization. */
-export const MAX_UTILIZATION = 100;
+const MAX_UTILIZATION = 100;
 
 /**
  * A scorer sees, per configured resource (0 = left out): the requested

@@ -58,12 +58,12 @@ export const UNSCHEDULABLE_FLUSH_INTERVAL_MS = 30_000;
 /** backoffQOrderingWindowDuration: 1 second; the backoffQ flush runs on these windows. */
 export const BACKOFF_ORDERING_WINDOW_MS = 1000;
 /** A bound on the pods the queue holds, so no input can grow it without limit. */
-export const MAX_QUEUED_PODS = 200_000;
+const MAX_QUEUED_PODS = 200_000;
 
-export type QueueName = 'active' | 'backoff' | 'errorBackoff' | 'unschedulable' | 'inflight';
+type QueueName = 'active' | 'backoff' | 'errorBackoff' | 'unschedulable' | 'inflight';
 
 /** framework.QueuedPodInfo, as plain JSON. */
-export interface QueuedPodState {
+interface QueuedPodState {
 	key: string;
 	uid: string;
 	/** The pod's scheduler name (which profile's plugins apply). */
@@ -105,7 +105,7 @@ export function emptySchedulingQueue(): SchedulingQueueState {
 }
 
 /** What the queue needs from the scheduler. */
-export interface QueueDeps {
+interface QueueDeps {
 	nowMs(): number;
 	/** Wall-clock ms of virtual time 0 (ordering windows are aligned to wall seconds). */
 	epochMs: number;

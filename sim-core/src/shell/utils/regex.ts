@@ -26,7 +26,7 @@ export interface RegexOptions {
 export class RegexError extends Error {}
 
 /** Steps one compiled pattern may take over all the lines of one command. */
-export const REGEX_STEPS = 20_000_000;
+const REGEX_STEPS = 20_000_000;
 
 /** A compiled pattern. */
 export interface Regex {

@@ -3,7 +3,7 @@ import type { CommandHandler } from '../types.ts';
 import { count, lines, opt, res, tool } from './common.ts';
 
 /** Most commands one xargs may start. */
-export const XARGS_MAX = 1000;
+const XARGS_MAX = 1000;
 
 /** xargs [-n N] [-I R] [-r] [COMMAND [ARG]...] (default command: echo). Items are separated by blanks and newlines; -I takes whole lines. */
 export const xargs: CommandHandler = tool(

@@ -74,7 +74,7 @@ function deploymentDefaults(obj: KubeObject): void {
 }
 
 /** The strategies the controller tests run with. */
-export function testStrategies(): StrategyRegistry {
+function testStrategies(): StrategyRegistry {
 	return {
 		[strategyKey('apps', 'deployments')]: workloadStrategy({ annotationsBumpGeneration: true, defaults: deploymentDefaults }),
 		[strategyKey('apps', 'replicasets')]: workloadStrategy(),
@@ -144,7 +144,7 @@ export const namespaceLifecycle: AdmissionPlugin = {
 	},
 };
 
-export interface FakeNodesOptions {
+interface FakeNodesOptions {
 	/** How often the fake scheduler and kubelets look (ms). */
 	tickMs: number;
 	/** How long after binding a pod becomes Running and Ready (ms). */
@@ -164,7 +164,7 @@ interface FakeNodesState {
 }
 
 /** Plays kube-scheduler and the kubelets of `nodes`, through the API only. */
-export class FakeNodes extends ProcessBase<FakeNodesState> {
+class FakeNodes extends ProcessBase<FakeNodesState> {
 	readonly client: ApiClient;
 	readonly options: FakeNodesOptions;
 
@@ -314,7 +314,7 @@ export interface ControllerHarness {
 }
 
 /** What a controller harness snapshot holds: the kernel (every process's memory) and etcd's data. */
-export interface ControllerHarnessSnapshot {
+interface ControllerHarnessSnapshot {
 	kernel: KernelState;
 	etcd: MvccState;
 }

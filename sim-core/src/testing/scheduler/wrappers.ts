@@ -15,7 +15,7 @@ import { isSkip, isSuccess, type Status } from '../../scheduler/framework/status
 import type { PodInfo } from '../../scheduler/framework/types.ts';
 
 /** A node with the given capacity (also its allocatable), as NodeWrapper.Capacity sets both. */
-export interface NodeSpecLite {
+interface NodeSpecLite {
 	capacity?: Record<string, string>;
 	labels?: Record<string, string>;
 	taints?: Taint[];

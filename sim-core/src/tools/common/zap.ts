@@ -7,7 +7,7 @@
  */
 
 /** A field value: strings are quoted, numbers and booleans bare. */
-export type ZapValue = string | number | boolean;
+type ZapValue = string | number | boolean;
 
 function zapString(text: string): string {
 	let out = '"';
@@ -23,7 +23,7 @@ function zapString(text: string): string {
 	return out + '"';
 }
 
-export interface ZapEntry {
+interface ZapEntry {
 	level: 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 	/** Already formatted (see calendar.ts zapTimestamp). */
 	ts: string;

@@ -135,13 +135,6 @@ export function parseFlags(args: readonly string[], specs: readonly FlagSpec[], 
 	throw new FlagError('bad flag syntax');
 }
 
-/** Reads a flag's value with its default and environment variables applied, as cli.Context does. */
-export function flagString(parsed: ParsedFlags, spec: FlagSpec, env: Readonly<Record<string, string>>): string {
-	const v = parsed.values.get(spec.name);
-	if (typeof v === 'string') return v;
-	for (const name of spec.envVars ?? []) if (env[name] !== undefined && env[name] !== '') return env[name];
-	return spec.value === undefined ? '' : String(spec.value);
-}
 
 export function flagBool(parsed: ParsedFlags, name: string): boolean {
 	return parsed.values.get(name) === true;

@@ -29,7 +29,7 @@ export interface CrictlConfig {
 }
 
 /** The YAML keys (common/file.go). */
-export const CONFIG_KEYS = ['runtime-endpoint', 'image-endpoint', 'timeout', 'debug', 'pull-image-on-create', 'disable-pull-on-run'] as const;
+const CONFIG_KEYS = ['runtime-endpoint', 'image-endpoint', 'timeout', 'debug', 'pull-image-on-create', 'disable-pull-on-run'] as const;
 
 export function emptyConfig(): CrictlConfig {
 	return { runtimeEndpoint: '', imageEndpoint: '', timeout: 0, debug: false, pullImageOnCreate: false, disablePullOnRun: false, order: [] };

@@ -20,7 +20,7 @@ export function rpcError(error: { code: string; desc: string }): string {
 }
 
 /** The outcome of resolving a possibly short ID. */
-export type IdLookup = { ok: true; id: string } | { ok: false; error: string };
+type IdLookup = { ok: true; id: string } | { ok: false; error: string };
 
 /**
  * containerd accepts any unique prefix of an ID (truncindex). Unknown IDs
@@ -116,7 +116,7 @@ export function imageMessage(i: ImageInfo): { [key: string]: GoJsonValue } {
  * its ID: the simulated runtime does not number container processes, and
  * PIDs on a node that has run a few pods are in the low thousands.
  */
-export function standInPid(id: string): number {
+function standInPid(id: string): number {
 	let h = 0x811c9dc5;
 	for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
 	return 1_000 + (h % 30_000);

@@ -18,7 +18,7 @@ import type { CrictlRuntime } from './types.ts';
 import { deepCopy } from '../../golang/json.ts';
 
 /** The longest `crictl pull` waits in virtual time for containerd to answer (the simulated registry's largest images take under a minute). */
-export const PULL_WAIT_MAX_MS = 10 * 60_000;
+const PULL_WAIT_MAX_MS = 10 * 60_000;
 const WAIT_STEP_MS = 100;
 
 /** imageByRef: by first repo tag, else first repo digest, else ID. */

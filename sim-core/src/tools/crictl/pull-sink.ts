@@ -15,7 +15,7 @@ import type { PullOutcome, PullReceiver } from './types.ts';
 /** How many finished pulls the sink remembers (crictl reads its outcome right away; a few is plenty). */
 const OUTCOMES_MAX = 16;
 
-export interface PullSinkState {
+interface PullSinkState {
 	/** Finished pulls, oldest first: [opId, outcome]. */
 	outcomes: Array<[number, PullOutcome]>;
 }

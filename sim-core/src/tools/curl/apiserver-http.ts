@@ -28,7 +28,7 @@ import { encodeBody, inGoOrder, wantsPretty } from './serialize.ts';
 import type { CurlDeps, MetricFamily } from './types.ts';
 
 /** One HTTP request as it reaches the server. */
-export interface HttpRequest {
+interface HttpRequest {
 	method: string;
 	/** Path and query: `/api/v1/namespaces/default/pods?limit=1`. */
 	target: string;

@@ -127,7 +127,7 @@ function writeOut(format: string, status: number, sizeDownload: number, url: str
 	return format.replace(/%\{([a-z_]+)\}/g, (all, name: string) => vars[name] ?? all).replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\r/g, '\r');
 }
 
-export class Curl {
+class Curl {
 	private readonly server: ApiServerHttp;
 
 	constructor(private readonly deps: CurlDeps) {

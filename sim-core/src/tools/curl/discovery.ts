@@ -39,7 +39,7 @@ const GROUP_PRIORITY: Record<string, number> = {
 };
 
 /** The served groups other than core, in /apis order. */
-export function servedGroups(): Array<{ name: string; version: string }> {
+function servedGroups(): Array<{ name: string; version: string }> {
 	const seen = new Map<string, string>();
 	for (const r of RESOURCES) if (r.group && !seen.has(r.group)) seen.set(r.group, r.version);
 	return [...seen.entries()]

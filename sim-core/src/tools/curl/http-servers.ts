@@ -27,7 +27,7 @@ import { utf8Length } from '../../golang/utf8.ts';
 import type { PlainHttpAnswer } from './types.ts';
 
 /** What the container runtime says a Pod's server answered. */
-export interface PodServerAnswer {
+interface PodServerAnswer {
 	status: number;
 	bytes: number;
 	body?: string;

@@ -13,7 +13,7 @@
 import type { ApiRequest, PatchType, Verb } from '../../api/request.ts';
 
 /** A request the resource handlers serve. */
-export interface ResourceRequest {
+interface ResourceRequest {
 	kind: 'resource';
 	request: ApiRequest;
 	/** `pretty` query parameter, if present (`?pretty=true`). */
@@ -29,7 +29,7 @@ export interface NonResourceRequest {
 }
 
 /** The query string, parsed (the simulation has no URLSearchParams: plain ECMAScript only). */
-export type URLSearchParamsLike = ReadonlyMap<string, string[]>;
+type URLSearchParamsLike = ReadonlyMap<string, string[]>;
 
 export type ParsedPath = ResourceRequest | NonResourceRequest;
 
@@ -46,7 +46,7 @@ function decode(text: string): string {
 }
 
 /** `a=1&b=2&b=3` to a map of value lists (form decoding: `+` is a space). */
-export function parseQuery(query: string): Map<string, string[]> {
+function parseQuery(query: string): Map<string, string[]> {
 	const out = new Map<string, string[]>();
 	for (const pair of query.split('&')) {
 		if (!pair) continue;

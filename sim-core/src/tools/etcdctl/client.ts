@@ -52,7 +52,7 @@ export interface Connected {
 }
 
 /** Why no connection became ready: gRPC's connection error text. */
-export interface NotConnected {
+interface NotConnected {
 	ok: false;
 	endpoint: string;
 	/** `connection error: desc = "..."`, as pick_first reports it. */
@@ -152,7 +152,7 @@ export function connect(settings: ClientSettings, host: Host, deps: EtcdctlDeps,
 }
 
 /** Helpers that make the client's log lines and timing. */
-export interface ClientLog {
+interface ClientLog {
 	/** The retry interceptor's warning for a failed unary RPC. */
 	retryFailed(args: { logger: 'etcd-client' | 'client'; target: string; peer: string; method: string; error: string; atMs: number }): string;
 	/** A pointer-like value for the gRPC target (`etcd-endpoints://0xc0003a2000/127.0.0.1:2379`). */

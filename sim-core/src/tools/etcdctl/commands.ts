@@ -12,7 +12,7 @@ import { GLOBAL_FLAGS, flagUsages, type FlagSpec } from './flags.ts';
 import { ETCD_API_VERSION, ETCD_VERSION } from './types.ts';
 
 /** The simulated command implementations, by name (see run.ts). */
-export type RunName =
+type RunName =
 	| 'get'
 	| 'put'
 	| 'del'
@@ -246,7 +246,7 @@ export function pathName(path: CommandPath): string {
 }
 
 /** cobra's `help` flag, added to every command. */
-export function helpFlag(node: CommandNode): FlagSpec {
+function helpFlag(node: CommandNode): FlagSpec {
 	return { name: 'help', shorthand: 'h', kind: 'bool', def: 'false', usage: `help for ${nameOf(node)}` };
 }
 

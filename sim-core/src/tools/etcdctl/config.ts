@@ -25,7 +25,7 @@ import { EXIT, Exit, type Invocation } from './session.ts';
 const FORMATS: readonly string[] = ['simple', 'json', 'fields', 'table', 'protobuf'];
 
 /** Applies ETCDCTL_* variables to the inherited flags and writes zap's warnings. */
-export function applyEnvironment(inv: Invocation): void {
+function applyEnvironment(inv: Invocation): void {
 	const { inherited } = flagsOf(inv.path);
 	const byEnv = new Map(inherited.map((spec) => [flagToEnv(spec.name), spec]));
 	const isWatch = inv.path.node.run === 'watch';
@@ -54,7 +54,7 @@ export function applyEnvironment(inv: Invocation): void {
 }
 
 /** The output format, checked as initDisplayFromCmd checks it. */
-export function outputFormat(inv: Invocation): OutputFormat {
+function outputFormat(inv: Invocation): OutputFormat {
 	const format = inv.value('write-out');
 	if (!FORMATS.includes(format)) throw new Exit(EXIT.badFeature, 'unsupported output format');
 	return format as OutputFormat;

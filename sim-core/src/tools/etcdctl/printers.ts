@@ -112,7 +112,7 @@ function fieldsKv(prefix: string, kv: KeyValue, keysOnly: boolean): string {
 }
 
 /** The answer to a Range (`etcdctl get`). */
-export interface GetResponse {
+interface GetResponse {
 	header: Header;
 	kvs: KeyValue[];
 	more: boolean;
@@ -300,7 +300,7 @@ function statusRows(list: EndpointStatus[], storageVersion: string): string[][] 
 	]);
 }
 
-export const ENDPOINT_STATUS_HEADERS = [
+const ENDPOINT_STATUS_HEADERS = [
 	'endpoint',
 	'ID',
 	'version',

@@ -17,12 +17,12 @@ import { forEachUtf8Byte, utf8Length } from '../../golang/utf8.ts';
 import { ETCD_STORAGE_VERSION } from './types.ts';
 
 /** The first line of a simulated snapshot file. */
-export const SNAPSHOT_MAGIC = '# etcd snapshot (sim-core): a bbolt database in a real cluster; here its live keys';
+const SNAPSHOT_MAGIC = '# etcd snapshot (sim-core): a bbolt database in a real cluster; here its live keys';
 /** SHA-256 trailer length etcd appends to a snapshot (crypto/sha256.Size). */
-export const SNAPSHOT_CHECKSUM_BYTES = 32;
+const SNAPSHOT_CHECKSUM_BYTES = 32;
 
 /** What a snapshot holds. */
-export interface SnapshotContent {
+interface SnapshotContent {
 	revision: number;
 	storageVersion: string;
 	kvs: KeyValue[];

@@ -13,11 +13,11 @@ import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { EtcdMemberFacts } from './types.ts';
 
 /** bbolt's page size on Linux amd64: the file grows in whole pages. */
-export const BOLT_PAGE_BYTES = 4096;
+const BOLT_PAGE_BYTES = 4096;
 /** A fresh etcd v3 data file: 5 pages = 20480 bytes, printed `20 kB` (meta pages, freelist and etcd's buckets). */
-export const EMPTY_BACKEND_BYTES = 5 * BOLT_PAGE_BYTES;
+const EMPTY_BACKEND_BYTES = 5 * BOLT_PAGE_BYTES;
 /** Raft entries a fresh single member writes before any key: membership, the leader's empty entry, its attributes, the cluster version. */
-export const DEFAULT_RAFT_BOOT_ENTRIES = 4;
+const DEFAULT_RAFT_BOOT_ENTRIES = 4;
 
 const pages = (bytes: number) => Math.ceil(Math.max(0, bytes) / BOLT_PAGE_BYTES) * BOLT_PAGE_BYTES;
 

@@ -15,12 +15,6 @@ export const ETCD_STORAGE_VERSION = '3.6.0';
 export const ETCD_API_VERSION = '3.6';
 /** Client port (server/embed/config.go DefaultListenClientURLs). */
 export const ETCD_CLIENT_PORT = 2379;
-/** etcdctl's default --endpoints (etcdctl/ctlv3/ctl.go). */
-export const DEFAULT_ENDPOINT = '127.0.0.1:2379';
-/** etcdctl's default --command-timeout, 5s (etcdctl/ctlv3/ctl.go defaultCommandTimeOut). */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
-/** etcdctl's default --dial-timeout, 2s (etcdctl/ctlv3/ctl.go defaultDialTimeout). */
-export const DEFAULT_DIAL_TIMEOUT_MS = 2_000;
 
 /**
  * The facts one etcd member reports about itself. For a kubeadm cluster:

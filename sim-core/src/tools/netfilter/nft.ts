@@ -62,7 +62,7 @@ function elementsText(set: NftSet): string {
 	return `${out} }`;
 }
 
-export function setText(set: NftSet): string {
+function setText(set: NftSet): string {
 	let out = `\t${set.kind} ${set.name} {\n\t\ttype ${set.type}\n`;
 	if (set.flags?.length) out += `\t\tflags ${set.flags.join(',')}\n`;
 	if (set.timeoutSeconds) out += `\t\ttimeout ${timeText(set.timeoutSeconds)}\n`;
@@ -71,7 +71,7 @@ export function setText(set: NftSet): string {
 	return `${out}\t}\n`;
 }
 
-export function chainText(chain: NftChain): string {
+function chainText(chain: NftChain): string {
 	let out = `\tchain ${chain.name} {\n`;
 	if (chain.comment !== undefined) out += `\t\tcomment "${chain.comment}"\n`;
 	if (chain.base) out += `\t\ttype ${chain.base.type} hook ${chain.base.hook} priority ${chain.base.priority}; policy accept;\n`;

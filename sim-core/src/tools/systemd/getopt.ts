@@ -16,7 +16,7 @@ export interface OptSpec {
 	takesNext?: (word: string) => boolean;
 }
 
-export type GetoptResult = { ok: true; opts: Array<[string, string | undefined]>; operands: string[] } | { ok: false; error: string };
+type GetoptResult = { ok: true; opts: Array<[string, string | undefined]>; operands: string[] } | { ok: false; error: string };
 
 export function getopt(tool: string, args: readonly string[], specs: readonly OptSpec[]): GetoptResult {
 	const opts: Array<[string, string | undefined]> = [];

@@ -78,7 +78,7 @@ function prettyAction(action: PowerAction): string {
 }
 
 /** `Shutdown scheduled for Mon 2026-11-30 08:11:00 UTC, use 'shutdown -c' to cancel.` (systemctl logs it to stderr). */
-export function scheduledMessage(schedule: ShutdownSchedule): string {
+function scheduledMessage(schedule: ShutdownSchedule): string {
 	return `${prettyAction(schedule.action)} scheduled for ${formatTimestamp(schedule.atWallMs)}, use 'shutdown -c' to cancel.\n`;
 }
 

@@ -63,7 +63,7 @@ export class HandlerChain {
 }
 
 /** `GET /api/v1/namespaces/default/pods/web-1`: the request line kubectl -v would show. */
-export function describeRequest(request: ApiRequest): string {
+function describeRequest(request: ApiRequest): string {
 	const method = { get: 'GET', list: 'GET', watch: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' }[request.verb];
 	const root = request.group ? `/apis/${request.group}/${request.version}` : `/api/${request.version}`;
 	const ns = request.namespace ? `/namespaces/${request.namespace}` : '';
