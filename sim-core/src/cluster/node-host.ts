@@ -27,7 +27,7 @@ import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-st
 import type { SystemComponent } from '../runtime/images.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { emptyKubeletUnitRecord, FIRST_CONTAINERD_PID, FIRST_KUBELET_PID, type KubeletUnitRecord } from '../host/systemd/records.ts';
-import { nodeDiskFromFs } from '../kubelet/volumes/node-disk.ts';
+import { nodeDiskFromFs } from '../host/disk.ts';
 import { KUBELET_ROOT_DIR } from '../kubelet/volumes/paths.ts';
 import { hash128 } from '../kubelet/static-pods.ts';
 import { UNITS, wantsLink, type NodeService } from '../host/systemd/units.ts';

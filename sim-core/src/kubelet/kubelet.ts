@@ -51,7 +51,7 @@ import { runProbes } from './prober-manager.ts';
 import { exec, serveLog, type ServeResult } from './server.ts';
 import { FILE_CHECK_FREQUENCY_MS, STATIC_POD_PATH, type ManifestFile } from './static-pods.ts';
 import { loadKubeletConfigFile } from './kubelet-config.ts';
-import type { NodeDisk } from './volumes/node-disk.ts';
+import type { NodeDisk } from '../host/disk.ts';
 import { SYNC_FREQUENCY_MS } from './volumes/volume-manager.ts';
 
 export type { KubeletState } from './kubelet-context.ts';

@@ -28,7 +28,7 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { syntheticHex64, type SystemComponent } from './images.ts';
-import type { HostFiles } from './mounts.ts';
+import type { NodeDisk } from '../host/disk.ts';
 import * as errors from './errors.ts';
 import type { RuntimeHostState } from './host-state.ts';
 import type { ContainerConfig, ContainerInfo, CriEvent, CriResult, CriRuntime, ExecResult, ImageInfo, LogEntry, ProbeAnswer, RuntimeCondition, SandboxConfig, SandboxInfo, StatusRequest, StatusResponse, VersionInfo } from '../cri-api/cri.ts';
@@ -87,7 +87,7 @@ export interface ContainerRuntimeDeps {
 	/** Whether a CNI network is configured (default: yes). */
 	networkReady?: () => boolean;
 	/** The node's files, where bind mounts (volumes) come from; without them a mount shows an empty directory. */
-	hostFiles?: HostFiles;
+	hostFiles?: NodeDisk;
 }
 
 export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implements CriRuntime {

@@ -12,30 +12,14 @@ import { parseRfc3339 } from '../golang/time.ts';
 import { MemoryFs } from '../host/fs.ts';
 import { ContainerRuntime, SANDBOX_SETUP_MS } from './container-runtime.ts';
 import { emptyRuntimeHostState } from './host-state.ts';
-import { isReadOnlyPath, mountAt, syncMounts, type HostFiles, type Mount } from './mounts.ts';
+import { isReadOnlyPath, mountAt, syncMounts, type Mount } from './mounts.ts';
+import { nodeDiskFromFs } from '../host/disk.ts';
 import { httpAnswer } from './behaviour.ts';
 import { findImage } from './images.ts';
 import type { CriEvent } from '../cri-api/cri.ts';
 
 /** The node's files over a MemoryFs (what the cluster hands containerd). */
-function hostFiles(fs: MemoryFs): HostFiles {
-	const attempt = <T>(fn: () => T, fallback: T): T => {
-		try {
-			return fn();
-		} catch {
-			return fallback;
-		}
-	};
-	return {
-		readFile: (p) => attempt(() => (fs.exists(p) && !fs.isDir(p) ? fs.readFile(p) : undefined), undefined),
-		readDir: (p) => attempt(() => (fs.isDir(p) ? fs.list(p) : undefined), undefined),
-		exists: (p) => attempt(() => fs.exists(p), false),
-		isDir: (p) => attempt(() => fs.isDir(p), false),
-		writeFile: (p, text) => attempt(() => (fs.mkdir(p.slice(0, p.lastIndexOf('/')) || '/', true), fs.writeFile(p, text), true), false),
-		mkdir: (p) => attempt(() => (fs.mkdir(p, true), true), false),
-		remove: (p) => attempt(() => (fs.exists(p) && fs.remove(p, true), true), false),
-	};
-}
+const hostFiles = (fs: MemoryFs) => nodeDiskFromFs(fs);
 
 class Kubelet extends ProcessBase<{ events: CriEvent[] }> {
 	freshState() {

@@ -20,6 +20,7 @@
  * a Linux bind mount does.
  */
 import type { FileOverrides } from './behaviour.ts';
+import type { NodeDisk } from '../host/disk.ts';
 
 /** CRI Mount (the fields modelled). */
 export interface Mount {
@@ -28,16 +29,6 @@ export interface Mount {
 	readonly: boolean;
 }
 
-/** The node's files, as containerd reads bind-mount sources (the kubelet's NodeDisk has the same shape). No method throws. */
-export interface HostFiles {
-	readFile(path: string): string | undefined;
-	readDir(path: string): string[] | undefined;
-	exists(path: string): boolean;
-	isDir(path: string): boolean;
-	writeFile(path: string, text: string): boolean;
-	mkdir(path: string): boolean;
-	remove(path: string): boolean;
-}
 
 /** Bounds on what one mount projects (a hostPath of `/` must not copy the node). */
 const MAX_FILES_PER_MOUNT = 500;
@@ -97,7 +88,7 @@ function keyPath(key: string): string {
 }
 
 /** The node's content at `hostPath` as container-path keys under `containerPath` (bounded). */
-function project(host: HostFiles | undefined, mount: Mount, into: FileOverrides): void {
+function project(host: NodeDisk | undefined, mount: Mount, into: FileOverrides): void {
 	const at = clean(mount.containerPath);
 	if (!host || host.isDir(mount.hostPath) || !host.exists(mount.hostPath)) {
 		into[`${at === '/' ? '' : at}/`] = '';
@@ -122,7 +113,7 @@ function project(host: HostFiles | undefined, mount: Mount, into: FileOverrides)
 }
 
 /** containerd's WithMounts: a bind source that does not exist is created as a directory. */
-export function prepareMountSources(host: HostFiles | undefined, mounts: readonly Mount[]): void {
+export function prepareMountSources(host: NodeDisk | undefined, mounts: readonly Mount[]): void {
 	if (!host) return;
 	for (const m of mounts) if (!host.exists(m.hostPath)) host.mkdir(m.hostPath);
 }
@@ -134,7 +125,7 @@ export function prepareMountSources(host: HostFiles | undefined, mounts: readonl
  * again, hiding the image's own files under it. Returns the new
  * projection, to compare against next time.
  */
-export function syncMounts(files: FileOverrides, lastProjection: FileOverrides | undefined, mounts: readonly Mount[], host: HostFiles | undefined, imagePaths: readonly string[]): FileOverrides {
+export function syncMounts(files: FileOverrides, lastProjection: FileOverrides | undefined, mounts: readonly Mount[], host: NodeDisk | undefined, imagePaths: readonly string[]): FileOverrides {
 	const last = lastProjection ?? {};
 	const points = pointsOf(mounts);
 	// 1. Write back what the container changed; drop every key under a mount point.

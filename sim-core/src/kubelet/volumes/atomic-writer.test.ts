@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryFs } from '../../host/fs.ts';
-import { nodeDiskFromFs } from './node-disk.ts';
+import { nodeDiskFromFs } from '../../host/disk.ts';
 import { validatePath, writePayload } from './atomic-writer.ts';
 
 describe('validatePath', () => {

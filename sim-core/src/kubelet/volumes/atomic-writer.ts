@@ -14,7 +14,7 @@
  * Mirrors pkg/volume/util/atomic_writer.go (validatePayload, validatePath,
  * Write).
  */
-import type { NodeDisk } from './node-disk.ts';
+import type { NodeDisk } from '../../host/disk.ts';
 import { joinPath } from './paths.ts';
 
 /** One file of a volume: its text and its mode bits (volume.FileProjection). */

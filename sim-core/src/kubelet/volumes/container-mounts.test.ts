@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Container, Pod, Volume } from '../../api/types.ts';
 import { MemoryFs } from '../../host/fs.ts';
 import { expandSubPathExpr, makeMounts } from './container-mounts.ts';
-import { nodeDiskFromFs } from './node-disk.ts';
+import { nodeDiskFromFs } from '../../host/disk.ts';
 
 const UID = 'uid-1';
 const VOLUMES = `/var/lib/kubelet/pods/${UID}/volumes`;

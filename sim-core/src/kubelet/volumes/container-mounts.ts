@@ -23,7 +23,7 @@
 import type { Container, Pod } from '../../api/types.ts';
 import { expandEnv } from '../env.ts';
 import { readTree } from './atomic-writer.ts';
-import type { NodeDisk } from './node-disk.ts';
+import type { NodeDisk } from '../../host/disk.ts';
 import { joinPath, volumeSubpathDir } from './paths.ts';
 import { mountsReadOnly, requiresRemount, volumeHostPath, volumeSpecOf } from './plugins.ts';
 

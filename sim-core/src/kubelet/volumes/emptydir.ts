@@ -8,7 +8,7 @@
  *
  * Mirrors pkg/volume/emptydir/empty_dir.go (SetUpAt, setupDir).
  */
-import type { NodeDisk } from './node-disk.ts';
+import type { NodeDisk } from '../../host/disk.ts';
 
 /** v1.EmptyDirVolumeSource. */
 export interface EmptyDirSource {

@@ -16,7 +16,7 @@
  * Mirrors pkg/volume/hostpath/host_path.go (SetUp, checkType) and
  * pkg/volume/validation (ValidatePathNoBacksteps).
  */
-import type { NodeDisk } from './node-disk.ts';
+import type { NodeDisk } from '../../host/disk.ts';
 
 /** v1.HostPathVolumeSource. */
 export interface HostPathSource {

@@ -9,7 +9,7 @@ import type { ConfigMap, Pod, Secret, Volume } from '../../api/types.ts';
 import { encodeBase64 } from '../../golang/base64.ts';
 import { MemoryFs } from '../../host/fs.ts';
 import { notFoundError, type ObjectLookup } from './lookup.ts';
-import { nodeDiskFromFs } from './node-disk.ts';
+import { nodeDiskFromFs } from '../../host/disk.ts';
 import { setUpVolume, volumePayload, volumeSpecOf, type SetUpContext } from './plugins.ts';
 
 const UID = '0b1c2d3e-0000-4000-8000-000000000001';

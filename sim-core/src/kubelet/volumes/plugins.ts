@@ -20,7 +20,7 @@ import { DOWNWARD_API_DEFAULT_MODE, downwardApiPayload, type DownwardApiSource }
 import { setUpEmptyDir, type EmptyDirSource } from './emptydir.ts';
 import { setUpHostPath, type HostPathSource } from './hostpath.ts';
 import type { ObjectLookup } from './lookup.ts';
-import type { NodeDisk } from './node-disk.ts';
+import type { NodeDisk } from '../../host/disk.ts';
 import { podVolumeDir, type VolumePluginName } from './paths.ts';
 import { projectedPayload, type ProjectedContext, type ProjectedSource } from './projected.ts';
 import { secretVolumePayload, type SecretSource } from './secret.ts';

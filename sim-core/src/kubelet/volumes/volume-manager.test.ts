@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConfigMap, Pod, Volume } from '../../api/types.ts';
 import { MemoryFs } from '../../host/fs.ts';
 import { notFoundError, type ObjectLookup } from './lookup.ts';
-import { nodeDiskFromFs } from './node-disk.ts';
+import { nodeDiskFromFs } from '../../host/disk.ts';
 import {
 	expectedVolumes,
 	INITIAL_DURATION_BEFORE_RETRY_MS,

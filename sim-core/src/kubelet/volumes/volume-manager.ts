@@ -43,7 +43,7 @@
  * pkg/util/goroutinemap/exponentialbackoff.
  */
 import type { Pod } from '../../api/types.ts';
-import type { NodeDisk } from './node-disk.ts';
+import type { NodeDisk } from '../../host/disk.ts';
 import { requiresRemount, setUpVolume, volumeHostPath, volumeSpecOf, type SetUpContext, type VolumeSpec } from './plugins.ts';
 import { issueToken, requiresRefresh, SERVICE_ACCOUNT_ISSUER, type IssuedToken, type TokenSubject } from './service-account-token.ts';
 

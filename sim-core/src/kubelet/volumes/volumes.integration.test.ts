@@ -20,7 +20,7 @@ import { decodeBase64 } from '../../golang/base64.ts';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.ts';
 import { emptyKubeletUnitRecord } from '../../host/systemd/records.ts';
 import { Kubelet } from '../kubelet.ts';
-import { nodeDiskFromFs } from './node-disk.ts';
+import { nodeDiskFromFs } from '../../host/disk.ts';
 
 const podStrategy: Strategy = {
 	hasStatusSubresource: true,

@@ -1,9 +1,9 @@
 /**
- * The node's disk as the kubelet writes it: the volume directories under
- * /var/lib/kubelet/pods/<uid>/ and the host paths hostPath volumes name.
- * containerd reads the same files when it bind-mounts them into
- * containers (the runtime's `HostFiles` has the same shape, so the cluster
- * hands one object to both, as both daemons share one file system).
+ * A machine's disk as its daemons use it: the kubelet writes the volume
+ * directories under /var/lib/kubelet/pods/<uid>/ and reads the host paths
+ * hostPath volumes name; containerd reads the same files when it
+ * bind-mounts them into containers. One disk, handed to both, as both
+ * daemons share one file system.
  *
  * Text files and directories only, like the node's MemoryFs. No method
  * throws: a failure reads as `undefined` or `false`.
@@ -12,7 +12,7 @@
  * volume plugins use (stat, MkdirAll, WriteFile, RemoveAll).
  */
 
-/** The node's files, seen by the kubelet. Owned by the node (durable, snapshotted with it). */
+/** The node's files, as the kubelet and containerd see them. Owned by the node (durable, snapshotted with it). */
 export interface NodeDisk {
 	/** A file's text; undefined when it is missing or a directory. */
 	readFile(path: string): string | undefined;
