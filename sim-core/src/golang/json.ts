@@ -103,32 +103,64 @@ function jsonNumber(n: number): string {
 	return String(n);
 }
 
-function encode(value: JsonValue | undefined, indent: string | null, depth: number): string {
+// One encoder for both kinds of Go value: a map (unstructured objects, as
+// kubectl prints them) has its keys sorted; a struct keeps the order the
+// caller lists its fields in, with `undefined` members left out (the
+// omitempty the caller already applied), as kube-apiserver's JSON
+// serializer and etcdctl's JSON printer write (apimachinery
+// runtime/serializer/json, etcdctl printer_json.go). Both escape `<`, `>`,
+// `&`, U+2028 and U+2029 as json.Marshal does.
+
+/** A value written verbatim: a uint64 that JavaScript numbers cannot hold exactly (`10276657743932975437`). */
+export class GoRaw {
+	constructor(readonly text: string) {}
+}
+
+/** What the encoder accepts. */
+export type GoJsonValue = null | undefined | boolean | number | string | GoRaw | GoJsonValue[] | { [key: string]: GoJsonValue };
+
+/** How one encoder call writes: its indentation, whether keys are sorted (a Go map) or kept in order (a Go struct), and what a NaN or infinity becomes. */
+interface EncodeStyle {
+	indent: string | null;
+	sortKeys: boolean;
+	/** A map encoder fails on NaN/Inf as json.Marshal does; the struct writers here print null. */
+	nonFinite: 'throw' | 'null';
+}
+
+function encode(value: GoJsonValue, style: EncodeStyle, depth: number): string {
 	if (value === null || value === undefined) return 'null';
+	if (value instanceof GoRaw) return value.text;
 	switch (typeof value) {
 		case 'string':
 			return quoteJsonString(value);
 		case 'number':
-			return jsonNumber(value);
+			return Number.isFinite(value) || style.nonFinite === 'throw' ? jsonNumber(value) : 'null';
 		case 'boolean':
 			return value ? 'true' : 'false';
 	}
 	const items: string[] = [];
 	const isArray = Array.isArray(value);
-	if (isArray) for (const item of value) items.push(encode(item, indent, depth + 1));
-	else
-		for (const key of goSortedKeys(value)) {
-			const item = value[key];
-			// JSON.stringify's rule for `undefined` members; Go maps can't hold them.
+	if (isArray) for (const item of value) items.push(encode(item, style, depth + 1));
+	else {
+		const object = value as { [key: string]: GoJsonValue };
+		for (const key of style.sortKeys ? goSortedKeys(object as JsonObject) : Object.keys(object)) {
+			const item = object[key];
+			// JSON.stringify's rule for `undefined` members (a Go map can't hold them; a struct's omitempty already left them out).
 			if (item === undefined) continue;
-			items.push(quoteJsonString(key) + (indent === null ? ':' : ': ') + encode(item, indent, depth + 1));
+			items.push(quoteJsonString(key) + (style.indent === null ? ':' : ': ') + encode(item, style, depth + 1));
 		}
+	}
 	const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
 	// json.Indent keeps empty containers as `{}` and `[]`.
-	if (indent === null || items.length === 0) return open + items.join(',') + close;
-	const inner = '\n' + indent.repeat(depth + 1);
-	return open + inner + items.join(',' + inner) + '\n' + indent.repeat(depth) + close;
+	if (style.indent === null || items.length === 0) return open + items.join(',') + close;
+	const inner = '\n' + style.indent.repeat(depth + 1);
+	return open + inner + items.join(',' + inner) + '\n' + style.indent.repeat(depth) + close;
 }
+
+const MAP_COMPACT: EncodeStyle = { indent: null, sortKeys: true, nonFinite: 'throw' };
+const MAP_KUBECTL: EncodeStyle = { indent: '    ', sortKeys: true, nonFinite: 'throw' };
+const STRUCT_COMPACT: EncodeStyle = { indent: null, sortKeys: false, nonFinite: 'null' };
+const STRUCT_INDENTED: EncodeStyle = { indent: '  ', sortKeys: false, nonFinite: 'null' };
 
 /**
  * Go's `json.Marshal` of unstructured data: compact, map keys sorted, HTML
@@ -138,7 +170,7 @@ function encode(value: JsonValue | undefined, indent: string | null, depth: numb
  * (kubectl pkg/util/apply.go, unstructured/helpers.go doEncode).
  */
 export function compactJson(value: JsonValue): string {
-	return encode(value, null, 0);
+	return encode(value, MAP_COMPACT, 0);
 }
 
 /**
@@ -148,7 +180,7 @@ export function compactJson(value: JsonValue): string {
  * `\u003e`, `\u0026`.
  */
 export function stringifyJsonLikeKubectl(value: JsonValue): string {
-	return encode(value, '    ', 0) + '\n';
+	return encode(value, MAP_KUBECTL, 0) + '\n';
 }
 
 /**
@@ -188,60 +220,15 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
 	return true;
 }
 
-// ---- structs ------------------------------------------------------------------------
-
-/**
- * Go's encoding/json for structs: keys in the order the caller lists them
- * (a Go struct's field order, not a map's sorted order), `<`, `>`, `&`,
- * U+2028 and U+2029 escaped as json.Marshal, json.MarshalIndent and
- * json.Encoder do, `undefined` members left out (the `omitempty` the caller
- * already applied). kube-apiserver's JSON serializer and etcdctl's JSON
- * printer both write this way (apimachinery runtime/serializer/json,
- * etcdctl printer_json.go).
- */
-
-/** A value written verbatim: a uint64 that JavaScript numbers cannot hold exactly (`10276657743932975437`). */
-export class GoRaw {
-	constructor(readonly text: string) {}
-}
-
-/** What the encoder accepts. */
-export type GoJsonValue = null | undefined | boolean | number | string | GoRaw | GoJsonValue[] | { [key: string]: GoJsonValue };
-
-function encodeStruct(value: GoJsonValue, indent: string | null, depth: number): string {
-	if (value === null || value === undefined) return 'null';
-	if (value instanceof GoRaw) return value.text;
-	switch (typeof value) {
-		case 'string':
-			return quoteJsonString(value);
-		case 'number':
-			return Number.isFinite(value) ? jsonNumber(value) : 'null';
-		case 'boolean':
-			return value ? 'true' : 'false';
-	}
-	const isArray = Array.isArray(value);
-	const items: string[] = [];
-	if (isArray) for (const item of value) items.push(encodeStruct(item === undefined ? null : item, indent, depth + 1));
-	else
-		for (const [key, item] of Object.entries(value)) {
-			if (item === undefined) continue;
-			items.push(quoteJsonString(key) + (indent === null ? ':' : ': ') + encodeStruct(item, indent, depth + 1));
-		}
-	const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
-	// json.Indent leaves empty containers as `{}` and `[]`.
-	if (indent === null || items.length === 0) return open + items.join(',') + close;
-	const inner = '\n' + indent.repeat(depth + 1);
-	return open + inner + items.join(',' + inner) + '\n' + indent.repeat(depth) + close;
-}
 
 /** json.Marshal: compact, no trailing newline. */
 export function goMarshal(value: GoJsonValue): string {
-	return encodeStruct(value, null, 0);
+	return encode(value, STRUCT_COMPACT, 0);
 }
 
 /** json.MarshalIndent(v, "", "  "): two-space indentation, no trailing newline. */
 export function goMarshalIndent(value: GoJsonValue): string {
-	return encodeStruct(value, '  ', 0);
+	return encode(value, STRUCT_INDENTED, 0);
 }
 
 /**
