@@ -5,8 +5,9 @@
  * components' parts by writing objects through the API, as upstream's
  * integration tests do.
  */
-import { Kernel } from '../sim/kernel.ts';
-import { MvccStore } from '../store/mvcc.ts';
+import { Kernel, type KernelState } from '../sim/kernel.ts';
+import { MvccStore, type MvccState } from '../store/mvcc.ts';
+import { deepCopy } from '../golang/json.ts';
 import { EtcdMember } from '../store/etcd.ts';
 import { KubeApiServer, type ApiServerDeps } from '../apiserver/apiserver.ts';
 import { alwaysAllow } from '../apiserver/auth/always-allow.ts';
@@ -27,9 +28,15 @@ export interface ApiHarness {
 	setPartitioned(node: string, cut: boolean): void;
 }
 
-export function createApiHarness(options: { seed?: number; deps?: Partial<ApiServerDeps> } = {}): ApiHarness {
-	const kernel = new Kernel(options.seed ?? 1, parseRfc3339('2026-11-30T08:00:00Z'));
-	const data = MvccStore.empty();
+/**
+ * A harness, fresh or brought back from a snapshot (`restore`: the saved
+ * kernel and etcd data; the processes are registered by the caller, then
+ * restored, so nothing is started here).
+ */
+export function createApiHarness(options: { seed?: number; deps?: Partial<ApiServerDeps>; restore?: { kernel: KernelState; etcd: MvccState } } = {}): ApiHarness {
+	const saved = options.restore ? deepCopy(options.restore) : undefined;
+	const kernel = saved ? new Kernel(saved.kernel.seed, saved.kernel.epochMs, saved.kernel) : new Kernel(options.seed ?? 1, parseRfc3339('2026-11-30T08:00:00Z'));
+	const data = saved ? new MvccStore(saved.etcd) : MvccStore.empty();
 	const etcd = new EtcdMember(kernel, data);
 	const partitioned = new Set<string>();
 	const transport: ClusterTransport = new ClusterTransport(kernel, () => server, '192.168.56.10:6443', (node) => partitioned.has(node));
@@ -43,8 +50,10 @@ export function createApiHarness(options: { seed?: number; deps?: Partial<ApiSer
 	});
 	kernel.register(etcd);
 	kernel.register(server);
-	kernel.start('etcd');
-	kernel.start('kube-apiserver');
+	if (!saved) {
+		kernel.start('etcd');
+		kernel.start('kube-apiserver');
+	}
 	return {
 		kernel,
 		etcd: data,

@@ -23,19 +23,14 @@ import type { Kernel } from '../../sim/kernel.ts';
 import { ProcessBase } from '../../sim/process-base.ts';
 import { formatRfc3339, formatRfc3339Micro } from '../../golang/time.ts';
 import { createApiHarness, type ApiHarness } from '../api-harness.ts';
-import { Kernel as SimKernel, type KernelState } from '../../sim/kernel.ts';
-import { MvccStore, type MvccState } from '../../store/mvcc.ts';
-import { EtcdMember } from '../../store/etcd.ts';
-import { KubeApiServer } from '../../apiserver/apiserver.ts';
-import { alwaysAllow } from '../../apiserver/auth/always-allow.ts';
-import { ClusterTransport } from '../../cluster/transport.ts';
+import type { KernelState } from '../../sim/kernel.ts';
+import type { MvccState } from '../../store/mvcc.ts';
 import { KubeControllerManager, type KubeControllerManagerOptions } from '../../controllers/controller-manager.ts';
 import { canonicalJson } from '../../controllers/hash.ts';
 import { targetNodeName } from '../../controllers/daemonset.ts';
 import { toleratesTaint } from '../../component-helpers/taints.ts';
 import { deepCopy } from '../../golang/json.ts';
 
-const copy = <T>(v: T): T => deepCopy(v) as T;
 
 /** Generation: 1 at creation, +1 when the spec (and, for Deployments, annotations) change. Status writes keep both. */
 function workloadStrategy(opts: { annotationsBumpGeneration?: boolean; defaults?: (obj: KubeObject) => void } = {}): Strategy {
@@ -53,8 +48,8 @@ function workloadStrategy(opts: { annotationsBumpGeneration?: boolean; defaults?
 		},
 		prepareForStatusUpdate(obj, old) {
 			// deploymentStatusStrategy: spec and labels from the stored object; the rest (annotations) as sent.
-			obj.spec = copy(old.spec);
-			obj.metadata.labels = old.metadata.labels ? copy(old.metadata.labels) : undefined;
+			obj.spec = deepCopy(old.spec);
+			obj.metadata.labels = old.metadata.labels ? deepCopy(old.metadata.labels) : undefined;
 			if (!obj.metadata.labels) delete obj.metadata.labels;
 			obj.metadata.generation = old.metadata.generation;
 		},
@@ -211,7 +206,7 @@ class FakeNodes extends ProcessBase<FakeNodesState> {
 			if (!this.state.alive[name]) continue;
 			const got = this.client.get<Lease>(R.leases, 'kube-node-lease', name);
 			if (got.ok) {
-				const lease = copy(got.object);
+				const lease = deepCopy(got.object);
 				lease.spec.renewTime = renewTime;
 				this.client.update(R.leases, lease);
 			} else {
@@ -247,7 +242,7 @@ class FakeNodes extends ProcessBase<FakeNodesState> {
 			const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
 			if (ready?.status === 'True') continue;
 			const at = formatRfc3339(this.kernel.wallMs());
-			const updated = copy(node);
+			const updated = deepCopy(node);
 			const others = (updated.status?.conditions ?? []).filter((c) => c.type === 'Ready').length ? (updated.status?.conditions ?? []).filter((c) => c.type !== 'Ready') : updated.status?.conditions ?? [];
 			updated.status = { ...(updated.status ?? {}), conditions: [...others, { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: at, lastTransitionTime: at }] };
 			this.client.updateStatus(R.nodes, updated);
@@ -282,7 +277,7 @@ class FakeNodes extends ProcessBase<FakeNodesState> {
 			if (!this.state.alive[pod.spec.nodeName]) continue;
 			this.state.seen[uid] ??= now;
 			if (pod.status?.phase !== 'Running' && now - this.state.seen[uid] >= this.options.readyAfterMs) {
-				const ready = copy(pod);
+				const ready = deepCopy(pod);
 				const at = formatRfc3339(this.kernel.wallMs());
 				const conditions: PodCondition[] = [
 					{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: at },
@@ -319,44 +314,11 @@ interface ControllerHarnessSnapshot {
 	etcd: MvccState;
 }
 
-/**
- * An API harness brought back from a snapshot: the same parts as
- * createApiHarness, over the saved kernel and etcd data (the processes are
- * registered by the caller, then restored).
- */
-function restoredApiHarness(snapshot: ControllerHarnessSnapshot, deps: { strategies: StrategyRegistry; admission: AdmissionPlugin[] }): ApiHarness {
-	const state = copy(snapshot.kernel);
-	const kernel = new SimKernel(state.seed, state.epochMs, state);
-	const data = new MvccStore(copy(snapshot.etcd));
-	const etcd = new EtcdMember(kernel, data);
-	const partitioned = new Set<string>();
-	const holder: { server?: KubeApiServer } = {};
-	const transport = new ClusterTransport(kernel, () => holder.server, '192.168.56.10:6443', (node) => partitioned.has(node));
-	const server = new KubeApiServer(kernel, {
-		etcd: { store: () => etcd.store(), watch: (id) => etcd.addWatcher(id), notify: () => etcd.announce() },
-		authorizers: [alwaysAllow],
-		decode: () => ({ errors: [], warnings: [] }),
-		...deps,
-	});
-	holder.server = server;
-	kernel.register(etcd);
-	kernel.register(server);
-	return {
-		kernel,
-		etcd: data,
-		apiServer: server,
-		transport,
-		client: (id) => new ApiClient(transport, id),
-		advance: (ms) => kernel.runUntil(kernel.nowMs + ms),
-		setPartitioned: (node, cut) => (cut ? partitioned.add(node) : partitioned.delete(node)),
-	};
-}
-
 export function createControllerHarness(
 	options: { nodes?: string[]; kcm?: Partial<KubeControllerManagerOptions>; fakeNodes?: Partial<FakeNodesOptions>; startNodes?: boolean; seed?: number; restore?: ControllerHarnessSnapshot } = {},
 ): ControllerHarness {
 	const deps = { strategies: testStrategies(), admission: [namespaceLifecycle, defaultTolerationSeconds] };
-	const h = options.restore ? restoredApiHarness(options.restore, deps) : createApiHarness({ seed: options.seed ?? 7, deps });
+	const h = options.restore ? createApiHarness({ restore: options.restore, deps }) : createApiHarness({ seed: options.seed ?? 7, deps });
 	h.transport.enroll('kube-controller-manager', { username: 'system:kube-controller-manager', groups: ['system:authenticated'] });
 	h.transport.enroll('kubectl', { username: 'kubernetes-admin', groups: ['kubeadm:cluster-admins', 'system:authenticated'] });
 	const kubectl = h.client('kubectl');
@@ -365,7 +327,7 @@ export function createControllerHarness(
 	h.kernel.register(kcm);
 	h.kernel.register(nodes);
 	if (options.restore) {
-		h.kernel.restoreProcesses(copy(options.restore.kernel));
+		h.kernel.restoreProcesses(deepCopy(options.restore.kernel));
 		h.apiServer.restoreCache();
 	} else {
 		for (const ns of ['default', 'kube-system', 'kube-node-lease']) kubectl.create(R.namespaces, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -373,7 +335,7 @@ export function createControllerHarness(
 		h.kernel.start('kube-controller-manager');
 	}
 	return {
-		snapshot: () => ({ kernel: h.kernel.snapshot(), etcd: copy(h.etcd.state) }),
+		snapshot: () => ({ kernel: h.kernel.snapshot(), etcd: deepCopy(h.etcd.state) }),
 		h,
 		kernel: h.kernel,
 		kcm,
