@@ -1,6 +1,9 @@
 /**
  * apimachinery's human ages (the `AGE` column), from milliseconds.
  * Go's own Duration text is ../golang/duration.ts.
+ *
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go
+ * (HumanDuration, ShortHumanDuration).
  */
 
 /**

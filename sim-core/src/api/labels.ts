@@ -1,14 +1,19 @@
 /**
  * Label selectors, field selectors and the name/label validators of
- * k8s.io/apimachinery: pkg/labels/selector.go, pkg/labels/labels.go,
- * pkg/fields/selector.go, pkg/apis/meta/v1/helpers.go,
- * pkg/util/validation/validation.go and pkg/api/validate/content.
+ * k8s.io/apimachinery.
  *
  * Validators return a list of messages, empty when the value is valid.
  * Note the two length wordings of v1.36: object-name validators
  * (util/validation) say "must be no more than 63 characters", while label
  * keys and values (validate/content, used since v1.35) say "... bytes".
  * Lengths are Go `len()`, i.e. UTF-8 bytes.
+ *
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/labels/selector.go,
+ * staging/src/k8s.io/apimachinery/pkg/labels/labels.go,
+ * staging/src/k8s.io/apimachinery/pkg/fields/selector.go,
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go,
+ * staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go,
+ * staging/src/k8s.io/apimachinery/pkg/api/validate/content/kube.go.
  */
 import { compactJson, compareGoStrings, goQuote } from '../golang/json.ts';
 import { utf8Length } from '../golang/utf8.ts';

@@ -10,6 +10,10 @@
  *   for apply, label, set image, rollout restart, cordon...
  * - JSON patch (RFC 6902): a list of add/remove/replace/move/copy/test
  *   operations on JSON pointers.
+ *
+ * Mirrors evanphx/json-patch merge.go (JSON merge patch),
+ * staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go
+ * (strategic merge patch), evanphx/json-patch patch.go (JSON patch).
  */
 import type { PatchType } from './request.ts';
 import { deepCopy } from '../golang/json.ts';

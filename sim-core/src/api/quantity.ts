@@ -1,10 +1,13 @@
 /**
  * Kubernetes `resource.Quantity`: exact fixed-point numbers such as `500m`,
- * `8Gi` or `129e6`, parsed and printed the way apimachinery does
- * (k8s.io/apimachinery pkg/api/resource/quantity.go, suffix.go, amount.go).
+ * `8Gi` or `129e6`, parsed and printed the way apimachinery does.
  *
  * Values are held exactly as `unscaled × 10^scale` with BigInt, never as
  * floats, so milli-cores and bytes add up exactly.
+ *
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go,
+ * staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go,
+ * staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go.
  */
 
 /** The three spellings a quantity keeps when re-serialized (quantity.go `Format`). */

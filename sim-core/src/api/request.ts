@@ -2,7 +2,12 @@
  * The shape of a request to the simulated kube-apiserver and of its answer.
  * Every client (kubectl, each controller, the scheduler, each kubelet, curl)
  * sends these; the REST path form (`/api/v1/namespaces/default/pods`) maps
- * one to one onto them (see ./paths.ts).
+ * one to one onto them (see ../tools/curl/paths.ts).
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go
+ * (RequestInfo), staging/src/k8s.io/client-go/rest/request.go (Request,
+ * Result), staging/src/k8s.io/apiserver/pkg/authentication/user/user.go
+ * (Info), staging/src/k8s.io/apimachinery/pkg/watch/watch.go (Event).
  */
 import type { KubeObject, Status } from './types.ts';
 

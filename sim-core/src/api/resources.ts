@@ -1,13 +1,16 @@
-import { apiResources } from './schema/index.ts';
-
 /**
  * The API's resource table: for each resource the simulation serves, its
  * group, version, kind, plural and short names, scope and verbs, as
  * discovery (`kubectl api-resources`) reports them in v1.36. The API server
- * routes requests with it, kubectl resolves `deploy`, `po`, `svc`... with it.
- * Upstream: the storage providers under k8s.io/kubernetes/pkg/registry and
- * each resource's ShortNames().
+ * routes requests with it, kubectl resolves `deploy`, `po`, `svc`... with
+ * it.
+ *
+ * Mirrors pkg/registry/ (the storage providers and each resource's
+ * ShortNames),
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (the
+ * etcd keys).
  */
+import { apiResources } from './schema/index.ts';
 
 export interface ResourceInfo {
 	/** API group ('' for the core group). */

@@ -9,6 +9,15 @@
  *
  * Objects held by the API server are frozen; a component that wants to
  * change one copies it first (client-go's DeepCopy rule).
+ *
+ * Mirrors staging/src/k8s.io/api/core/v1/types.go,
+ * staging/src/k8s.io/api/apps/v1/types.go,
+ * staging/src/k8s.io/api/batch/v1/types.go,
+ * staging/src/k8s.io/api/coordination/v1/types.go,
+ * staging/src/k8s.io/api/discovery/v1/types.go,
+ * staging/src/k8s.io/api/rbac/v1/types.go,
+ * staging/src/k8s.io/api/scheduling/v1/types.go,
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go.
  */
 
 export interface TypeMeta {

@@ -2,6 +2,10 @@
  * A typed REST client for the cluster's processes (the part of client-go's
  * clientset and REST client they use). Every call is one API request over
  * the transport; results are either an API response or a transport failure.
+ *
+ * Mirrors staging/src/k8s.io/client-go/kubernetes/clientset.go,
+ * staging/src/k8s.io/client-go/rest/client.go (RESTClient),
+ * staging/src/k8s.io/client-go/rest/request.go (Request.Do).
  */
 import type { KubeObject, KubeList, Status } from '../api/types.ts';
 import { groupVersion, resourceForKind, type ResourceInfo } from '../api/resources.ts';

@@ -1,13 +1,18 @@
 /**
- * The event recorder (k8s.io/client-go/tools/record): components report
- * what they did as core/v1 Events about an object ("Scheduled", "Pulling",
- * "Started", "FailedScheduling"...). A repeat of the same event (same
- * source, object, type, reason and message) is not a new object: the
- * recorder patches the existing one's `count` and `lastTimestamp`, which is
- * why `kubectl describe` shows `(x3 over 2m)`.
+ * The event recorder: components report what they did as core/v1 Events
+ * about an object ("Scheduled", "Pulling", "Started",
+ * "FailedScheduling"...). A repeat of the same event (same source, object,
+ * type, reason and message) is not a new object: the recorder patches the
+ * existing one's `count` and `lastTimestamp`, which is why `kubectl
+ * describe` shows `(x3 over 2m)`.
  *
  * The recorder's memory of recent events is part of its owner's volatile
  * state, bounded like client-go's LRU (4096 there, smaller here).
+ *
+ * Mirrors staging/src/k8s.io/client-go/tools/record/event.go (the recorder),
+ * staging/src/k8s.io/client-go/tools/record/events_cache.go
+ * (EventCorrelator: the aggregation, the count and lastTimestamp patches,
+ * the LRU).
  */
 import type { CoreEvent, KubeObject } from '../api/types.ts';
 import type { Kernel } from '../sim/kernel.ts';

@@ -1,16 +1,21 @@
 /**
- * A shared informer (k8s.io/client-go/tools/cache): lists a resource, then
- * watches it from the list's resourceVersion, keeping a local read-only
- * cache and calling the owner's handlers on every change. When the watch
- * breaks it re-watches from the last resourceVersion it saw; when that
- * version is gone (410, compacted), it lists again (a relist); while the API
- * server cannot be reached it retries with back-off (800 ms doubling to
- * 30 s, with jitter, as the reflector's default back-off manager).
+ * A shared informer: lists a resource, then watches it from the list's
+ * resourceVersion, keeping a local read-only cache and calling the owner's
+ * handlers on every change. When the watch breaks it re-watches from the
+ * last resourceVersion it saw; when that version is gone (410, compacted),
+ * it lists again (a relist); while the API server cannot be reached it
+ * retries with back-off (800 ms doubling to 30 s, with jitter, as the
+ * reflector's default back-off manager).
  *
  * The cache may see only a subsequence of an object's states (several
  * changes can arrive as one), and handlers must never mutate cached
  * objects: both as in client-go. The informer's state lives inside its
  * owner's process state, so it snapshots with it.
+ *
+ * Mirrors staging/src/k8s.io/client-go/tools/cache/shared_informer.go,
+ * staging/src/k8s.io/client-go/tools/cache/reflector.go (ListAndWatch, the
+ * relist on 410, the back-off manager),
+ * staging/src/k8s.io/client-go/tools/cache/store.go.
  */
 import type { KubeObject } from '../api/types.ts';
 import type { WatchEvent } from '../api/request.ts';

@@ -1,14 +1,19 @@
 /**
- * Leader election on a Lease (k8s.io/client-go/tools/leaderelection), as
- * kube-scheduler and kube-controller-manager run it: try to acquire or renew
- * the lock every `retryPeriod`; a lease not renewed within
- * `leaseDurationSeconds` may be taken over; a leader that cannot renew within
- * `renewDeadline` gives up leadership (the real binaries then exit and are
- * restarted). Defaults from k8s.io/component-base config/v1alpha1:
- * leaseDuration 15s, renewDeadline 10s, retryPeriod 2s.
+ * Leader election on a Lease, as kube-scheduler and kube-controller-manager
+ * run it: try to acquire or renew the lock every `retryPeriod`; a lease not
+ * renewed within `leaseDurationSeconds` may be taken over; a leader that
+ * cannot renew within `renewDeadline` gives up leadership (the real binaries
+ * then exit and are restarted). Defaults from k8s.io/component-base
+ * config/v1alpha1: leaseDuration 15s, renewDeadline 10s, retryPeriod 2s.
  *
  * A restarted component has a new identity, so it waits for its own old
  * lease to expire before it leads again: that pause is real.
+ *
+ * Mirrors
+ * staging/src/k8s.io/client-go/tools/leaderelection/leaderelection.go,
+ * staging/src/k8s.io/client-go/tools/leaderelection/resourcelock/leaselock.go,
+ * staging/src/k8s.io/component-base/config/v1alpha1/defaults.go (the leader
+ * election defaults).
  */
 import type { Lease } from '../api/types.ts';
 import type { Kernel } from '../sim/kernel.ts';

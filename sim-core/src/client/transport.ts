@@ -4,6 +4,11 @@
  * each process's credentials (authentication happens here, as TLS client
  * certificates and tokens would), whether the API server is up, and whether
  * the caller's node is cut off from the control plane.
+ *
+ * Mirrors staging/src/k8s.io/client-go/transport/transport.go (TLS client
+ * certificates and bearer tokens, which the wiring plays),
+ * staging/src/k8s.io/apimachinery/pkg/util/net/http.go (the HTTP/2 health
+ * check of a dead connection).
  */
 import type { ApiRequest, ApiResponse } from '../api/request.ts';
 

@@ -1,14 +1,18 @@
 /**
- * client-go's rate-limited work queue (k8s.io/client-go/util/workqueue):
- * keys are `namespace/name` strings; the queue is stingy (a key added again
- * before it is processed is processed once), a key being processed is not
- * handed out twice, and a failed key comes back after a per-item
- * exponential back-off (5 ms doubling to 1000 s, the default controller
- * rate limiter's item part).
+ * client-go's rate-limited work queue: keys are `namespace/name` strings;
+ * the queue is stingy (a key added again before it is processed is processed
+ * once), a key being processed is not handed out twice, and a failed key
+ * comes back after a per-item exponential back-off (5 ms doubling to 1000 s,
+ * the default controller rate limiter's item part).
  *
  * The queue also remembers, per key, the origin of the first cause that
  * added it, so the trace can tie a reconcile to the command that caused it.
  * State is plain JSON and lives inside the owning process's state.
+ *
+ * Mirrors staging/src/k8s.io/client-go/util/workqueue/queue.go,
+ * staging/src/k8s.io/client-go/util/workqueue/rate_limiting_queue.go,
+ * staging/src/k8s.io/client-go/util/workqueue/default_rate_limiters.go
+ * (ItemExponentialFailureRateLimiter).
  */
 
 export interface WorkQueueState {

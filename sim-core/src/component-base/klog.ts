@@ -14,8 +14,9 @@
  * indented by a tab, then ` >` (so the end marker cannot be mistaken for
  * content). Plain messages (Infoln) join their operands with spaces.
  *
- * Mirrors k8s.io/klog/v2 (klog.go formatHeader, internal/serialize
- * KVFormat and writeStringValue, println-style Infoln).
+ * Mirrors kubernetes/klog klog.go (formatHeader, println-style Infoln),
+ * kubernetes/klog internal/buffer/buffer.go (FormatHeader), kubernetes/klog
+ * internal/serialize/keyvalues.go (KVFormat, writeStringValue).
  */
 import { goQuote } from '../golang/json.ts';
 import { civilFromDays } from '../golang/time.ts';

@@ -5,9 +5,10 @@
  * Sidecars (restartable init containers) hold their ports for the Pod's
  * life, so they count; ordinary init containers do not.
  *
- * Mirrors pkg/scheduler/util/utils.go (GetHostPorts) and HostPortInfo of
- * pkg/scheduler/framework/types.go, which the kubelet's
- * pkg/kubelet/lifecycle/predicate.go calls through nodeports.Fits.
+ * Mirrors pkg/scheduler/util/utils.go (GetHostPorts),
+ * staging/src/k8s.io/kube-scheduler/framework/types.go (HostPortInfo),
+ * pkg/kubelet/lifecycle/predicate.go (the kubelet's caller, through
+ * nodeports.Fits).
  */
 import type { PodSpec } from '../api/types.ts';
 import { isRestartableInitContainer } from './resource.ts';

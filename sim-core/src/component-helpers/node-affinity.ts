@@ -1,14 +1,16 @@
 /**
  * Matching nodes against a pod's node selection: spec.nodeSelector plus
- * requiredDuringSchedulingIgnoredDuringExecution (RequiredNodeAffinity),
- * and the weights of preferred terms (PreferredSchedulingTerms). Mirrors
- * k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go.
+ * requiredDuringSchedulingIgnoredDuringExecution (RequiredNodeAffinity), and
+ * the weights of preferred terms (PreferredSchedulingTerms).
  *
  * Terms are ORed, a term's requirements ANDed; an empty term matches
  * nothing. Required terms that fail to parse are dropped (upstream's
  * LazyErrorNodeSelector); preferred terms with errors make the whole set an
  * error, as NewPreferredSchedulingTerms does. matchFields supports only
  * `metadata.name` with In or NotIn and exactly one value.
+ *
+ * Mirrors
+ * staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go.
  */
 import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec } from '../api/types.ts';
 import { matches, newRequirement, requirementMatches, selectorFromSet, SelectorError, type Requirement, type Selector, type SelectorOperator } from '../api/labels.ts';

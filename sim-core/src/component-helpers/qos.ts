@@ -13,8 +13,8 @@
  * once PodLevelResourcesFixKubeletQOSClass is on. Init containers count;
  * zero quantities do not.
  *
- * Mirrors pkg/apis/core/helper/qos/qos.go (ComputePodQOS), which
- * staging/src/k8s.io/kubectl/pkg/util/qos/qos.go repeats for kubectl.
+ * Mirrors pkg/apis/core/helper/qos/qos.go (ComputePodQOS),
+ * staging/src/k8s.io/kubectl/pkg/util/qos/qos.go (kubectl's copy).
  */
 import type { Container, PodSpec } from '../api/types.ts';
 import { Quantity } from '../api/quantity.ts';

@@ -11,9 +11,9 @@
  * tolerate nothing here.
  *
  * Mirrors staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint),
- * well_known_taints.go, and pkg/apis/core/v1/helper/helpers.go
- * (TolerationsTolerateTaint, FindMatchingUntoleratedTaint,
- * GetMatchingTolerations).
+ * staging/src/k8s.io/api/core/v1/well_known_taints.go,
+ * pkg/apis/core/v1/helper/helpers.go (TolerationsTolerateTaint,
+ * FindMatchingUntoleratedTaint, GetMatchingTolerations).
  */
 import type { Taint, Toleration } from '../api/types.ts';
 

@@ -1,14 +1,16 @@
 /**
  * The Container Runtime Interface: the calls of RuntimeService and
  * ImageService, the records they return, and the completions the runtime
- * sends to the kubelet as kernel events (kind `cri`). Mirrors k8s.io/cri-api
- * (pkg/apis/services.go, pkg/apis/runtime/v1/api.proto).
+ * sends to the kubelet as kernel events (kind `cri`).
  *
  * Like upstream's proto, which containerd, the kubelet and crictl all
  * compile, this is the one definition every side shares: the kubelet
  * (../kubelet) calls a `CriRuntime`, crictl (../tools/crictl) a
  * `RuntimeService` and an `ImageService`, the runtime (../runtime)
  * implements them, and none of those folders imports another.
+ *
+ * Mirrors staging/src/k8s.io/cri-api/pkg/apis/services.go,
+ * staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.proto.
  */
 
 /** gRPC status codes the runtime answers with. */

@@ -5,8 +5,10 @@
  * own state; ../store/mvcc.ts implements this interface, and the wiring
  * hands each client the member's.
  *
- * Mirrors go.etcd.io/etcd/api/v3 (etcdserverpb rpc.proto, mvccpb kv.proto)
- * and the client/v3 interfaces (KV, Watcher, Lease, Maintenance), v3.6.
+ * Mirrors etcd-io/etcd api/etcdserverpb/rpc.proto, etcd-io/etcd
+ * api/mvccpb/kv.proto, etcd-io/etcd client/v3/kv.go (KV), etcd-io/etcd
+ * client/v3/watch.go (Watcher), etcd-io/etcd client/v3/lease.go (Lease),
+ * etcd-io/etcd client/v3/maintenance.go (Maintenance).
  */
 
 /** One version of one key. */

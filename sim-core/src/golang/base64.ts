@@ -6,6 +6,9 @@
  * Two decoders, because the two users disagree on purpose: Kubernetes
  * (Go's base64.StdEncoding, line breaks ignored) takes all or nothing,
  * while coreutils' `base64 -d` prints the good prefix before it complains.
+ *
+ * Mirrors golang/go src/encoding/base64/base64.go (StdEncoding),
+ * coreutils/coreutils src/basenc.c (base64 -d).
  */
 import { utf8Decode, utf8Encode } from './utf8.ts';
 

@@ -4,8 +4,8 @@
  * milliseconds, the simulator's clock unit; Go counts nanoseconds, so
  * sub-millisecond values are fractional ms.
  *
- * Mirrors Go's src/time/time.go (Duration.String) and format.go
- * (ParseDuration).
+ * Mirrors golang/go src/time/time.go (Duration.String), golang/go
+ * src/time/format.go (ParseDuration).
  */
 
 import { utf8Encode } from './utf8.ts';

@@ -9,6 +9,12 @@
  * ways: map keys come out sorted, `<`, `>` and `&` are escaped as `\u003c`,
  * `\u003e`, `\u0026` (HTML-safe escaping is on in both `json.Marshal` and
  * `json.NewEncoder`), and U+2028/U+2029 are escaped too.
+ *
+ * Mirrors golang/go src/encoding/json/encode.go (sorted map keys, HTML-safe
+ * escaping), golang/go src/strconv/quote.go (Quote),
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructured.go,
+ * staging/src/k8s.io/apimachinery/pkg/runtime/converter.go
+ * (DeepCopyJSONValue).
  */
 
 /** A decoded JSON value, as apimachinery's unstructured content holds it (unstructured/helpers.go). */

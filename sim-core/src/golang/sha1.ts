@@ -3,6 +3,8 @@
  * derives member and cluster IDs from SHA-1 digests
  * (server/etcdserver/api/membership/member.go computeMemberID,
  * cluster.go genID); the simulation has no `crypto`, so it computes them here.
+ *
+ * Mirrors golang/go src/crypto/sha1/sha1.go.
  */
 
 const rotl = (x: number, n: number) => ((x << n) | (x >>> (32 - n))) >>> 0;

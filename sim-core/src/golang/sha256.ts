@@ -7,6 +7,9 @@
  * outside both components because components never import each other.
  * Messages are small (a JWT's header and payload, a service port name), so
  * plain number arrays are fast enough.
+ *
+ * Mirrors golang/go src/crypto/sha256/sha256.go, golang/go
+ * src/crypto/hmac/hmac.go.
  */
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4 §4.2.2). */

@@ -3,7 +3,8 @@
  * json/yaml/Prometheus printers use, the `%.Nf` rounding, and uint64s too
  * large for a JavaScript number.
  *
- * Mirrors Go's strconv/ftoa.go (FormatFloat) and FormatUint.
+ * Mirrors golang/go src/strconv/ftoa.go (FormatFloat), golang/go
+ * src/strconv/itoa.go (FormatUint).
  */
 
 /**

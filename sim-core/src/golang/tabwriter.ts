@@ -17,6 +17,9 @@
  *
  * Not modelled: FilterHTML and the 0xff Escape byte (StripEscape), which
  * kubectl never uses and which cannot occur in a JS string's UTF-8 anyway.
+ *
+ * Mirrors golang/go src/text/tabwriter/tabwriter.go, liggitt/tabwriter
+ * tabwriter.go (RememberWidths).
  */
 
 /** Flag: right-align cell contents (tabwriter.AlignRight). */

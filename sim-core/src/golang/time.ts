@@ -9,8 +9,11 @@
  * 400-year eras (proleptic Gregorian). Every clock format in sim-core is
  * built on civilTime() below.
  *
- * Mirrors Go's time package (RFC3339, RFC3339Micro as metav1 writes them)
- * and net/http's TimeFormat.
+ * Mirrors golang/go src/time/time.go (the calendar), golang/go
+ * src/time/format.go (RFC3339, RFC1123Z, Time.String),
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/time.go,
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/micro_time.go, golang/go
+ * src/net/http/server.go (TimeFormat).
  */
 
 export const DAY_MS = 86_400_000;

@@ -8,7 +8,8 @@
  * a malformed sequence becomes one U+FFFD (Go's utf8.DecodeRune), so binary
  * data stays visible instead of failing.
  *
- * Mirrors Go's unicode/utf8 (EncodeRune, RuneLen, DecodeRune).
+ * Mirrors golang/go src/unicode/utf8/utf8.go (EncodeRune, RuneLen,
+ * DecodeRune).
  */
 
 /** Calls `emit` with each UTF-8 byte of `text`, without building an array. */

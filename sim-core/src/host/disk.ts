@@ -8,8 +8,8 @@
  * Text files and directories only, like the node's MemoryFs. No method
  * throws: a failure reads as `undefined` or `false`.
  *
- * Mirrors the parts of k8s.io/mount-utils and pkg/volume/util/hostutil the
- * volume plugins use (stat, MkdirAll, WriteFile, RemoveAll).
+ * Mirrors staging/src/k8s.io/mount-utils/mount.go,
+ * pkg/volume/util/hostutil/hostutil.go.
  */
 
 /** The node's files, as the kubelet and containerd see them. Owned by the node (durable, snapshotted with it). */

@@ -3,6 +3,9 @@
  * Text files and directories only (no links, modes or owners). Errors carry
  * the strerror text real tools print (`cat: x: No such file or directory`),
  * and hard limits keep a page's memory bounded whatever the reader does.
+ *
+ * Mirrors nothing upstream: an in-memory stand-in for a machine's Linux file
+ * system, with the kernel's error texts.
  */
 import { bracket } from './posix-bracket.ts';
 import { utf8Length } from '../golang/utf8.ts';

@@ -2,6 +2,9 @@
  * POSIX bracket expressions (`[a-z]`, `[[:digit:]]`, `[!x]`), which the
  * machine's glob matching (./fs.ts) and the shell's grep, sed and awk
  * share, as they share them through libc's fnmatch and regcomp.
+ *
+ * Mirrors gnu/glibc posix/fnmatch_loop.c, gnu/glibc posix/regcomp.c (bracket
+ * expressions).
  */
 
 const CLASSES: Record<string, RegExp> = {

@@ -2,6 +2,13 @@
  * bash builtins: commands that act on the shell itself (cd, export, exit…)
  * or that bash runs without a process (echo, printf, true). `type` reports
  * these as "a shell builtin"; they take precedence over every other command.
+ *
+ * Mirrors gnu/bash builtins/cd.def, gnu/bash builtins/echo.def, gnu/bash
+ * builtins/printf.def, gnu/bash builtins/setattr.def (export), gnu/bash
+ * builtins/set.def (unset), gnu/bash builtins/exit.def, gnu/bash
+ * builtins/history.def, gnu/bash builtins/type.def, gnu/bash
+ * builtins/source.def, gnu/bash builtins/alias.def, gnu/bash
+ * builtins/colon.def (true, false, :).
  */
 import { format, unescape } from './format.ts';
 import { FsError } from '../host/fs.ts';

@@ -3,6 +3,10 @@
  * env, bash/sh, hostname, whoami, date, sleep, clear, which. They are found
  * after host-specific and registered commands, so the cluster wiring can
  * replace any of them.
+ *
+ * Mirrors openssh/openssh-portable ssh.c, coreutils/coreutils src/env.c,
+ * coreutils/coreutils src/hostname.c, coreutils/coreutils src/whoami.c,
+ * coreutils/coreutils src/date.c, coreutils/coreutils src/sleep.c.
  */
 import { ALSO_PROGRAMS } from './builtins.ts';
 import { DATE_DEFAULT, strftime } from './date.ts';

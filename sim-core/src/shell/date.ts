@@ -1,6 +1,8 @@
 /**
  * C's broken-down time and strftime(3) on the virtual clock (epoch
  * milliseconds, UTC), for `date`; the calendar is ../golang/time.ts.
+ *
+ * Mirrors gnu/glibc time/strftime_l.c, coreutils/coreutils src/date.c.
  */
 import { civilTime } from '../golang/time.ts';
 

@@ -1,6 +1,9 @@
 /**
  * printf-style formatting and backslash escapes, shared by `echo -e`, the
  * `printf` builtin and awk's printf/sprintf.
+ *
+ * Mirrors gnu/bash builtins/printf.def, gnu/bash builtins/echo.def (echo
+ * -e), ThomasDickey/mawk-snapshots print.c (printf, sprintf).
  */
 
 import { utf8Decode } from '../golang/utf8.ts';

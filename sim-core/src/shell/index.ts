@@ -15,6 +15,8 @@
  * Snapshots: JSON.stringify(shell.toJSON()); later rebuild the hosts and call
  * ShellSession.fromJSON(json, (name) => hostsByName.get(name)) and register
  * the global commands again (or call restore(json) on a freshly wired session).
+ *
+ * Mirrors nothing upstream: the entry point of the simulator's shell.
  */
 export type { CommandContext, CommandHandler, CommandResult, Host } from './types.ts';
 export {

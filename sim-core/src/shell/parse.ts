@@ -25,6 +25,8 @@
  * Parsing is incremental (`Parser.next()` yields one Complete at a time) so a
  * pasted script runs line by line as bash would, and a syntax error on one line
  * does not stop the lines after it.
+ *
+ * Mirrors gnu/bash parse.y (the part tutorials use).
  */
 import { unescape } from './format.ts';
 

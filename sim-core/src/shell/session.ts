@@ -20,6 +20,10 @@
  * only the command word; `exit` on the outermost host does nothing and the
  * rest of a pasted input goes on; compound commands, subshells, arithmetic and
  * brace expansion are refused or left alone (see parse.ts).
+ *
+ * Mirrors gnu/bash eval.c (reader_loop), gnu/bash execute_cmd.c
+ * (execute_simple_command and the command lookup), gnu/bash subst.c
+ * (expansions).
  */
 import { BUILTINS } from './builtins.ts';
 import { COMMANDS } from './commands.ts';

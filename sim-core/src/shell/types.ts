@@ -2,6 +2,9 @@
  * The contract between the shell and the tools plugged into it (kubectl,
  * etcdctl, systemctl…): a command is a pure function from what a process would
  * see (argv, stdin, environment, machine) to what it would leave behind.
+ *
+ * Mirrors nothing upstream: the simulator's contract between its shell and
+ * the commands plugged into it.
  */
 import type { MemoryFs } from '../host/fs.ts';
 import type { ShellSession } from './session.ts';

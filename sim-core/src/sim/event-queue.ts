@@ -5,6 +5,9 @@
  *
  * Events are plain data (target process, kind, payload), never closures, so
  * the queue snapshots as JSON and a restored cluster continues exactly.
+ *
+ * Mirrors nothing upstream: the simulator's discrete-event queue; a real
+ * cluster's processes run concurrently on wall-clock time.
  */
 
 /** One scheduled event. Created by the kernel; read by the target process. */

@@ -10,6 +10,9 @@
  * keep durable state elsewhere (etcd's data, a node's containers). The
  * kernel owns the process table and the volatile state of each process, so
  * a snapshot of the kernel is a snapshot of every process's memory.
+ *
+ * Mirrors nothing upstream: the simulator's own kernel (virtual clock,
+ * process table, seeded randomness, trace).
  */
 import { EventQueue, type QueuedEvent } from './event-queue.ts';
 import { Rng, deriveRngState, type RngState } from './rng.ts';

@@ -2,6 +2,8 @@
  * A convenient base for the cluster's processes: typed volatile state, and
  * short helpers to schedule events, draw random numbers and write the trace
  * under the process's own name.
+ *
+ * Mirrors nothing upstream: a base class for the simulator's processes.
  */
 import type { QueuedEvent } from './event-queue.ts';
 import type { Kernel, Process, ScheduleOptions } from './kernel.ts';

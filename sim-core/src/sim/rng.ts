@@ -6,6 +6,9 @@
  * component's id, so adding a component (or a random draw inside one) never
  * shifts the numbers another component sees. This mirrors how TigerBeetle's
  * simulator splits its seed, and avoids raft's global-source pitfall.
+ *
+ * Mirrors nothing upstream: a seeded PRNG (PractRand's sfc32) in place of
+ * the components' ambient randomness.
  */
 
 /** Plain-JSON state of one stream. Owned by the kernel; never shared. */

@@ -12,6 +12,9 @@
  * The trace keeps the most recent `capacity` events (memory stays bounded
  * however long a cluster runs) and a running hash of every event ever
  * emitted, so two runs can be compared byte for byte without keeping both.
+ *
+ * Mirrors nothing upstream: the simulator's structured trace, which stands
+ * in for the components' logs, events and metrics.
  */
 
 /** One step of one component. Written by components through the kernel; read by everyone. */

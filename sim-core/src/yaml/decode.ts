@@ -2,6 +2,9 @@
  * Turning parsed nodes into plain JS values the way go-yaml's decode.go does
  * for sigs.k8s.io/yaml: typing scalars by tag or content, copying alias
  * targets, applying merge keys, and turning map keys into JSON strings.
+ *
+ * Mirrors yaml/go-yaml decode.go, kubernetes-sigs/yaml yaml.go
+ * (convertToJSONableObject).
  */
 import type { YamlLimits } from './limits.ts';
 import { formatGoFloat, resolvePlain, type Resolved } from './resolve.ts';

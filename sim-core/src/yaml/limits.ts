@@ -3,6 +3,9 @@
  * hanging or exhausting memory. The defaults are generous for real
  * Kubernetes manifests (a large Helm-rendered bundle is a few hundred KiB)
  * and tight enough that every refusal costs only a few milliseconds.
+ *
+ * Mirrors yaml/go-yaml decode.go (allowedAliasRatio, the excessive-aliasing
+ * check), yaml/go-yaml scannerc.go (max_flow_level, max_indents).
  */
 export interface YamlLimits {
 	/** Largest input accepted, in UTF-16 code units (about characters). Checked before any scanning. */

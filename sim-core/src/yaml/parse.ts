@@ -1,9 +1,8 @@
 /**
  * A YAML reader for pasted Kubernetes manifests that behaves like the one
- * Kubernetes uses (sigs.k8s.io/yaml on go-yaml v2, itself a port of libyaml).
- * This file holds the entry points and the reader's input checks, mirroring
- * go-yaml's yaml.go (Unmarshal) and readerc.go (BOM, line breaks, control
- * characters).
+ * Kubernetes uses (sigs.k8s.io/yaml on go-yaml v2, itself a port of
+ * libyaml). This file holds the entry points (go-yaml's Unmarshal) and the
+ * reader's input checks (BOM, line breaks, control characters).
  *
  * Design: two layers, both written to be linear in the input.
  *
@@ -21,6 +20,9 @@
  * characters rather than line breaks (YAML 1.2); a plain scalar in a flow
  * collection does not end at `?`; `\uD800`-style surrogate escapes are
  * accepted (so JSON-style pairs work); the limits in limits.ts apply.
+ *
+ * Mirrors kubernetes-sigs/yaml yaml.go (Unmarshal), yaml/go-yaml yaml.go
+ * (Unmarshal), yaml/go-yaml readerc.go.
  */
 import { DEFAULT_YAML_LIMITS, type YamlLimits } from './limits.ts';
 import { parseStream } from './parser.ts';

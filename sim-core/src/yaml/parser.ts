@@ -1,10 +1,13 @@
 /**
  * The parser: the YAML grammar over the scanner's tokens (stream, documents,
- * block and flow collections, anchors, aliases and tags). Mirrors go-yaml's
- * parserc.go, but as recursive descent that hands each node straight to
- * decode.ts instead of producing an event stream and a node tree. Recursion
- * depth is bounded by `maxDepth`, so deep nesting is refused instead of
- * overflowing the stack; alias copies are counted against `maxAliasNodes`.
+ * block and flow collections, anchors, aliases and tags). It follows
+ * go-yaml's parserc.go, but as recursive descent that hands each node
+ * straight to decode.ts instead of producing an event stream and a node
+ * tree. Recursion depth is bounded by `maxDepth`, so deep nesting is refused
+ * instead of overflowing the stack; alias copies are counted against
+ * `maxAliasNodes`.
+ *
+ * Mirrors yaml/go-yaml parserc.go.
  */
 import { copyAlias, decodeScalar, mergeInto, setPair, type MapKeys, type Obj } from './decode.ts';
 import type { YamlLimits } from './limits.ts';

@@ -4,6 +4,8 @@
  * scalar is typed with YAML 1.1 rules (`yes`, `on`, `0755` octal, ...). The
  * emitter needs the very same rules to know when a string must be quoted to
  * survive a round trip, which is why both sides import this file.
+ *
+ * Mirrors yaml/go-yaml resolve.go.
  */
 import { formatFloatG } from '../golang/strconv.ts';
 

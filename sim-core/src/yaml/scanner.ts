@@ -1,7 +1,6 @@
 /**
  * The scanner: characters in, tokens out (scalars, `-`, `:`, `[`, block
- * starts and ends, ...). Mirrors go-yaml's scannerc.go, libyaml's scanner
- * ported to Go, including its scalar scanners (plain, quoted, block).
+ * starts and ends, ...).
  *
  * Block structure comes from an indentation stack: a token further left than
  * the current block closes it (BLOCK-END), and a key or `-` further right
@@ -11,6 +10,9 @@
  * slips KEY and BLOCK-MAPPING-START tokens in front of it afterwards. Tokens
  * are produced on demand; only the few that might still become keys are held
  * back. Everything here is written to be linear in the input.
+ *
+ * Mirrors yaml/go-yaml scannerc.go (libyaml's scanner ported to Go, with its
+ * plain, quoted and block scalar scanners).
  */
 import type { YamlLimits } from './limits.ts';
 import {

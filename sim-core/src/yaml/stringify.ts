@@ -8,6 +8,9 @@
  * columns. The small state machine below (column, "only indentation so far",
  * "last thing written was whitespace") mirrors libyaml's so that folding and
  * line breaks land on the same characters.
+ *
+ * Mirrors yaml/go-yaml emitterc.go, yaml/go-yaml encode.go,
+ * kubernetes-sigs/yaml yaml.go (Marshal, JSONToYAML).
  */
 import { formatGoFloat, resolvePlain } from './resolve.ts';
 import { utf8Length } from '../golang/utf8.ts';

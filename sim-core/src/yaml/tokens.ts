@@ -1,7 +1,9 @@
 /**
  * The token model the scanner and the parser share, and the error both
- * raise. Mirrors go-yaml's yamlh.go (token types, marks, and the problem a
- * parser reports), trimmed to what this reader needs.
+ * raise.
+ *
+ * Mirrors yaml/go-yaml yamlh.go (token types, marks, and the problem a
+ * parser reports, trimmed to what this reader needs).
  */
 
 /**

@@ -28,6 +28,13 @@
  *   decode at once with their own message, even after an earlier type error.
  * - Any non-strict error hides the strict ones: the server reports only it.
  * - `null` is always accepted.
+ *
+ * Mirrors kubernetes-sigs/json internal/golang/encoding/json/decode.go,
+ * kubernetes-sigs/json internal/golang/encoding/json/kubernetes_patch.go,
+ * staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go
+ * (Interpret, UnmarshalStrict),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go
+ * (transformDecodeError).
  */
 
 import { timeError, base64Error, quantityError } from './scalars.ts';

@@ -4,6 +4,8 @@
  * (v1.36, strict field validation) and kubectl give for what it does not.
  *
  * Typical `kubectl apply` flow: readTypeMeta → resolveKind → strictDecode.
+ *
+ * Mirrors nothing upstream: the entry point that gathers the schema modules.
  */
 
 export { strictDecode, decodeErrorMessage, noKindMatch, goJson, type DecodeResult, type DecodeOptions } from './decode.ts';

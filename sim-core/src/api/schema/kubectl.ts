@@ -2,6 +2,12 @@
  * What kubectl checks on its side before it sends a manifest: that it says
  * what it is (apiVersion, kind), and which resource serves that. The API
  * server never sees a manifest that fails here.
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go
+ * (stopValidateMessage),
+ * staging/src/k8s.io/cli-runtime/pkg/resource/mapper.go (infoForData),
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructured.go
+ * (the missing-kind error).
  */
 
 import { goJson } from './decode.ts';

@@ -9,6 +9,11 @@
  * k8s.io/kubernetes/pkg/registry, and the verbs its REST storage
  * implements). Checked against a real v1.31 /api/v1 discovery document and
  * the v1.3x group documents; `pods/resize` is newer (v1.33+).
+ *
+ * Mirrors pkg/registry/ (each storage's ShortNames and Categories),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/installer.go (the discovery
+ * entries), staging/src/k8s.io/apimachinery/pkg/api/meta/restmapper.go
+ * (kubectl's REST mapping).
  */
 
 import { noKindMatch } from './decode.ts';

@@ -4,6 +4,13 @@
  * time.Parse) and []byte (Go's base64). The decoder runs them so that a
  * manifest with `memory: 128mb` fails here the way it fails on a real API
  * server.
+ *
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
+ * (UnmarshalJSON), staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/time.go
+ * (UnmarshalJSON),
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/micro_time.go
+ * (UnmarshalJSON), golang/go src/time/format.go (time.Parse errors),
+ * golang/go src/encoding/base64/base64.go (CorruptInputError).
  */
 
 const isDigit = (s: string, i: number): boolean => s[i] >= '0' && s[i] <= '9';

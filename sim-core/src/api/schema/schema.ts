@@ -18,6 +18,8 @@
  *
  * Parsing the whole table up front would cost the browser ~1 ms and a few
  * hundred kilobytes it rarely needs; each type is expanded on first use.
+ *
+ * Mirrors api/openapi-spec/swagger.json (the data generate.mjs compacts).
  */
 
 import { KIND_LIST, TYPE_LINES } from './types.generated.ts';

@@ -13,6 +13,8 @@
  * canary KUBE-KUBELET-CANARY in mangle, nat and filter (iptables.Monitor),
  * and KUBE-FIREWALL, the martian-packet rule for 127.0.0.0/8, jumped to
  * from INPUT and OUTPUT. A node's tables start with them.
+ *
+ * Mirrors pkg/kubelet/kubelet_network_linux.go (the kubelet's own chains).
  */
 import { emptyIptables, ensureChain, ensureRule, parseRuleArgs, type IptablesState } from './iptables.ts';
 import { emptyIpvs, type IpvsState } from './ipvs.ts';

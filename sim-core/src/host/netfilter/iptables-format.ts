@@ -16,14 +16,15 @@
  * `%.11f` of lround(p·2³¹)/2³¹, which is why kube-proxy's 0.3333333333
  * reads back as 0.33333333349.
  *
- * Mirrors iptables iptables/nft-ipv4.c (nft_ipv4_save_rule,
- * nft_ipv4_print_rule), iptables/nft-shared.c and xshared.c
- * (print_rule_details, print_header, print_ifaces, save_rule_details),
- * libxtables/xtables.c (xtables_save_string, xtables_print_num,
- * xtables_ipmask_to_numeric) and the extensions libxt_comment, libxt_tcp,
- * libxt_udp, libxt_statistic, libxt_mark, libxt_MARK, libxt_addrtype,
- * libxt_conntrack, libxt_set, libxt_recent, libxt_nfacct, libxt_physdev,
- * libipt_DNAT, libxt_MASQUERADE and libipt_REJECT.
+ * Mirrors netfilter/iptables iptables/nft-ipv4.c (nft_ipv4_save_rule,
+ * nft_ipv4_print_rule), netfilter/iptables iptables/nft-shared.c,
+ * netfilter/iptables iptables/xshared.c (print_rule_details, print_header,
+ * print_ifaces, save_rule_details), netfilter/iptables libxtables/xtables.c
+ * (xtables_save_string, xtables_print_num, xtables_ipmask_to_numeric),
+ * netfilter/iptables extensions/ (libxt_comment, libxt_tcp, libxt_udp,
+ * libxt_statistic, libxt_mark, libxt_MARK, libxt_addrtype, libxt_conntrack,
+ * libxt_set, libxt_recent, libxt_nfacct, libxt_physdev, libipt_DNAT,
+ * libxt_MASQUERADE, libipt_REJECT).
  */
 import type { Chain, Match, Rule, Table, Target } from './iptables.ts';
 

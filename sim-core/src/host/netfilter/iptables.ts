@@ -13,8 +13,9 @@
  * write, the way iptables-restore parses them. Plain JSON, owned by the
  * node (NodeDataplaneState); only kube-proxy and the node's boot change it.
  *
- * Mirrors the shapes of libiptc/nftnl rules and the match/target
- * extensions kube-proxy uses (iptables extensions/libxt_*.c).
+ * Mirrors netfilter/iptables iptables/xshared.c (do_parse, as
+ * iptables-restore reads a rule), netfilter/iptables extensions/ (the
+ * libxt_* matches and targets kube-proxy uses).
  */
 
 export type TableName = 'filter' | 'nat' | 'mangle';

@@ -4,8 +4,8 @@
  * dummy device and the ipsets kube-proxy's IPVS mode keeps. kube-proxy
  * writes it; the kernel's traffic model and ipvsadm read it. Plain JSON.
  *
- * Mirrors the ip_vs kernel objects as pkg/proxy/ipvs/util/ipvs.go
- * (VirtualServer, RealServer) and pkg/proxy/ipvs/ipset see them.
+ * Mirrors pkg/proxy/ipvs/util/ipvs.go (VirtualServer, RealServer),
+ * pkg/proxy/ipvs/ipset/ipset.go.
  */
 
 /** One real server of a virtual server (ipvsadm's `->` line). */

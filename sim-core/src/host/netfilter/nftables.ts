@@ -4,8 +4,8 @@
  * with their rules in `nft list` syntax. kube-proxy's nftables mode writes
  * them; the traffic model and `nft list` read them. Plain JSON.
  *
- * Mirrors the objects of sigs.k8s.io/knftables (Table, Chain, Set, Map,
- * Element) that pkg/proxy/nftables programs.
+ * Mirrors kubernetes-sigs/knftables types.go (Table, Chain, Set, Map,
+ * Element, as pkg/proxy/nftables programs them).
  */
 
 /** A base chain's hook. */

@@ -6,9 +6,10 @@
  * systemd lines are derived from where each run of a process begins and
  * ends in those lines.
  *
- * Mirrors systemd v255 src/core/unit.c and job.c (the unit_status_log_*
- * and job_emit_*_message texts) and the journal fields journalctl matches
- * on (_SYSTEMD_UNIT for a unit's processes, UNIT for PID 1's messages).
+ * Mirrors systemd/systemd src/core/unit.c (unit_status_log_*),
+ * systemd/systemd src/core/job.c (job_emit_*_message), systemd/systemd
+ * src/journal/journald-server.c (the fields journalctl matches on:
+ * _SYSTEMD_UNIT for a unit's processes, UNIT for PID 1's messages).
  */
 import { FIRST_CONTAINERD_PID, type ContainerdUnitRecord, type KubeletUnitRecord } from './records.ts';
 import { formatTimespan } from './time.ts';

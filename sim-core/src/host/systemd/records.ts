@@ -7,8 +7,9 @@
  * and the systemd tools read it while the daemon is down. The daemon only
  * appends to its own record; the node host owns and snapshots it.
  *
- * Mirrors the unit state of systemd v255 (src/core/service.c: the main PID,
- * the active state and its timestamps) and journald's per-unit records.
+ * Mirrors systemd/systemd src/core/service.c (the main PID, the active state
+ * and its timestamps), systemd/systemd src/journal/journald-server.c
+ * (journald's per-unit records).
  */
 
 /** A systemd unit's state. */

@@ -4,9 +4,9 @@
  * ago`), time spans (`6min 12.345s`), journal prefixes (`Nov 30
  * 08:00:01`) and the timestamps `--since`/`--until` accept.
  *
- * Mirrors systemd v255 src/basic/time-util.c (format_timestamp_style,
- * format_timestamp_relative_full, format_timespan, parse_timestamp) and
- * src/shared/logs-show.c (output_timestamp_realtime).
+ * Mirrors systemd/systemd src/basic/time-util.c (format_timestamp_style,
+ * format_timestamp_relative_full, format_timespan, parse_timestamp),
+ * systemd/systemd src/shared/logs-show.c (output_timestamp_realtime).
  */
 import { civilTime, daysFromCivil, MONTH_NAMES, WEEKDAY_NAMES } from '../../golang/time.ts';
 

@@ -11,6 +11,11 @@
  * Unit file texts: kubernetes/release cmd/krel/templates/latest/kubelet
  * (kubelet.service) and .../kubeadm/10-kubeadm.conf; containerd v2.2
  * containerd.service, with the /usr/bin path the packages use.
+ *
+ * Mirrors kubernetes/release
+ * cmd/krel/templates/latest/kubelet/kubelet.service, kubernetes/release
+ * cmd/krel/templates/latest/kubeadm/10-kubeadm.conf, containerd/containerd
+ * containerd.service.
  */
 import type { MemoryFs } from '../fs.ts';
 

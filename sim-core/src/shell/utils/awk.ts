@@ -6,6 +6,9 @@
  * arithmetic, comparisons, ~ !~ && || !; length substr index tolower toupper
  * int sprintf sub gsub. No loops, arrays, getline or user functions: they are
  * refused with a message, and without loops every program ends.
+ *
+ * Mirrors ThomasDickey/mawk-snapshots parse.y, ThomasDickey/mawk-snapshots
+ * execute.c, ThomasDickey/mawk-snapshots bi_funct.c (Ubuntu's awk is mawk).
  */
 import { format, unescape } from '../format.ts';
 import type { CommandHandler } from '../types.ts';

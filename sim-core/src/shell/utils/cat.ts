@@ -1,4 +1,8 @@
-/** cat and tee: concatenate files to stdout; copy stdin to files. */
+/**
+ * cat and tee: concatenate files to stdout; copy stdin to files.
+ *
+ * Mirrors coreutils/coreutils src/cat.c, coreutils/coreutils src/tee.c.
+ */
 import { Out, fsErr, readAll, res, tool } from './common.ts';
 
 /** cat [-n] [FILE]...: `-n` numbers every line as GNU does (`%6d\t`), continuing across files. */

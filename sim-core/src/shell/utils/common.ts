@@ -1,6 +1,8 @@
 /**
  * Plumbing shared by the text utilities: results, GNU-style option parsing,
  * reading operands, bounded output.
+ *
+ * Mirrors gnu/glibc posix/getopt.c (GNU-style option parsing).
  */
 import { FsError } from '../../host/fs.ts';
 import type { CommandContext, CommandHandler, CommandResult } from '../types.ts';

@@ -1,4 +1,10 @@
-/** File management: ls, mkdir, rm, touch, cp, mv, with coreutils' messages. */
+/**
+ * File management: ls, mkdir, rm, touch, cp, mv, with coreutils' messages.
+ *
+ * Mirrors coreutils/coreutils src/ls.c, coreutils/coreutils src/mkdir.c,
+ * coreutils/coreutils src/rm.c, coreutils/coreutils src/touch.c,
+ * coreutils/coreutils src/cp.c, coreutils/coreutils src/mv.c.
+ */
 import { strftime } from '../date.ts';
 import { FsError, type MemoryFs } from '../../host/fs.ts';
 import type { CommandContext } from '../types.ts';

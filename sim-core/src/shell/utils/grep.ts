@@ -1,4 +1,8 @@
-/** grep: GNU grep's common options, output format and exit statuses (0 selected, 1 none, 2 trouble). */
+/**
+ * grep: GNU grep's common options, output format and exit statuses (0 selected, 1 none, 2 trouble).
+ *
+ * Mirrors gnu/grep src/grep.c.
+ */
 import type { CommandHandler } from '../types.ts';
 import { Out, UsageError, fsErr, getopt, lines, opt, res, READ_MAX, type Opts } from './common.ts';
 import { RegexError, compileRegex, type Regex } from './regex.ts';

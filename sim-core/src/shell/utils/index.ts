@@ -1,4 +1,9 @@
-/** The text and file utilities every host has, by command name. */
+/**
+ * The text and file utilities every host has, by command name.
+ *
+ * Mirrors nothing upstream: the table of the utilities every simulated host
+ * has.
+ */
 import type { CommandHandler } from '../types.ts';
 import { awk } from './awk.ts';
 import { cat, tee } from './cat.ts';

@@ -10,6 +10,8 @@
  * characters (`.*`, `[a-z]+`) runs as a loop, so long lines do not exhaust
  * the stack. Matching is leftmost, greedy-first (not POSIX leftmost-longest:
  * they differ only for alternations like `a|ab`).
+ *
+ * Mirrors gnu/glibc posix/regcomp.c, gnu/glibc posix/regexec.c.
  */
 import { bracket } from '../../host/posix-bracket.ts';
 

@@ -2,6 +2,8 @@
  * sed: the stream edits tutorials show. Commands s (flags g p i N), d, p, q,
  * a, i; addresses N, $, /re/ and ranges, `!`; options -n -e -E/-r -i.
  * No hold space, branches or blocks: without them every script ends.
+ *
+ * Mirrors gnu/sed sed/compile.c, gnu/sed sed/execute.c.
  */
 import type { CommandHandler } from '../types.ts';
 import { Out, fsErr, lines, res } from './common.ts';

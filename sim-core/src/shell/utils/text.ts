@@ -1,4 +1,12 @@
-/** Line-oriented text tools: head, tail, wc, sort, uniq, cut, tr, column, seq, base64. */
+/**
+ * Line-oriented text tools: head, tail, wc, sort, uniq, cut, tr, column, seq, base64.
+ *
+ * Mirrors coreutils/coreutils src/head.c, coreutils/coreutils src/tail.c,
+ * coreutils/coreutils src/wc.c, coreutils/coreutils src/sort.c,
+ * coreutils/coreutils src/uniq.c, coreutils/coreutils src/cut.c,
+ * coreutils/coreutils src/tr.c, util-linux/util-linux text-utils/column.c,
+ * coreutils/coreutils src/seq.c, coreutils/coreutils src/basenc.c (base64).
+ */
 import { charClass } from '../../host/posix-bracket.ts';
 import { base64Decode, base64Encode } from '../../golang/base64.ts';
 import { utf8Decode, utf8Encode, utf8Length } from '../../golang/utf8.ts';

@@ -1,4 +1,8 @@
-/** xargs: build command lines from stdin and run them through the session, as GNU xargs runs them as child processes. */
+/**
+ * xargs: build command lines from stdin and run them through the session, as GNU xargs runs them as child processes.
+ *
+ * Mirrors gnu/findutils xargs/xargs.c.
+ */
 import type { CommandHandler } from '../types.ts';
 import { count, lines, opt, res, tool } from './common.ts';
 
