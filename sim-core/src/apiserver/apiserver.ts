@@ -22,8 +22,9 @@
  * - ./cacher.ts and ./cache-watcher.ts: the watch cache and its watchers;
  * - ./post-start-hooks.ts and ./compact.ts.
  *
- * Mirrors pkg/controlplane/instance.go and k8s.io/apiserver/pkg/server
- * (genericapiserver.go: start, readiness, the post-start hooks, shutdown).
+ * Mirrors pkg/controlplane/instance.go,
+ * staging/src/k8s.io/apiserver/pkg/server/genericapiserver.go (start,
+ * readiness, the post-start hooks, shutdown).
  */
 import { etcdKey, resourceByName } from '../api/resources.ts';
 import type { ApiRequest, ApiResponse, UserInfo } from '../api/request.ts';

@@ -3,11 +3,13 @@
  * server's state) gets the changes of its resource that pass its namespace
  * and selectors, in revision order, a moment after the cache read them.
  * An object that enters or leaves a watcher's selection becomes ADDED or
- * DELETED for that watcher.
+ * DELETED for that watcher. The watch request itself is
+ * ./endpoints/handlers/watch.ts.
  *
- * Mirrors k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go
- * (convertToWatchEvent, add) and the fan-out of cacher.go (dispatchEvent);
- * the watch request itself is ./endpoints/handlers/watch.ts.
+ * Mirrors staging/src/k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go
+ * (convertToWatchEvent, add),
+ * staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go (the fan-out:
+ * dispatchEvent).
  */
 import type { KubeObject } from '../api/types.ts';
 import type { ResourceInfo } from '../api/resources.ts';

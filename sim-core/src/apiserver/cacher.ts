@@ -1,7 +1,7 @@
 /**
- * The API server's watch cache (k8s.io/apiserver/pkg/storage/cacher): an
- * in-memory copy of every object, fed by a watch on etcd, from which lists
- * are served and watch events are fanned out to clients.
+ * The API server's watch cache: an in-memory copy of every object, fed by a
+ * watch on etcd, from which lists are served and watch events are fanned out
+ * to clients.
  *
  * Feeding it from etcd's change stream, not from the write path, is what
  * real clusters do; it is also why a key written straight into etcd with
@@ -10,6 +10,9 @@
  *
  * The cache itself is rebuilt from etcd when the API server starts or a
  * snapshot is restored; only `revision` (how far it has read) is state.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go,
+ * staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go.
  */
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, groupVersion, type ResourceInfo } from '../api/resources.ts';

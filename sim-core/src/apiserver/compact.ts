@@ -4,7 +4,8 @@
  * which keeps it bounded and makes old resourceVersions expire (a list or
  * watch from before the compacted revision gets 410 Gone).
  *
- * Mirrors k8s.io/apiserver/pkg/storage/etcd3/compact.go (compactor).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/storage/etcd3/compact.go
+ * (compactor).
  */
 import type { ApiServerContext } from './config.ts';
 

@@ -4,9 +4,9 @@
  * and authorizers, the process's plain-JSON state, and the server context
  * every part (filters, handlers, registry, watch cache) works through.
  *
- * Mirrors cmd/kube-apiserver/app/options/options.go (the flags) and
- * k8s.io/apiserver/pkg/server/config.go (the completed config the generic
- * server and its handler chain are assembled from).
+ * Mirrors cmd/kube-apiserver/app/options/options.go (the flags),
+ * staging/src/k8s.io/apiserver/pkg/server/config.go (the completed config
+ * the generic server and its handler chain are assembled from).
  */
 import type { KubeObject } from '../api/types.ts';
 import type { ResourceInfo } from '../api/resources.ts';

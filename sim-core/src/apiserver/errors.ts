@@ -1,7 +1,9 @@
 /**
  * The API server's error responses: meta/v1 Status objects with the reason,
- * code and message wording of k8s.io/apimachinery/pkg/api/errors (v0.36).
- * kubectl prints them as `Error from server (<Reason>): <message>`.
+ * code and message wording of apimachinery v0.36. kubectl prints them as
+ * `Error from server (<Reason>): <message>`.
+ *
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go.
  */
 import type { Status } from '../api/types.ts';
 import type { ApiResponse } from '../api/request.ts';

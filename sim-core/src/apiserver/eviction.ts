@@ -5,8 +5,9 @@
  * 429 TooManyRequests and the client (kubectl drain) retries.
  *
  * This file holds the decisions, as pure functions; the API server performs
- * the writes they call for. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/pod/storage/eviction.go.
+ * the writes they call for.
+ *
+ * Mirrors pkg/registry/core/pod/storage/eviction.go.
  */
 import type { KubeObject, LabelSelector } from '../api/types.ts';
 import { isEmptySelector, labelSelectorFromObject, matches, SelectorError } from '../api/labels.ts';

@@ -5,9 +5,11 @@
  * creating the missing ones through its own handler chain as its loopback
  * user and never overwriting what is there.
  *
- * Mirrors k8s.io/apiserver/pkg/server/hooks.go (RunPostStartHooks) and the
- * hooks kube-apiserver registers: pkg/controlplane/controller/systemnamespaces,
- * kubernetesservice, pkg/registry/scheduling/rest (priority classes) and
+ * Mirrors staging/src/k8s.io/apiserver/pkg/server/hooks.go
+ * (RunPostStartHooks),
+ * pkg/controlplane/controller/systemnamespaces/system_namespaces_controller.go,
+ * pkg/controlplane/controller/kubernetesservice/controller.go,
+ * pkg/registry/scheduling/rest/storage_scheduling.go (priority classes),
  * pkg/registry/rbac/rest/storage_rbac.go (bootstrap policy).
  */
 import { etcdKey } from '../api/resources.ts';

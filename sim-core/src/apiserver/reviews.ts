@@ -7,10 +7,12 @@
  * - SelfSubjectRulesReview (`kubectl auth can-i --list`): what may I do here?
  * - SelfSubjectReview (`kubectl auth whoami`): who am I?
  *
- * Mirrors k8s.io/kubernetes/pkg/registry/authorization/{selfsubjectaccessreview,
- * subjectaccessreview,localsubjectaccessreview,selfsubjectrulesreview}/rest.go,
- * pkg/registry/authentication/selfsubjectreview/rest.go, and the RBAC rule
- * resolver (pkg/registry/rbac/validation/rule.go VisitRulesFor).
+ * Mirrors pkg/registry/authorization/selfsubjectaccessreview/rest.go,
+ * pkg/registry/authorization/subjectaccessreview/rest.go,
+ * pkg/registry/authorization/localsubjectaccessreview/rest.go,
+ * pkg/registry/authorization/selfsubjectrulesreview/rest.go,
+ * pkg/registry/authentication/selfsubjectreview/rest.go,
+ * pkg/registry/rbac/validation/rule.go (VisitRulesFor).
  */
 import type { KubeObject, PolicyRule, RoleBinding, Subject } from '../api/types.ts';
 import type { ResourceInfo } from '../api/resources.ts';

@@ -4,6 +4,10 @@
  * metadata.name and metadata.namespace; the resource's strategy adds the
  * fields it supports (spec.nodeName for pods, type for secrets...), as
  * upstream's per-resource field label conversions do.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/storage/selection_predicate.go
+ * (SelectionPredicate), pkg/apis/core/v1/conversion.go (the per-resource
+ * field label conversions).
  */
 import type { KubeObject } from '../api/types.ts';
 import { matches, matchesFields, parseFieldSelector, parseLabelSelector, type FieldSelector, type Selector } from '../api/labels.ts';

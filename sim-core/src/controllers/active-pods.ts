@@ -1,9 +1,7 @@
 /**
- * Which pods a ReplicaSet deletes first when it scales down: mirrors
- * `ActivePodsWithRanks` in k8s.io/kubernetes/pkg/controller/controller_utils.go
- * and `getPodsToDelete` / `getPodsRankedByRelatedPodsOnSameNode` in
- * pkg/controller/replicaset/replica_set.go, with the PodDeletionCost (GA)
- * and LogarithmicScaleDown (GA) behaviour that v1.36 always has.
+ * Which pods a ReplicaSet deletes first when it scales down, with the
+ * PodDeletionCost (GA) and LogarithmicScaleDown (GA) behaviour that v1.36
+ * always has.
  *
  * The rules, each deciding only when the previous ones tie:
  *  1. unassigned before assigned;
@@ -15,6 +13,10 @@
  *     (equal buckets fall through to the UID order);
  *  7. more container restarts first;
  *  8. newer first (again on a log2 scale, then by UID).
+ *
+ * Mirrors pkg/controller/controller_utils.go (ActivePodsWithRanks),
+ * pkg/controller/replicaset/replica_set.go (getPodsToDelete,
+ * getPodsRankedByRelatedPodsOnSameNode).
  */
 import type { Pod } from '../api/types.ts';
 import { isPodActive, isPodReady, podReadyCondition, timeMs } from './pod-util.ts';

@@ -1,14 +1,16 @@
 /**
  * What every controller inside kube-controller-manager gets from its host
- * process, and the shape every controller has. Mirrors the
- * `ControllerContext` of k8s.io/kubernetes/cmd/kube-controller-manager/app
- * (shared informers, clients, event recorders) and the sample-controller
- * loop (k8s.io/sample-controller/controller.go): event handlers only
- * enqueue keys; a worker pops a key, reconciles from the caches, and either
- * forgets it or requeues it rate-limited.
+ * process, and the shape every controller has. Every controller has the
+ * sample-controller loop's shape: event handlers only enqueue keys; a worker
+ * pops a key, reconciles from the caches, and either forgets it or requeues
+ * it rate-limited.
  *
  * Controllers are plain objects owned by the KubeControllerManager process;
  * their volatile state is a plain-JSON slice of the process state.
+ *
+ * Mirrors cmd/kube-controller-manager/app/controllermanager.go
+ * (ControllerContext: shared informers, clients, event recorders),
+ * staging/src/k8s.io/sample-controller/controller.go (the loop).
  */
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES } from '../api/resources.ts';

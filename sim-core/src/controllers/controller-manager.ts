@@ -1,17 +1,14 @@
 /**
- * kube-controller-manager: one process running many control loops. It
- * elects a leader on the Lease `kube-system/kube-controller-manager` and
- * runs nothing until it leads; then it starts one shared informer per
- * resource (list, then watch) and feeds their events to the controllers,
- * each with its own work queue. A 'work' event (tagged with the
- * controller's name) reconciles as many keys as the controller has workers
- * upstream (--concurrent-deployment-syncs and the like), and the next one
- * comes `reconcileCostMs` (1 ms) later, so every reconcile costs virtual
- * time and cause and effect stay visible in the trace; while it reconciles
- * a key, the kernel's origin is the origin of the change that queued the
- * key. Mirrors k8s.io/kubernetes/cmd/kube-controller-manager/app
- * (controllermanager.go: leader election, StartControllers,
- * ControllersDisabledByDefault, the `--controllers` flag).
+ * kube-controller-manager: one process running many control loops. It elects
+ * a leader on the Lease `kube-system/kube-controller-manager` and runs
+ * nothing until it leads; then it starts one shared informer per resource
+ * (list, then watch) and feeds their events to the controllers, each with
+ * its own work queue. A 'work' event (tagged with the controller's name)
+ * reconciles as many keys as the controller has workers upstream
+ * (--concurrent-deployment-syncs and the like), and the next one comes
+ * `reconcileCostMs` (1 ms) later, so every reconcile costs virtual time and
+ * cause and effect stay visible in the trace; while it reconciles a key, the
+ * kernel's origin is the origin of the change that queued the key.
  *
  * Losing the lease stops the loops: the real binary exits and is restarted
  * by the kubelet; here the process drops its volatile state (caches,
@@ -29,6 +26,10 @@
  * - resourcequota-controller: pkg/controller/resourcequota
  * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
  * Add each to CONTROLLERS below (one file per controller in this folder).
+ *
+ * Mirrors cmd/kube-controller-manager/app/controllermanager.go (leader
+ * election, StartControllers, ControllersDisabledByDefault, the
+ * --controllers flag).
  */
 import type { KubeObject } from '../api/types.ts';
 import { ApiClient } from '../client/client.ts';

@@ -1,19 +1,21 @@
 /**
- * The DaemonSet controller: one pod on every node that should run one. A
- * pod is created unscheduled, pinned to its node by a required node
- * affinity on `metadata.name` (matchFields), for the default scheduler to
- * bind (the v1.12+ way), and carries the tolerations that keep daemons on
- * sick nodes. Surplus, failed or misplaced daemon pods are deleted; a
- * RollingUpdate replaces old pods node by node, never more than
- * maxUnavailable unavailable at once. Mirrors
- * k8s.io/kubernetes/pkg/controller/daemon/daemon_controller.go, update.go
- * and util/daemonset_util.go.
+ * The DaemonSet controller: one pod on every node that should run one. A pod
+ * is created unscheduled, pinned to its node by a required node affinity on
+ * `metadata.name` (matchFields), for the default scheduler to bind (the
+ * v1.12+ way), and carries the tolerations that keep daemons on sick nodes.
+ * Surplus, failed or misplaced daemon pods are deleted; a RollingUpdate
+ * replaces old pods node by node, never more than maxUnavailable unavailable
+ * at once.
  *
  * Differences: there are no ControllerRevision objects in this API, so the
  * `controller-revision-hash` label is computed from the template directly
  * (as upstream computes the revision's hash) and history clean-up is
  * skipped; surge updates (maxSurge > 0) proceed like maxSurge 0; the
  * failed-pod deletion back-off is not modelled.
+ *
+ * Mirrors pkg/controller/daemon/daemon_controller.go,
+ * pkg/controller/daemon/update.go,
+ * pkg/controller/daemon/util/daemonset_util.go.
  */
 import type { DaemonSet, KubeObject, Node, Pod, PodSpec, PodTemplateSpec } from '../api/types.ts';
 import { R } from '../client/client.ts';

@@ -11,15 +11,17 @@
  * deprecated since v1.33 (KEP-4974: the API server warns on every request)
  * but the controller still runs by default in v1.36.
  *
- * Mirrors k8s.io/kubernetes/pkg/controller/endpoint (endpoints_controller.go,
- * endpoints_tracker.go) and RepackSubsets from pkg/api/v1/endpoints/util.go;
- * what it shares with the EndpointSlice controller (k8s.io/endpointslice/util
- * upstream) comes from ./util/endpoint.ts.
+ * What it shares with the EndpointSlice controller
+ * (k8s.io/endpointslice/util upstream) comes from ./util/endpoint.ts.
  *
  * Differences: upstream orders ports and subsets by hashes of Go values;
  * here ports sort by number, name and protocol and subsets by their
  * content, so runs are reproducible (addresses sort by IP then Pod uid, as
  * upstream). The --endpoint-updates-qps limiter is not modelled.
+ *
+ * Mirrors pkg/controller/endpoint/endpoints_controller.go,
+ * pkg/controller/endpoint/endpoints_tracker.go, pkg/api/v1/endpoints/util.go
+ * (RepackSubsets).
  */
 import type { EndpointAddress, Endpoints, KubeObject, Pod, Service } from '../api/types.ts';
 import { compareGoStrings } from '../golang/json.ts';

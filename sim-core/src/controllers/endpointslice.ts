@@ -12,15 +12,16 @@
  * behind the controller's own writes is detected (EndpointSliceTracker) and
  * retried instead of acted on.
  *
- * This module is the controller itself: its informer handlers, its queue
- * and retry policy, and syncService. Mirrors
- * k8s.io/kubernetes/pkg/controller/endpointslice/endpointslice_controller.go.
- * The reconciler it drives is ./endpointslice/ (staging/src/k8s.io/endpointslice:
- * reconciler.go, utils.go, util/endpointset.go, util/endpointslice_tracker.go);
- * what it shares with the Endpoints controller is ./util/endpoint.ts.
+ * This module is the controller itself: its informer handlers, its queue and
+ * retry policy, and syncService. The reconciler it drives is
+ * ./endpointslice/ (staging/src/k8s.io/endpointslice: reconciler.go,
+ * utils.go, util/endpointset.go, util/endpointslice_tracker.go); what it
+ * shares with the Endpoints controller is ./util/endpoint.ts.
  *
  * Differences: the retry limiter is the per-item 1 s..1000 s exponential
  * back-off without the overall 10 qps bucket.
+ *
+ * Mirrors pkg/controller/endpointslice/endpointslice_controller.go.
  */
 import type { KubeObject, Pod, Service } from '../api/types.ts';
 import { keyOf } from '../client/informer.ts';

@@ -1,12 +1,13 @@
 /**
  * Controller expectations: what a controller has asked for and not yet seen
- * in its informer. A ReplicaSet that created 3 pods does not act again
- * until its pod informer has shown those 3 creations (or 5 minutes passed),
- * so a stale cache never makes it create twice. Mirrors
- * `ControllerExpectations` and `UIDTrackingControllerExpectations` in
- * k8s.io/kubernetes/pkg/controller/controller_utils.go.
+ * in its informer. A ReplicaSet that created 3 pods does not act again until
+ * its pod informer has shown those 3 creations (or 5 minutes passed), so a
+ * stale cache never makes it create twice.
  *
  * The records are plain JSON inside the owning controller's state.
+ *
+ * Mirrors pkg/controller/controller_utils.go (ControllerExpectations,
+ * UIDTrackingControllerExpectations).
  */
 
 /** ExpectationsTimeout: expectations older than this are ignored (pkg/controller/controller_utils.go, 5 * time.Minute). */

@@ -15,12 +15,14 @@
  * dependents, now dangling, are collected by attemptToDelete. The API server
  * turns `propagationPolicy` into those finalizers.
  *
- * Mirrors k8s.io/kubernetes/pkg/controller/garbagecollector (graph.go,
- * graph_builder.go, garbagecollector.go). Owners are always read live from
- * the API server, as upstream does; its 500-entry absent-owner cache is
- * kept. Left out: the metadata-only informers and discovery resyncs
- * (every resource the simulation serves is watched from the start) and the
- * OwnerRefInvalidNamespace event.
+ * Owners are always read live from the API server, as upstream does; its
+ * 500-entry absent-owner cache is kept. Left out: the metadata-only
+ * informers and discovery resyncs (every resource the simulation serves is
+ * watched from the start) and the OwnerRefInvalidNamespace event.
+ *
+ * Mirrors pkg/controller/garbagecollector/graph.go,
+ * pkg/controller/garbagecollector/graph_builder.go,
+ * pkg/controller/garbagecollector/garbagecollector.go.
  */
 import type { KubeObject, OwnerReference } from '../api/types.ts';
 import { resourceForKind } from '../api/resources.ts';

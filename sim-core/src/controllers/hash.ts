@@ -1,8 +1,6 @@
 /**
  * The `pod-template-hash` (Deployments) and `controller-revision-hash`
- * (DaemonSets) values: mirrors `ComputeHash` in
- * k8s.io/kubernetes/pkg/controller/controller_utils.go, `hash/fnv` and
- * `SafeEncodeString` in k8s.io/apimachinery/pkg/util/rand/rand.go.
+ * (DaemonSets) values, computed as upstream's `ComputeHash` computes them.
  *
  * Upstream feeds FNV-32a with a `go-spew` dump (`%#v`, sorted map keys) of
  * the whole Go `PodTemplateSpec` struct (every field, zero values and type
@@ -18,6 +16,10 @@
  * canonical JSON of the template (keys sorted, nulls and empty lists
  * dropped) instead of Go's struct dump, so the value for a given template
  * differs from what a real cluster prints.
+ *
+ * Mirrors pkg/controller/controller_utils.go (ComputeHash), golang/go
+ * src/hash/fnv/fnv.go, staging/src/k8s.io/apimachinery/pkg/util/rand/rand.go
+ * (SafeEncodeString).
  */
 import { utf8Encode } from '../golang/utf8.ts';
 

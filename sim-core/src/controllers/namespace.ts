@@ -5,15 +5,17 @@
  * objects held by finalizers), reports progress in the namespace's
  * conditions, and finally removes its `kubernetes` entry from
  * `spec.finalizers` through the `finalize` subresource, which lets the API
- * server remove the namespace. Mirrors
- * k8s.io/kubernetes/pkg/controller/namespace/namespace_controller.go and
- * deletion/namespaced_resources_deleter.go, status_condition_utils.go.
+ * server remove the namespace.
  *
  * Differences: the resource list comes from the simulation's resource
  * table instead of discovery (events.k8s.io Events, the same objects as v1
  * Events, are not deleted twice); and the finalize call is made even when
  * `spec.finalizers` was already empty (upstream returns early because its
  * API server would have removed such a namespace at once).
+ *
+ * Mirrors pkg/controller/namespace/namespace_controller.go,
+ * pkg/controller/namespace/deletion/namespaced_resources_deleter.go,
+ * pkg/controller/namespace/deletion/status_condition_utils.go.
  */
 import type { KubeObject, Namespace, Pod } from '../api/types.ts';
 import { RESOURCES, type ResourceInfo } from '../api/resources.ts';

@@ -3,8 +3,10 @@
  * gets a /24 (--node-cidr-mask-size-ipv4) from --cluster-cidr written into
  * spec.podCIDR and spec.podCIDRs, which CNI plugins such as flannel then
  * use; CIDRs already on nodes are kept, and a deleted node's CIDR is
- * released. Mirrors k8s.io/kubernetes/pkg/controller/nodeipam
- * (ipam/range_allocator.go, ipam/cidrset/cidr_set.go), IPv4 single-stack.
+ * released. IPv4 single-stack only.
+ *
+ * Mirrors pkg/controller/nodeipam/ipam/range_allocator.go,
+ * pkg/controller/nodeipam/ipam/cidrset/cidr_set.go.
  */
 import type { KubeObject, Node } from '../api/types.ts';
 import { R } from '../client/client.ts';

@@ -2,18 +2,16 @@
  * The node lifecycle controller: every --node-monitor-period (5 s) it looks
  * at each node's heartbeats (Ready condition's lastHeartbeatTime and the
  * node's Lease in kube-node-lease). When neither changed for
- * --node-monitor-grace-period (50 s since v1.32; --node-startup-grace-period,
- * 60 s, for a node that never posted status), it sets Ready, MemoryPressure,
- * DiskPressure and PIDPressure to Unknown (`NodeStatusUnknown`, `Kubelet
- * stopped posting node status.`), records `NodeNotReady` and marks the
- * node's pods not ready. It keeps the node's taints in step with its
- * conditions: NoSchedule taints for not-ready, unreachable, pressure,
- * network-unavailable and unschedulable as soon as a node changes, and the
- * NoExecute `not-ready` / `unreachable` taints through a per-zone
- * rate-limited queue (--node-eviction-rate 0.1 nodes/s), which the
- * taint-eviction controller acts on. Mirrors
- * k8s.io/kubernetes/pkg/controller/nodelifecycle/node_lifecycle_controller.go,
- * scheduler/rate_limited_queue.go and pkg/controller/util/node.
+ * --node-monitor-grace-period (50 s since v1.32;
+ * --node-startup-grace-period, 60 s, for a node that never posted status),
+ * it sets Ready, MemoryPressure, DiskPressure and PIDPressure to Unknown
+ * (`NodeStatusUnknown`, `Kubelet stopped posting node status.`), records
+ * `NodeNotReady` and marks the node's pods not ready. It keeps the node's
+ * taints in step with its conditions: NoSchedule taints for not-ready,
+ * unreachable, pressure, network-unavailable and unschedulable as soon as a
+ * node changes, and the NoExecute `not-ready` / `unreachable` taints through
+ * a per-zone rate-limited queue (--node-eviction-rate 0.1 nodes/s), which
+ * the taint-eviction controller acts on.
  *
  * Zones and their disruption states are modelled (Normal,
  * PartialDisruption with the secondary rate, FullDisruption of every zone
@@ -21,6 +19,10 @@
  * token bucket is refilled continuously rather than by client-go's limiter
  * with its saturation hand-over, and a taint swap is one patch instead of
  * an add patch and a remove patch.
+ *
+ * Mirrors pkg/controller/nodelifecycle/node_lifecycle_controller.go,
+ * pkg/controller/nodelifecycle/scheduler/rate_limited_queue.go,
+ * pkg/controller/util/node/controller_utils.go.
  */
 import type { KubeObject, Lease, Node, NodeCondition, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';

@@ -1,8 +1,10 @@
 /**
- * Small questions controllers ask about pods and owner references. Mirrors
- * k8s.io/kubernetes/pkg/api/v1/pod/util.go (IsPodReady, IsPodAvailable),
- * pkg/controller/controller_utils.go (IsPodActive, IsPodTerminating) and
- * apimachinery's metav1.GetControllerOf / NewControllerRef.
+ * Small questions controllers ask about pods and owner references.
+ *
+ * Mirrors pkg/api/v1/pod/util.go (IsPodReady, IsPodAvailable),
+ * pkg/controller/controller_utils.go (IsPodActive, IsPodTerminating),
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/controller_ref.go
+ * (GetControllerOf, NewControllerRef).
  */
 import type { KubeObject, LabelSelector, OwnerReference, Pod, PodCondition } from '../api/types.ts';
 import { labelSelectorFromObject, matches, isEmptySelector } from '../api/labels.ts';

@@ -12,8 +12,8 @@
  * A pod still running is marked Failed first, then deleted with a grace
  * period of 0, so no kubelet needs to confirm it.
  *
- * Mirrors k8s.io/kubernetes/pkg/controller/podgc/gc_controller.go (gc,
- * gcTerminated, gcTerminating, gcOrphaned with its nodeQueue quarantine,
+ * Mirrors pkg/controller/podgc/gc_controller.go (gc, gcTerminated,
+ * gcTerminating, gcOrphaned with its nodeQueue quarantine,
  * gcUnscheduledTerminating, markFailedAndDeletePodWithCondition).
  */
 import type { Node, Pod, Taint } from '../api/types.ts';

@@ -3,10 +3,11 @@
  * the objects its selector matches. It keeps what it already owns and still
  * matches, adopts orphans that match (adding a controller ownerReference by
  * patch), and releases what it owns that no longer matches (removing its
- * reference). Objects controlled by someone else are never touched. Mirrors
- * `BaseControllerRefManager.ClaimObject`, `PodControllerRefManager` and
- * `ReplicaSetControllerRefManager` in
- * k8s.io/kubernetes/pkg/controller/controller_ref_manager.go.
+ * reference). Objects controlled by someone else are never touched.
+ *
+ * Mirrors pkg/controller/controller_ref_manager.go
+ * (BaseControllerRefManager.ClaimObject, PodControllerRefManager,
+ * ReplicaSetControllerRefManager).
  */
 import type { KubeObject } from '../api/types.ts';
 import type { ApiClient, ResourceRef } from '../client/client.ts';

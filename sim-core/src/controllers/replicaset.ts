@@ -1,13 +1,14 @@
 /**
  * The ReplicaSet controller: keeps `spec.replicas` pods matching the
- * selector. It creates missing pods from the template in slow-start
- * batches (1, 2, 4, ...) and deletes surplus ones (the least valuable
- * first, see ./active-pods.ts), adopts matching orphans and releases pods
- * that stopped matching, never acts twice on a stale cache (expectations),
- * and reports status. Mirrors
- * k8s.io/kubernetes/pkg/controller/replicaset/replica_set.go and
- * replica_set_utils.go, with RealPodControl from
- * pkg/controller/controller_utils.go.
+ * selector. It creates missing pods from the template in slow-start batches
+ * (1, 2, 4, ...) and deletes surplus ones (the least valuable first, see
+ * ./active-pods.ts), adopts matching orphans and releases pods that stopped
+ * matching, never acts twice on a stale cache (expectations), and reports
+ * status.
+ *
+ * Mirrors pkg/controller/replicaset/replica_set.go,
+ * pkg/controller/replicaset/replica_set_utils.go,
+ * pkg/controller/controller_utils.go (RealPodControl).
  */
 import type { KubeObject, Pod, ReplicaSet } from '../api/types.ts';
 import { R } from '../client/client.ts';

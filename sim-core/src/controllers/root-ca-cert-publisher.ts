@@ -1,14 +1,14 @@
 /**
- * The root CA publisher: a ConfigMap `kube-root-ca.crt` with the cluster
- * CA (key `ca.crt`) in every namespace, put back if deleted or changed, so
- * pods can verify the API server (projected service account volumes mount
- * it). Mirrors
- * k8s.io/kubernetes/pkg/controller/certificates/rootcacertpublisher/publisher.go.
+ * The root CA publisher: a ConfigMap `kube-root-ca.crt` with the cluster CA
+ * (key `ca.crt`) in every namespace, put back if deleted or changed, so pods
+ * can verify the API server (projected service account volumes mount it).
  *
  * One addition: it does not create the ConfigMap in a namespace that is
  * terminating. Upstream tries and the API server's NamespaceLifecycle
  * admission refuses; checking first gives the same result without that
  * admission plugin.
+ *
+ * Mirrors pkg/controller/certificates/rootcacertpublisher/publisher.go.
  */
 import type { ConfigMap, KubeObject, Namespace } from '../api/types.ts';
 import { R } from '../client/client.ts';

@@ -1,8 +1,9 @@
 /**
  * The service account controller: every active namespace gets a `default`
- * ServiceAccount, and gets it back if it is deleted. Mirrors
- * k8s.io/kubernetes/pkg/controller/serviceaccount/serviceaccounts_controller.go
- * (since v1.24 no token Secret is created for it).
+ * ServiceAccount, and gets it back if it is deleted. Since v1.24 no token
+ * Secret is created for it.
+ *
+ * Mirrors pkg/controller/serviceaccount/serviceaccounts_controller.go.
  */
 import type { KubeObject, Namespace, ServiceAccount } from '../api/types.ts';
 import { R } from '../client/client.ts';

@@ -1,15 +1,16 @@
 /**
  * The taint-eviction controller: deletes pods running on a node with a
  * NoExecute taint they do not tolerate, at once, or when the shortest
- * `tolerationSeconds` among the tolerations they rely on runs out (300 s
- * for the not-ready and unreachable tolerations the DefaultTolerationSeconds
+ * `tolerationSeconds` among the tolerations they rely on runs out (300 s for
+ * the not-ready and unreachable tolerations the DefaultTolerationSeconds
  * admission plugin adds to every pod). A toleration without
- * tolerationSeconds (DaemonSet pods) means never. Removing the taint in
- * time cancels the eviction. Before deleting, it marks the pod with the
- * DisruptionTarget condition. Mirrors
- * k8s.io/kubernetes/pkg/controller/tainteviction/taint_eviction.go and
- * timed_workers.go (the controller split out of the node lifecycle
- * controller in v1.29).
+ * tolerationSeconds (DaemonSet pods) means never. Removing the taint in time
+ * cancels the eviction. Before deleting, it marks the pod with the
+ * DisruptionTarget condition. The controller was split out of the node
+ * lifecycle controller in v1.29.
+ *
+ * Mirrors pkg/controller/tainteviction/taint_eviction.go,
+ * pkg/controller/tainteviction/timed_workers.go.
  */
 import type { KubeObject, Node, Pod, Taint } from '../api/types.ts';
 import { R } from '../client/client.ts';

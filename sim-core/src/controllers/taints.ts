@@ -1,10 +1,12 @@
 /**
  * What the controllers do to tolerations and taints besides matching them
  * (../component-helpers/taints.ts): add or update a toleration in a pod
- * spec, and look a taint up by key and effect. Mirrors
- * `AddOrUpdateTolerationInPodSpec` (pkg/apis/core/v1/helper) and
- * `Toleration.MatchToleration` (k8s.io/api/core/v1/toleration.go), and
- * TaintExists (pkg/util/taints).
+ * spec, and look a taint up by key and effect.
+ *
+ * Mirrors pkg/apis/core/v1/helper/helpers.go
+ * (AddOrUpdateTolerationInPodSpec),
+ * staging/src/k8s.io/api/core/v1/toleration.go (MatchToleration),
+ * pkg/util/taints/taints.go (TaintExists).
  */
 import type { PodSpec, Taint, Toleration } from '../api/types.ts';
 

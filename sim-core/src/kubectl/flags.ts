@@ -4,6 +4,9 @@
  * short flags as `-n value`, `-nvalue` or `-n=value`, boolean short flags
  * combined (`-it`), and `--` ends the flags (what follows is passed through,
  * e.g. the command of `kubectl exec`). Errors use pflag's wording.
+ *
+ * Mirrors spf13/pflag flag.go (the parsing and its error wording),
+ * spf13/cobra command.go.
  */
 import { parseGoDurationMs } from '../golang/duration.ts';
 

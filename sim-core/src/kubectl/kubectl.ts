@@ -1,10 +1,12 @@
 /**
  * kubectl: finds the command, parses its flags, runs it against the API
  * server as the kubeconfig's user, and turns every failure into kubectl's
- * own message and exit code (k8s.io/kubectl/pkg/cmd, cmd/util/helpers.go).
- * It never throws.
+ * own message and exit code. It never throws.
  *
  * Each command lives in ./cmd/<verb>.ts and is registered in ./cmd/index.ts.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (NewKubectlCommand),
+ * staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (CheckErr).
  */
 import type { CommandResult } from '../shell/types.ts';
 import type { ApiClient } from '../client/client.ts';

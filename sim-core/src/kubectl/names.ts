@@ -3,6 +3,8 @@
  * `pod/web-1`, `service/kube-dns` (the lower-case kind, qualified by group
  * for non-core groups), as printers.NamePrinter and the operation messages
  * (`created`, `configured`, `deleted`) print them.
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/printers/name.go (NamePrinter).
  */
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, type ResourceInfo } from '../api/resources.ts';

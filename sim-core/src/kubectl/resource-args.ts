@@ -2,12 +2,7 @@
  * kubectl's resource builder: how a command turns its arguments and flags
  * (`pods`, `po web-1 web-2`, `deploy/nginx svc/nginx`, `pods,svc`, `all`,
  * `-f dir/`, `-l app=web`, `--field-selector`, `--all`, `-A`) into the
- * objects to visit, with kubectl's own errors. Mirrors
- * k8s.io/cli-runtime/pkg/resource (builder.go ResourceTypeOrNameArgs,
- * visitorResult, mappingFor; visitor.go StreamVisitor, FileVisitor,
- * FlattenListVisitor, SetNamespace/RequireNamespace; mapper.go
- * infoForData) and the error printing of kubectl pkg/cmd/util/helpers.go
- * (checkErr, StandardErrorMessage, MultipleErrors).
+ * objects to visit, with kubectl's own errors.
  *
  * Shared by the reading commands (get, describe) and the changing ones
  * (apply, delete, label, ...): keep the exported API stable.
@@ -17,6 +12,14 @@
  *     const parsed = parseResourceArgs(invocation, { allowEmptySelector: true });
  *     if (parsed.error) return fail(parsed.error);
  *     const fetched = fetchTargets(invocation, parsed.targets);
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/resource/builder.go
+ * (ResourceTypeOrNameArgs, visitorResult, mappingFor),
+ * staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go (StreamVisitor,
+ * FileVisitor, FlattenListVisitor, SetNamespace, RequireNamespace),
+ * staging/src/k8s.io/cli-runtime/pkg/resource/mapper.go (infoForData),
+ * staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (checkErr,
+ * StandardErrorMessage, MultipleErrors).
  */
 import type { KubeObject, KubeList } from '../api/types.ts';
 import { RESOURCES, groupVersion, resourceByName, type ResourceInfo } from '../api/resources.ts';

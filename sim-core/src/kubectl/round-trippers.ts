@@ -28,16 +28,20 @@
  * requests (the simulated kubectl knows the resource table, as a real one
  * with a warm discovery cache does).
  *
- * Mirrors k8s.io/client-go v0.36.3 transport/round_trippers.go
- * (debuggingRoundTripper, levelsV6…V9, requestInfo.toCurl, maskValue,
- * headersMap.String), rest/request.go (logBody, truncateBody),
- * tools/clientcmd/loader.go (LoadFromFile) and features/envvar.go.
  * The file:line in each header is the upstream call site of that log
  * statement in those tags: loader.go:407, envvar.go:195,
  * round_trippers.go:527 (Request), :562 (Dial succeed), :560 (Dial failed),
  * :632 (Response); body lines name the caller of the REST request
- * (cli-runtime v0.36.2 pkg/resource/helper.go: Get :105, List :113,
- * Watch :170, Delete :202, Create :246, Patch :269, Replace :319).
+ * (cli-runtime v0.36.2 pkg/resource/helper.go: Get :105, List :113, Watch
+ * :170, Delete :202, Create :246, Patch :269, Replace :319).
+ *
+ * Mirrors staging/src/k8s.io/client-go/transport/round_trippers.go
+ * (debuggingRoundTripper, levelsV6…V9, requestInfo.toCurl, maskValue,
+ * headersMap.String), staging/src/k8s.io/client-go/rest/request.go (logBody,
+ * truncateBody), staging/src/k8s.io/client-go/tools/clientcmd/loader.go
+ * (LoadFromFile), staging/src/k8s.io/client-go/features/envvar.go,
+ * staging/src/k8s.io/cli-runtime/pkg/resource/helper.go (the callers the
+ * body lines name).
  */
 import type { ApiRequest } from '../api/request.ts';
 import { ApiClient } from '../client/client.ts';

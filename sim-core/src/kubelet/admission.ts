@@ -3,14 +3,17 @@
  * against what the node can give, with the scheduler's own predicates
  * (resources, node affinity/selector, node name, host ports) plus the
  * node's NoExecute taints, all computed by the helpers the scheduler uses
- * (../component-helpers/), so the two agree. A pod bound with `spec.nodeName` never met the
- * scheduler, so this is where it is turned away; the first failure becomes
- * the pod's reason (`OutOfcpu`, `OutOfmemory`, `OutOfpods`, `NodeAffinity`,
- * `TaintToleration`...) and the message is the predicate's error.
+ * (../component-helpers/), so the two agree. A pod bound with
+ * `spec.nodeName` never met the scheduler, so this is where it is turned
+ * away; the first failure becomes the pod's reason (`OutOfcpu`,
+ * `OutOfmemory`, `OutOfpods`, `NodeAffinity`, `TaintToleration`...) and the
+ * message is the predicate's error.
  *
- * Mirrors pkg/kubelet/lifecycle/predicate.go (Admit, generalFilter) and
- * pkg/scheduler (AdmissionCheck, noderesources.Fits, nodeaffinity,
- * nodeports, tainttoleration).
+ * Mirrors pkg/kubelet/lifecycle/predicate.go (Admit, generalFilter),
+ * pkg/scheduler/framework/plugins/noderesources/fit.go (Fits),
+ * pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go,
+ * pkg/scheduler/framework/plugins/nodeports/node_ports.go,
+ * pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go.
  */
 import type { Node, Pod } from '../api/types.ts';
 import { getHostPorts, HostPortInfo } from '../component-helpers/host-ports.ts';

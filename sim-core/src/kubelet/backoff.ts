@@ -6,9 +6,10 @@
  * forgotten after 2 × max without a failure). No jitter: the kubelet
  * builds both with jitter 0.
  *
- * Mirrors k8s.io/client-go/util/flowcontrol/backoff.go and the
- * constructors in pkg/kubelet/kubelet.go. State is plain JSON in the
- * kubelet's process state.
+ * State is plain JSON in the kubelet's process state.
+ *
+ * Mirrors staging/src/k8s.io/client-go/util/flowcontrol/backoff.go,
+ * pkg/kubelet/kubelet.go (the constructors).
  */
 
 interface BackoffConfig {

@@ -7,7 +7,7 @@
  * CreateContainerConfigError.
  *
  * Mirrors pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables,
- * podFieldSelectorRuntimeValue) and pkg/kubelet/envvars.
+ * podFieldSelectorRuntimeValue), pkg/kubelet/envvars/envvars.go.
  */
 import type { ConfigMap, Container, KubeObject, Pod, Secret } from '../api/types.ts';
 import { Quantity } from '../api/quantity.ts';

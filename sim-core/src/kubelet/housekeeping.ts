@@ -4,7 +4,7 @@
  * for the static pods (and removed when outdated or orphaned), and the
  * directories of pods it no longer runs are removed from the node.
  *
- * Mirrors HandlePodCleanups in pkg/kubelet/kubelet_pods.go and
+ * Mirrors pkg/kubelet/kubelet_pods.go (HandlePodCleanups),
  * pkg/kubelet/pod/mirror_client.go (CreateMirrorPod, DeleteMirrorPod).
  */
 import type { Pod } from '../api/types.ts';

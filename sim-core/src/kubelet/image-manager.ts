@@ -10,7 +10,7 @@
  * InvalidImageName).
  *
  * Mirrors pkg/kubelet/images/image_manager.go (applyDefaultImageTag,
- * shouldPullImage, EnsureImageExists) and pkg/apis/core/v1/defaults.go
+ * shouldPullImage, EnsureImageExists), pkg/apis/core/v1/defaults.go
  * (SetDefaults_Container).
  */
 import type { Container } from '../api/types.ts';

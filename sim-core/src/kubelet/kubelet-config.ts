@@ -10,8 +10,9 @@
  * here. clusterDNS and clusterDomain reach Pods through the runtime's
  * resolv.conf, which follows kubeadm's defaults for now.
  *
- * Mirrors pkg/kubelet/apis/config/v1beta1 (types and defaults.go) and
- * cmd/kubelet/app/server.go loadConfigFile.
+ * Mirrors staging/src/k8s.io/kubelet/config/v1beta1/types.go,
+ * pkg/kubelet/apis/config/v1beta1/defaults.go, cmd/kubelet/app/server.go
+ * (loadConfigFile).
  */
 import { tryParseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml } from '../yaml/index.ts';

@@ -11,6 +11,8 @@
  * node status loop all reach through `kl`; here the Kubelet process builds
  * one KubeletContext and hands it to the functions of each manager, so the
  * state stays a single object that snapshots restore as it was.
+ *
+ * Mirrors pkg/kubelet/kubelet.go (the Kubelet struct).
  */
 import type { KubeObject, Node } from '../api/types.ts';
 import type { ApiClient, CallResult } from '../client/client.ts';

@@ -7,10 +7,10 @@
  * events of each condition change, a cordon or an uncordon.
  *
  * Mirrors pkg/kubelet/kubelet_node_status.go (registerWithAPIServer,
- * tryRegisterWithAPIServer, updateNodeStatus, tryUpdateNodeStatus), the
- * MachineInfo and ReadyCondition setters of pkg/kubelet/nodestatus/setters.go
- * (through ./node-status.ts), pkg/kubelet/runtime.go (runtimeState) and
- * updateRuntimeUp of pkg/kubelet/kubelet.go.
+ * tryRegisterWithAPIServer, updateNodeStatus, tryUpdateNodeStatus),
+ * pkg/kubelet/nodestatus/setters.go (the MachineInfo and ReadyCondition
+ * setters, through ./node-status.ts), pkg/kubelet/runtime.go (runtimeState),
+ * pkg/kubelet/kubelet.go (updateRuntimeUp).
  */
 import type { Node, NodeStatus } from '../api/types.ts';
 import { R } from '../client/client.ts';

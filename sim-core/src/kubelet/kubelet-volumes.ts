@@ -7,11 +7,12 @@
  * secret managers' reads and the token manager's TokenRequests, and the
  * removal of orphaned pod directories.
  *
- * Mirrors pkg/kubelet/kubelet_volumes.go (cleanupOrphanedPodDirs), the
- * WaitForAttachAndMount of pkg/kubelet/volumemanager/volume_manager.go,
- * the reconciler's error reporting (volumemanager/reconciler,
- * nestedpendingoperations.go), pkg/kubelet/configmap, pkg/kubelet/secret
- * and pkg/kubelet/token/token_manager.go.
+ * Mirrors pkg/kubelet/kubelet_volumes.go (cleanupOrphanedPodDirs),
+ * pkg/kubelet/volumemanager/volume_manager.go (WaitForAttachAndMount),
+ * pkg/kubelet/volumemanager/reconciler/reconciler.go (its error reporting),
+ * pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go,
+ * pkg/kubelet/configmap/configmap_manager.go,
+ * pkg/kubelet/secret/secret_manager.go, pkg/kubelet/token/token_manager.go.
  */
 import type { ConfigMap, Secret } from '../api/types.ts';
 import { R } from '../client/client.ts';

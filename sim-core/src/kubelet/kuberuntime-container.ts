@@ -7,8 +7,8 @@
  * its grace period, never below 2 s.
  *
  * Mirrors pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer,
- * generateContainerConfig, killContainer) and the makeMounts of
- * pkg/kubelet/kubelet_pods.go (GenerateRunContainerOptions).
+ * generateContainerConfig, killContainer), pkg/kubelet/kubelet_pods.go
+ * (makeMounts, GenerateRunContainerOptions).
  */
 import type { Container } from '../api/types.ts';
 import { R } from '../client/client.ts';

@@ -6,9 +6,10 @@
  * deletes its Lease. While the API server is away the renewal is retried
  * with back-off (200 ms doubling to 7 s).
  *
- * Mirrors k8s.io/component-helpers/apimachinery/lease/controller.go
- * (Run, sync, ensureLease, renewLease, backoffEnsureLease) with the
- * kubelet's setNodeOwnerFunc.
+ * Mirrors
+ * staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go
+ * (Run, sync, ensureLease, renewLease, backoffEnsureLease),
+ * pkg/kubelet/util/nodelease.go (setNodeOwnerFunc).
  */
 import type { Lease } from '../api/types.ts';
 import { R, type ApiClient, type CallResult } from '../client/client.ts';

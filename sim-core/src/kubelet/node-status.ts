@@ -11,7 +11,7 @@
  * a tenth; cpu and pods are untouched.
  *
  * Mirrors pkg/kubelet/kubelet_node_status.go (initialNode,
- * nodeStatusHasChanged) and pkg/kubelet/nodestatus/setters.go, with
+ * nodeStatusHasChanged), pkg/kubelet/nodestatus/setters.go,
  * pkg/kubelet/cm/node_container_manager_linux.go (hardEvictionReservation).
  */
 import type { Node, NodeCondition, NodeStatus, Taint } from '../api/types.ts';

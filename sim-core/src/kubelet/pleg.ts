@@ -4,10 +4,12 @@
  * pull finished) becomes a sync of the pod it concerns. A failed sandbox
  * or pull records its events here; the pod's next sync sees the back-off.
  *
- * Mirrors pkg/kubelet/pleg/generic.go (relist turning runtime changes
- * into pod events) and the PLEG branch of syncLoopIteration in
- * pkg/kubelet/kubelet.go; the pull's events follow
- * pkg/kubelet/images/image_manager.go.
+ * The pull's events follow pkg/kubelet/images/image_manager.go.
+ *
+ * Mirrors pkg/kubelet/pleg/generic.go (relist turning runtime changes into
+ * pod events), pkg/kubelet/kubelet.go (the PLEG branch of
+ * syncLoopIteration), pkg/kubelet/images/image_manager.go (the pull's
+ * events).
  */
 import { keyOf } from '../client/informer.ts';
 import { criErrorText, type CriEvent } from '../cri-api/cri.ts';

@@ -6,9 +6,9 @@
  * syncs it again; a pod gone from its source is torn down. Mirror pods are
  * not pods to run: they only tell the kubelet to publish them again.
  *
- * Mirrors pkg/kubelet/config (apiserver.go, file.go, config.go) and the
- * HandlePodAdditions / HandlePodUpdates / HandlePodRemoves of
- * pkg/kubelet/kubelet.go.
+ * Mirrors pkg/kubelet/config/apiserver.go, pkg/kubelet/config/file.go,
+ * pkg/kubelet/config/config.go, pkg/kubelet/kubelet.go (HandlePodAdditions,
+ * HandlePodUpdates, HandlePodRemoves).
  */
 import type { Pod } from '../api/types.ts';
 import { keyOf } from '../client/informer.ts';

@@ -6,8 +6,8 @@
  * ErrImagePull, ImagePullBackOff, CrashLoopBackOff, RunContainerError...).
  *
  * Mirrors pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, getPhase,
- * convertToAPIContainerStatuses), pkg/kubelet/status/generate.go and the
- * status manager's transition-time rules (pkg/kubelet/status/status_manager.go).
+ * convertToAPIContainerStatuses), pkg/kubelet/status/generate.go,
+ * pkg/kubelet/status/status_manager.go (the transition-time rules).
  */
 import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../api/types.ts';
 import { formatRfc3339 } from '../golang/time.ts';

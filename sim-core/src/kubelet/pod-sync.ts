@@ -7,10 +7,10 @@
  * its source, everything it had on the node removed. Each sync ends with
  * the status written and the probes scheduled.
  *
- * Mirrors SyncPod, SyncTerminatingPod and SyncTerminatedPod of
- * pkg/kubelet/kubelet.go, with canAdmitPod (pkg/kubelet/kubelet.go,
- * lifecycle/) and the grace period rules of killContainer
- * (pkg/kubelet/kuberuntime/kuberuntime_container.go).
+ * Mirrors pkg/kubelet/kubelet.go (SyncPod, SyncTerminatingPod,
+ * SyncTerminatedPod, canAdmitPod), pkg/kubelet/lifecycle/predicate.go,
+ * pkg/kubelet/kuberuntime/kuberuntime_container.go (the grace period rules
+ * of killContainer).
  */
 import type { Pod } from '../api/types.ts';
 import { R } from '../client/client.ts';

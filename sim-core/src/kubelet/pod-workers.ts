@@ -6,8 +6,8 @@
  * ask for a sync: at a given time, unless one is already due sooner. A
  * failed sync is retried after the worker's back-off.
  *
- * Mirrors pkg/kubelet/pod_workers.go (podWorkers, podSyncStatus,
- * UpdatePod, the back-off of a failed sync).
+ * Mirrors pkg/kubelet/pod_workers.go (podWorkers, podSyncStatus, UpdatePod,
+ * the back-off of a failed sync).
  */
 import type { Pod } from '../api/types.ts';
 import type { KubeletContext } from './kubelet-context.ts';

@@ -7,9 +7,10 @@
  * liveness or startup probe kills the container for a restart; a changed
  * result rewrites the pod's status.
  *
- * Mirrors pkg/kubelet/prober/prober_manager.go (AddPod) and
- * pkg/kubelet/prober/worker.go (run, doProbe); ./prober.ts holds one
- * worker's rules and the probes themselves.
+ * ./prober.ts holds one worker's rules and the probes themselves.
+ *
+ * Mirrors pkg/kubelet/prober/prober_manager.go (AddPod),
+ * pkg/kubelet/prober/worker.go (run, doProbe).
  */
 import type { Container, Pod } from '../api/types.ts';
 import { keyOf } from '../client/informer.ts';

@@ -13,7 +13,8 @@
  * `HTTP probe failed with statuscode: 500`, `Get "http://ip:port/path":
  * dial tcp ip:port: connect: connection refused`...
  *
- * Mirrors pkg/kubelet/prober (worker.go, prober.go) and pkg/probe/{exec,http,tcp}.
+ * Mirrors pkg/kubelet/prober/worker.go, pkg/kubelet/prober/prober.go,
+ * pkg/probe/exec/exec.go, pkg/probe/http/http.go, pkg/probe/tcp/tcp.go.
  */
 import type { Container, Probe } from '../api/types.ts';
 import { criErrorText, type CriRuntime } from '../cri-api/cri.ts';

@@ -10,7 +10,7 @@
  *
  * Mirrors pkg/kubelet/kubelet_pods.go (validateContainerLogStatus,
  * GetKubeletContainerLogs), pkg/kubelet/server/server.go (getContainerLogs,
- * getExec) and pkg/kubelet/kubelet_getters.go (GetPodByName).
+ * getExec), pkg/kubelet/kubelet_getters.go (GetPodByName).
  */
 import type { PodStatus } from '../api/types.ts';
 import { criErrorText } from '../cri-api/cri.ts';

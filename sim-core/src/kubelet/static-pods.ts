@@ -10,9 +10,11 @@
  * `kubernetes.io/config.hash` annotation; the mirror pod repeats it in
  * `kubernetes.io/config.mirror` and is owned by the Node.
  *
- * Mirrors pkg/kubelet/config/file.go, config/common.go (applyDefaults) and
- * pkg/kubelet/pod/mirror_client.go. The hash here is FNV-based, not md5:
- * only its role (changes when the manifest changes) matters.
+ * The hash here is FNV-based, not md5: only its role (changes when the
+ * manifest changes) matters.
+ *
+ * Mirrors pkg/kubelet/config/file.go, pkg/kubelet/config/common.go
+ * (applyDefaults), pkg/kubelet/pod/mirror_client.go.
  */
 import type { Node, Pod } from '../api/types.ts';
 import { parseYamlDocuments } from '../yaml/parse.ts';

@@ -6,8 +6,8 @@
  * grace period 0 that removes it from the API.
  *
  * Mirrors pkg/kubelet/status/status_manager.go (SetPodStatus, syncPod,
- * canBeDeleted) and generateAPIPodStatus of pkg/kubelet/kubelet_pods.go
- * (through ./pod-status.ts).
+ * canBeDeleted), pkg/kubelet/kubelet_pods.go (generateAPIPodStatus, through
+ * ./pod-status.ts).
  */
 import type { Pod, PodStatus } from '../api/types.ts';
 import { R } from '../client/client.ts';

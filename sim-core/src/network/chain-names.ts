@@ -14,11 +14,13 @@
  *   the hash>-<namespace>/<name>/<protocol>/<port name>` and
  *   `endpoint-<hash>-<...>__<ip>/<port>`, the hash taken of the readable part.
  *
+ * The ServicePortName string is pkg/proxy/types.go ServicePortName.String().
+ *
  * Mirrors pkg/proxy/iptables/proxier.go (portProtoHash,
- * servicePortPolicyClusterChain, servicePortEndpointChainName) and
- * pkg/proxy/nftables/proxier.go (hashAndTruncate,
- * servicePortChainNameBase, servicePortEndpointChainNameBase); the
- * ServicePortName string is pkg/proxy/types.go ServicePortName.String().
+ * servicePortPolicyClusterChain, servicePortEndpointChainName),
+ * pkg/proxy/nftables/proxier.go (hashAndTruncate, servicePortChainNameBase,
+ * servicePortEndpointChainNameBase), pkg/proxy/types.go
+ * (ServicePortName.String).
  */
 import { sha256 } from '../golang/sha256.ts';
 import { utf8Encode } from '../golang/utf8.ts';

@@ -7,9 +7,9 @@
  * nftables mode NodePorts answer only on the node's primary IP.
  *
  * Mirrors pkg/proxy/apis/config/v1alpha1/defaults.go
- * (SetDefaults_KubeProxyConfiguration), the v1alpha1 → internal conversion
- * of the per-mode sync periods, and cmd/kube-proxy/app/server_linux.go
- * (platformApplyDefaults).
+ * (SetDefaults_KubeProxyConfiguration),
+ * pkg/proxy/apis/config/v1alpha1/conversion.go (the per-mode sync periods),
+ * cmd/kube-proxy/app/server_linux.go (platformApplyDefaults).
  */
 import { parseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml } from '../yaml/index.ts';

@@ -24,10 +24,11 @@
  * while no queued update is older than twice syncPeriod; /metrics
  * (127.0.0.1:10249) reports its sync times.
  *
- * Mirrors cmd/kube-proxy/app (server.go Run, server_linux.go
- * createProxier), pkg/proxy/config (the informer handlers),
- * pkg/proxy/runner (BoundedFrequencyRunner), pkg/proxy/healthcheck
- * (ProxyHealthServer) and the proxiers in ./iptables, ./ipvs, ./nftables.
+ * Mirrors cmd/kube-proxy/app/server.go (Run),
+ * cmd/kube-proxy/app/server_linux.go (createProxier),
+ * pkg/proxy/config/config.go (the informer handlers),
+ * pkg/proxy/runner/bounded_frequency_runner.go (BoundedFrequencyRunner),
+ * pkg/proxy/healthcheck/proxy_health.go (ProxyHealthServer).
  */
 import type { KubeObject, Node } from '../api/types.ts';
 import { R, type ApiClient } from '../client/client.ts';

@@ -18,11 +18,15 @@
  *   round robin (the scheduler's position is kernel state, kept with the
  *   node); one without real servers answers ICMP port unreachable.
  *
- * Mirrors the netfilter hook order (nf_hook priorities: filter at dstnat-10
- * for kube-proxy's nftables chains, DNAT, then filter; IPVS after filter
- * INPUT) and the match/target semantics of the extensions in
- * ./iptables/model.ts. Session affinity (`-m recent --rcheck`, affinity
- * sets, IPVS persistence) is not followed: every connection is new.
+ * It follows the netfilter hook order (nf_hook priorities: filter at
+ * dstnat-10 for kube-proxy's nftables chains, DNAT, then filter; IPVS after
+ * filter INPUT) and the match/target semantics of the extensions in
+ * ../host/netfilter/iptables.ts. Session affinity (`-m recent --rcheck`,
+ * affinity sets, IPVS persistence) is not followed: every connection is new.
+ *
+ * Mirrors torvalds/linux include/uapi/linux/netfilter_ipv4.h (the hook
+ * priorities), torvalds/linux net/netfilter/xt_statistic.c, torvalds/linux
+ * net/netfilter/ipvs/ip_vs_rr.c.
  */
 import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import type { Chain, Match, Rule, Table } from '../host/netfilter/iptables.ts';

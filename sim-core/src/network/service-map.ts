@@ -16,12 +16,15 @@
  *   may go to: the ready ones, or, when none is ready anywhere, the
  *   serving-and-terminating ones; `Local` policy keeps this node's only.
  *
+ * Topology-aware hints are not modelled (the EndpointSlice controller sets
+ * none).
+ *
  * Mirrors pkg/proxy/serviceport.go (BaseServicePortInfo,
- * UsesClusterEndpoints/UsesLocalEndpoints), servicechangetracker.go
- * (newBaseServiceInfo), endpoint.go (BaseEndpointInfo),
- * endpointslicecache.go (addEndpoints, endpointsMapFromEndpointInfo) and
- * topology.go (CategorizeEndpoints). Topology-aware hints are not modelled
- * (the EndpointSlice controller sets none).
+ * UsesClusterEndpoints, UsesLocalEndpoints),
+ * pkg/proxy/servicechangetracker.go (newBaseServiceInfo),
+ * pkg/proxy/endpoint.go (BaseEndpointInfo), pkg/proxy/endpointslicecache.go
+ * (addEndpoints, endpointsMapFromEndpointInfo), pkg/proxy/topology.go
+ * (CategorizeEndpoints).
  */
 import type { EndpointSlice, KubeObject, Service } from '../api/types.ts';
 import { servicePortNameString } from './chain-names.ts';

@@ -26,6 +26,10 @@
  * A powered-off or partitioned node answers nothing (timeout). This is a
  * routing function over the rules, not a packet simulation: no conntrack,
  * no retransmissions, no MTU.
+ *
+ * Mirrors flannel-io/flannel pkg/backend/vxlan/vxlan.go (Pod traffic across
+ * nodes), torvalds/linux net/ipv4/arp.c (no answer to ARP: No route to
+ * host).
  */
 import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { routeOnNode, type RouteDecision } from './routing.ts';

@@ -22,6 +22,9 @@
  * HTTP answers (servers.ts), the test images (test-images.ts), the
  * control-plane programs (system-components.ts) and the time formats
  * they print (time-formats.ts).
+ *
+ * Mirrors nothing upstream: the simulator's model of what containers'
+ * programs do; the real programs just run.
  */
 import type { CatalogImage, SystemComponent } from './images.ts';
 import type { Mount } from './mounts.ts';

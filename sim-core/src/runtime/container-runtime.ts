@@ -21,8 +21,9 @@
  * their shims (./server/container-process.ts), the recovery at start
  * (./server/restart.ts) and traffic into pods (./server/pod-traffic.ts).
  *
- * Mirrors containerd's CRI plugin (internal/cri/server/service.go: the
- * criService and its Run; cmd/containerd starting and stopping it).
+ * Mirrors containerd/containerd internal/cri/server/service.go (the
+ * criService and its Run), containerd/containerd
+ * cmd/containerd/server/server.go (starting and stopping it).
  */
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';

@@ -1,11 +1,15 @@
 /**
  * The errors the CRI runtime returns, worded as containerd 2.x returns them
- * through gRPC and as the kubelet prints them (k8s.io/cri-client,
- * containerd/internal/cri/server). A gRPC status error reads
+ * through gRPC and as the kubelet prints them. A gRPC status error reads
  * `rpc error: code = <Code> desc = <message>`; errors containerd does not
  * classify travel as code Unknown, which recent kubelets print as the bare
  * message (observed: `Failed to pull image "nginxx": failed to pull and
  * unpack image ...` without the prefix, while NotFound keeps it).
+ *
+ * Mirrors grpc/grpc-go internal/status/status.go (rpc error: code = ... desc
+ * = ...), staging/src/k8s.io/cri-client/pkg/remote_runtime.go,
+ * staging/src/k8s.io/cri-client/pkg/remote_image.go, containerd/containerd
+ * internal/cri/server/images/image_pull.go.
  */
 
 export { criErrorText, type CriError, type GrpcCode } from '../cri-api/cri.ts';

@@ -5,8 +5,10 @@
  * processes and logs), plus its journal and service status. Owned by the
  * node (the cluster snapshots it); only the runtime process changes it.
  *
- * Plain JSON throughout. Mirrors the objects of the CRI API
- * (k8s.io/cri-api runtime/v1 api.proto: Image, PodSandbox, Container).
+ * Plain JSON throughout.
+ *
+ * Mirrors staging/src/k8s.io/cri-api/pkg/apis/runtime/v1/api.proto (Image,
+ * PodSandbox, Container).
  */
 import type { ContainerContext, FileOverrides } from './behaviour.ts';
 import type { ProgramState } from './program.ts';

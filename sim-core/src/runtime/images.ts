@@ -1,9 +1,9 @@
 /**
  * The registries the simulated nodes pull from: a catalogue of well-known
- * images with realistic compressed sizes, their default command, and how
- * an image reference is normalized the way containerd does it
- * (github.com/distribution/reference normalize.go, which containerd's CRI
- * plugin uses): `nginx` → `docker.io/library/nginx:latest`.
+ * images with realistic compressed sizes, their default command, and how an
+ * image reference is normalized the way containerd does it (as containerd's
+ * CRI plugin does, through distribution/reference): `nginx` →
+ * `docker.io/library/nginx:latest`.
  *
  * Sizes are the compressed amd64 sizes a registry reports and containerd
  * shows in `crictl images` / node status, rounded to the kilobyte; they
@@ -13,6 +13,8 @@
  *
  * Read-only data, shared by every node; the runtime (./container-runtime.ts)
  * owns what is pulled where.
+ *
+ * Mirrors distribution/reference normalize.go.
  */
 import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 

@@ -5,8 +5,10 @@
  * the next free address after the last one it gave, wrapping around, so a
  * deleted pod's IP is not reused at once.
  *
- * Mirrors containernetworking/plugins plugins/ipam/host-local
- * (backend/allocator/allocator.go), for IPv4 /16–/30 ranges.
+ * IPv4 /16–/30 ranges only.
+ *
+ * Mirrors containernetworking/plugins
+ * plugins/ipam/host-local/backend/allocator/allocator.go.
  */
 import type { RuntimeHostState } from './host-state.ts';
 

@@ -15,9 +15,11 @@
  * changes the container made under a writable mount are copied to the
  * node, then every mount is projected again from the node.
  *
- * Mirrors containerd's CRI plugin (internal/cri/opts/spec_opts.go
- * WithMounts: missing bind sources are created as directories) and what
- * a Linux bind mount does.
+ * As containerd's WithMounts does, missing bind sources are created as
+ * directories; the rest is what a Linux bind mount does.
+ *
+ * Mirrors containerd/containerd internal/cri/opts/spec_linux_opts.go
+ * (WithMounts).
  */
 import type { FileOverrides } from './behaviour.ts';
 import type { NodeDisk } from '../host/disk.ts';

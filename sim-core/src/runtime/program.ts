@@ -13,8 +13,12 @@
  * the process with exit code 137. A trap set by a shell runs only when the
  * foreground command finishes, except while the shell is in `wait`.
  *
- * Mirrors, loosely, what runc and the shim observe of a process: start,
- * output, exit status.
+ * Loosely, it is what runc and the shim observe of a process: start, output,
+ * exit status.
+ *
+ * Mirrors nothing upstream: a resumable interpreter standing in for a
+ * container's real process, which runs under runc and
+ * containerd-shim-runc-v2.
  */
 import type { CatalogImage } from './images.ts';
 import { compileScript, evalArithmetic, ShellSyntaxError, type Instr, type Redirect, type Word } from './sh.ts';

@@ -11,7 +11,9 @@
  * and globbing are not supported; a script using them gets the error
  * busybox would print for the unexpected token.
  *
- * Mirrors the grammar of IEEE Std 1003.1 "Shell Command Language" §2.9–2.10.
+ * The grammar is that of IEEE Std 1003.1 "Shell Command Language" §2.9–2.10.
+ *
+ * Mirrors mirror/busybox shell/ash.c.
  */
 
 /** One piece of a word: literal text or an expansion; `q` marks double-quoted parts (no field splitting). */

@@ -1,13 +1,17 @@
 /**
  * Why the scheduler put a pod where it did (or nowhere): the last decision
- * for each pod it tried, as plain JSON the sandbox draws as a table. This
- * is the simulator's counterpart of kube-scheduler-simulator's result
- * annotations (sigs.k8s.io/kube-scheduler-simulator: filter-result,
- * score-result, finalscore-result, selected-node), one record per pod.
+ * for each pod it tried, as plain JSON the sandbox draws as a table. This is
+ * the simulator's counterpart of kube-scheduler-simulator's result
+ * annotations (filter-result, score-result, finalscore-result,
+ * selected-node), one record per pod.
  *
  * The store is bounded: the last MAX_EXPLANATIONS pods, and per pod at
  * most `maxNodes` node rows (the scored nodes first, best first, then the
  * rejected ones), with a count of the rows left out.
+ *
+ * Mirrors kubernetes-sigs/kube-scheduler-simulator
+ * simulator/scheduler/plugin/annotation/annotation.go (the result
+ * annotations).
  */
 
 /** One Filter plugin's verdict on one node. `code` is a framework Code name: 'Success', 'Unschedulable', 'UnschedulableAndUnresolvable', 'Error'. */

@@ -1,9 +1,10 @@
 /**
  * Profiles: one framework per `profiles[].schedulerName`, built from the
- * defaulted configuration and the in-tree registry. Mirrors
- * pkg/scheduler/profile/profile.go (NewMap) and the checks it makes: every
- * profile needs one QueueSort plugin, the same across profiles, because
- * all profiles share one queue.
+ * defaulted configuration and the in-tree registry. As upstream's NewMap
+ * checks, every profile needs one QueueSort plugin, the same across
+ * profiles, because all profiles share one queue.
+ *
+ * Mirrors pkg/scheduler/profile/profile.go (NewMap).
  */
 import type { Handle, PluginFactory } from './framework/interface.ts';
 import { Framework, FrameworkConfigError } from './framework/runtime.ts';

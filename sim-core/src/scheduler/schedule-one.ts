@@ -4,12 +4,13 @@
  * where the previous cycle stopped), score them (PreScore, Score,
  * NormalizeScore, weights) and pick the best, breaking ties by reservoir
  * sampling; when nothing fits, build the FitError and run PostFilter
- * (preemption). Mirrors pkg/scheduler/schedule_one.go (schedulingCycle,
- * schedulePod, findNodesThatFitPod, findNodesThatPassFilters,
- * evaluateNominatedNode, prioritizeNodes, selectHost,
- * numFeasibleNodesToFind).
+ * (preemption).
  *
  * Everything the cycle looks at is recorded into a SchedulingExplanation.
+ *
+ * Mirrors pkg/scheduler/schedule_one.go (schedulingCycle, schedulePod,
+ * findNodesThatFitPod, findNodesThatPassFilters, evaluateNominatedNode,
+ * prioritizeNodes, selectHost, numFeasibleNodesToFind).
  */
 import type { Pod } from '../api/types.ts';
 import type { CycleState } from './framework/cycle-state.ts';

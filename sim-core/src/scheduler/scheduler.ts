@@ -1,10 +1,5 @@
 /**
  * kube-scheduler: watches for pods without a node and assigns each to one.
- * Mirrors k8s.io/kubernetes/cmd/kube-scheduler/app/server.go (informers,
- * then leader election on the Lease kube-system/kube-scheduler; it
- * schedules nothing until it leads), pkg/scheduler/scheduler.go,
- * eventhandlers.go (which informer event feeds the cache or the queue) and
- * schedule_one.go (scheduleOne, the binding cycle, handleSchedulingFailure).
  *
  * One scheduling cycle handles one pod and costs `cycleCostMs` of virtual
  * time (a teaching choice, so a burst of pods visibly takes time). The pod
@@ -18,6 +13,13 @@
  * here the process drops its volatile state (caches, queue, assumptions)
  * and campaigns again with a new identity, which looks the same from
  * outside. Every decision is kept as a SchedulingExplanation (explain()).
+ *
+ * Mirrors cmd/kube-scheduler/app/server.go (informers, then leader election
+ * on the Lease kube-system/kube-scheduler: it schedules nothing until it
+ * leads), pkg/scheduler/scheduler.go, pkg/scheduler/eventhandlers.go (which
+ * informer event feeds the cache or the queue),
+ * pkg/scheduler/schedule_one.go (scheduleOne, the binding cycle,
+ * handleSchedulingFailure).
  */
 import type { KubeObject, Node, Pod, PodCondition } from '../api/types.ts';
 import { ApiClient, R } from '../client/client.ts';

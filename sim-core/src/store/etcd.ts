@@ -6,6 +6,10 @@
  *
  * One member for now; the Raft cluster of 3 or 5 members comes with the
  * HA chapter (see ROADMAP), behind the same `store()` seam.
+ *
+ * Mirrors etcd-io/etcd server/embed/etcd.go (the member), etcd-io/etcd
+ * server/storage/mvcc/watchable_store.go (notifying watchers of each
+ * revision), etcd-io/etcd server/lease/lessor.go (expiring leases).
  */
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';

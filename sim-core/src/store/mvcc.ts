@@ -10,6 +10,15 @@
  *
  * This is durable state (etcd's data directory): it survives an etcd
  * restart. Its whole state is plain JSON.
+ *
+ * Mirrors etcd-io/etcd server/storage/mvcc/kvstore.go, etcd-io/etcd
+ * server/storage/mvcc/kvstore_txn.go, etcd-io/etcd
+ * server/storage/mvcc/kvstore_compaction.go, etcd-io/etcd
+ * server/storage/mvcc/index.go, etcd-io/etcd
+ * server/storage/mvcc/watchable_store.go, etcd-io/etcd
+ * server/storage/quota.go (the backend quota), etcd-io/etcd
+ * server/etcdserver/errors/errors.go (request too large), etcd-io/etcd
+ * api/v3rpc/rpctypes/error.go (the error texts).
  */
 import { ETCD_DEFAULT_QUOTA_BYTES, ETCD_MAX_REQUEST_BYTES, MvccError, type EtcdBackendStatus, type EtcdClient, type KeyValue, type MvccEvent, type RangeOptions, type RangeResult, type TxnCompare, type TxnOp, type TxnResult } from '../etcd-api/etcd.ts';
 

@@ -9,6 +9,9 @@
  *
  * Each takes a small deps object (see each folder's types): the state it
  * needs, the virtual clock and the host's seeded random stream.
+ *
+ * Mirrors nothing upstream: the entry point of the tools a reader types
+ * besides kubectl.
  */
 export { createEtcdctl } from './etcdctl/etcdctl.ts';
 export { createEtcdutl } from './etcdctl/etcdutl.ts';

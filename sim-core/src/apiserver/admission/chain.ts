@@ -5,10 +5,12 @@
  * plugin's `validate`. Each phase leaves one trace line (or the name of the
  * plugin that rejected).
  *
- * Mirrors k8s.io/apiserver/pkg/admission/chain.go (chainAdmissionHandler
- * Admit and Validate) and, for the field errors, the end of
- * k8s.io/apiserver/pkg/registry/rest/create.go BeforeCreate (and
- * update.go BeforeUpdate), which turn them into an Invalid status.
+ * Mirrors staging/src/k8s.io/apiserver/pkg/admission/chain.go
+ * (chainAdmissionHandler Admit and Validate),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (the end of
+ * BeforeCreate, which turns field errors into an Invalid status),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/update.go (BeforeUpdate,
+ * likewise).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { ResourceInfo } from '../../api/resources.ts';

@@ -2,8 +2,9 @@
  * DefaultTolerationSeconds: every pod that does not already tolerate the
  * node.kubernetes.io/not-ready and node.kubernetes.io/unreachable NoExecute
  * taints gets a toleration for each, for 300 seconds, so its pods leave a
- * failed node about five minutes after the node is marked. Mirrors
- * k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds/admission.go.
+ * failed node about five minutes after the node is marked.
+ *
+ * Mirrors plugin/pkg/admission/defaulttolerationseconds/admission.go.
  */
 import type { Toleration } from '../../api/types.ts';
 import type { AdmissionPlugin } from './plugin.ts';

@@ -1,8 +1,9 @@
 /**
- * How a plugin turns a refusal into a response: admission.NewForbidden
- * names the object (its name, else its generateName) and the resource it
- * was sent to, as `pods "web" is forbidden: <why>`. Mirrors
- * k8s.io/apiserver/pkg/admission/errors.go.
+ * How a plugin turns a refusal into a response: admission.NewForbidden names
+ * the object (its name, else its generateName) and the resource it was sent
+ * to, as `pods "web" is forbidden: <why>`.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/admission/errors.go.
  */
 import { qualifiedResource } from '../../api/resources.ts';
 import * as errors from '../errors.ts';

@@ -1,8 +1,9 @@
 /**
- * The admission chain, in upstream's order (AllOrderedPlugins in
- * k8s.io/kubernetes/pkg/kubeapiserver/options/plugins.go), with the
- * plugins a kubeadm cluster enables that change what a reader sees:
- * the default-on set plus NodeRestriction, which kubeadm adds.
+ * The admission chain, in upstream's order (AllOrderedPlugins), with the
+ * plugins a kubeadm cluster enables that change what a reader sees: the
+ * default-on set plus NodeRestriction, which kubeadm adds.
+ *
+ * Mirrors pkg/kubeapiserver/options/plugins.go (AllOrderedPlugins).
  */
 import type { AdmissionPlugin } from './plugin.ts';
 import { namespaceLifecycle } from './namespace-lifecycle.ts';

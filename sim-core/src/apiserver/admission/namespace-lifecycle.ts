@@ -1,11 +1,13 @@
 /**
  * NamespaceLifecycle: nothing may be created in a namespace that does not
  * exist or is being deleted, and the namespaces the cluster itself needs
- * (default, kube-system, kube-public) may not be deleted. Mirrors
- * k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go.
+ * (default, kube-system, kube-public) may not be deleted.
  *
  * Upstream falls back to a live read when its informer has not seen the
  * namespace yet; the simulated cache is always current, so one read does.
+ *
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go.
  */
 import * as errors from '../errors.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin.ts';

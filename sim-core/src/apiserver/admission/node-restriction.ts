@@ -4,10 +4,11 @@
  * kube-node-lease, may not change its taints or set labels outside the
  * kubelet's allowed set, may create only mirror pods bound to itself (owned
  * by its Node, referencing no service account or secret), may update the
- * status only of pods bound to itself, and may delete only those pods.
- * Other users pass untouched. kubeadm enables this plugin. Mirrors
- * k8s.io/kubernetes/plugin/pkg/admission/noderestriction/admission.go and
- * k8s.io/kubernetes/pkg/auth/nodeidentifier.
+ * status only of pods bound to itself, and may delete only those pods. Other
+ * users pass untouched. kubeadm enables this plugin.
+ *
+ * Mirrors plugin/pkg/admission/noderestriction/admission.go,
+ * pkg/auth/nodeidentifier/default.go.
  */
 import type { KubeObject, Node, OwnerReference, PodSpec } from '../../api/types.ts';
 import type { UserInfo } from '../../api/request.ts';

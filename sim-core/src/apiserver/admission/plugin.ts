@@ -1,9 +1,11 @@
 /**
  * Admission control: the chain of plugins every write passes after
  * authorization and before storage. Mutating plugins may change the object
- * (defaults that depend on cluster state: a service account, tolerations,
- * a priority); validating plugins may only accept or reject. Mirrors
- * k8s.io/apiserver/pkg/admission (MutationInterface, ValidationInterface).
+ * (defaults that depend on cluster state: a service account, tolerations, a
+ * priority); validating plugins may only accept or reject.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/admission/interfaces.go
+ * (MutationInterface, ValidationInterface).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { ResourceInfo } from '../../api/resources.ts';

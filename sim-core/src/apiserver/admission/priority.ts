@@ -1,10 +1,9 @@
 /**
  * Priority: resolves a pod's priorityClassName into spec.priority and
  * spec.preemptionPolicy (a class named in the pod, else the global default
- * class, else priority 0 and PreemptLowerPriority), rejects unknown
- * classes and hand-set priorities that disagree, and allows only one
- * global default PriorityClass. Mirrors
- * k8s.io/kubernetes/plugin/pkg/admission/priority/admission.go.
+ * class, else priority 0 and PreemptLowerPriority), rejects unknown classes
+ * and hand-set priorities that disagree, and allows only one global default
+ * PriorityClass.
  *
  * The two built-in classes, system-node-critical and
  * system-cluster-critical, resolve even before the API server's bootstrap
@@ -13,6 +12,8 @@
  * spec.preemptionPolicy is set here, not in the Pod defaults: upstream
  * SetDefaults_PodSpec leaves it unset and this plugin fills it from the
  * class (PreemptLowerPriority when no class applies).
+ *
+ * Mirrors plugin/pkg/admission/priority/admission.go.
  */
 import type { PodSpec, PriorityClass } from '../../api/types.ts';
 import type { StrategyContext } from '../registry/strategy.ts';

@@ -4,9 +4,10 @@
  * pod, else by the service account) the pod gets the projected
  * `kube-api-access-<random>` volume (a bound token, the cluster CA bundle
  * and the namespace) mounted read-only in every container at
- * /var/run/secrets/kubernetes.io/serviceaccount. Mirror pods are left
- * alone but may not use a service account. Mirrors
- * k8s.io/kubernetes/plugin/pkg/admission/serviceaccount/admission.go.
+ * /var/run/secrets/kubernetes.io/serviceaccount. Mirror pods are left alone
+ * but may not use a service account.
+ *
+ * Mirrors plugin/pkg/admission/serviceaccount/admission.go.
  */
 import type { Container, KubeObject, PodSpec, ServiceAccount, Volume } from '../../api/types.ts';
 import type { StrategyContext } from '../registry/strategy.ts';

@@ -2,7 +2,9 @@
  * TaintNodesByCondition: a new Node starts with the
  * node.kubernetes.io/not-ready:NoSchedule taint, so nothing is scheduled
  * onto it before the node lifecycle controller has seen it Ready (and
- * removed the taint). Mirrors k8s.io/kubernetes/plugin/pkg/admission/nodetaint/admission.go.
+ * removed the taint).
+ *
+ * Mirrors plugin/pkg/admission/nodetaint/admission.go.
  */
 import type { Taint } from '../../api/types.ts';
 import type { AdmissionPlugin } from './plugin.ts';

@@ -2,6 +2,10 @@
  * `--authorization-mode=AlwaysAllow`: every request is allowed. Upstream
  * keeps it for tests and throwaway clusters; the default cluster here uses
  * Node,RBAC like kubeadm.
+ *
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/authorization/authorizerfactory/builtin.go
+ * (alwaysAllowAuthorizer).
  */
 import type { Authorizer } from './authorizer.ts';
 

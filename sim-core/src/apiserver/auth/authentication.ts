@@ -9,9 +9,12 @@
  * is present but not valid is a 401, never anonymous access; an empty
  * bearer token counts as no token.
  *
- * Mirrors k8s.io/apiserver/pkg/authentication/request/union (first
- * success wins), .../request/anonymous and .../request/bearertoken, as
- * assembled by pkg/kubeapiserver/authenticator/config.go.
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/authentication/request/union/union.go
+ * (first success wins),
+ * staging/src/k8s.io/apiserver/pkg/authentication/request/anonymous/anonymous.go,
+ * staging/src/k8s.io/apiserver/pkg/authentication/request/bearertoken/bearertoken.go,
+ * pkg/kubeapiserver/authenticator/config.go (the assembly).
  */
 import type { UserInfo } from '../../api/request.ts';
 import type { TokenAuthentication } from './token-authenticator.ts';

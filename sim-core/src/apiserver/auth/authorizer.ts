@@ -1,8 +1,10 @@
 /**
- * Authorization: may this user do this verb on this resource? The API
- * server asks a chain of authorizers (kubeadm configures `Node,RBAC`); the
- * first to allow wins, as with `--authorization-mode=Node,RBAC`. Mirrors
- * k8s.io/apiserver/pkg/authorization/authorizer.
+ * Authorization: may this user do this verb on this resource? The API server
+ * asks a chain of authorizers (kubeadm configures `Node,RBAC`); the first to
+ * allow wins, as with `--authorization-mode=Node,RBAC`.
+ *
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/authorization/authorizer/interfaces.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { UserInfo } from '../../api/request.ts';

@@ -3,12 +3,6 @@
  * RoleBindings kube-apiserver writes at start-up (its `rbac/bootstrap-roles`
  * post-start hook), and, separately, the RBAC objects `kubeadm init` adds.
  *
- * Mirrors k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac/bootstrappolicy
- * (policy.go, controller_policy.go, namespace_policy.go; their rendered form
- * is testdata/*.yaml) and, for kubeadm, cmd/kubeadm/app/phases/
- * {bootstraptoken/node/tlsbootstrap.go, bootstraptoken/clusterinfo,
- * uploadconfig, kubelet, addons/proxy, addons/dns/manifests.go, kubeconfig}.
- *
  * The rules follow the v1.36 defaults: rules guarded by a feature gate that
  * is off by default (alpha, and off-by-default beta) are left out; rules
  * guarded by a gate that is on by default (or GA) are in, with the gate
@@ -16,6 +10,18 @@
  * (so `kubectl get clusterrole view -o yaml` reads as on a real cluster).
  * The objects are plain data; the cluster bootstrap writes them through the
  * API as the API server's loopback client (group system:masters).
+ *
+ * Mirrors plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go,
+ * plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go,
+ * plugin/pkg/auth/authorizer/rbac/bootstrappolicy/namespace_policy.go (their
+ * rendered form is testdata/*.yaml),
+ * cmd/kubeadm/app/phases/bootstraptoken/node/tlsbootstrap.go,
+ * cmd/kubeadm/app/phases/bootstraptoken/clusterinfo/clusterinfo.go,
+ * cmd/kubeadm/app/phases/uploadconfig/uploadconfig.go,
+ * cmd/kubeadm/app/phases/kubelet/config.go,
+ * cmd/kubeadm/app/phases/addons/proxy/proxy.go,
+ * cmd/kubeadm/app/phases/addons/dns/manifests.go,
+ * cmd/kubeadm/app/phases/kubeconfig/kubeconfig.go.
  */
 import type { KubeObject, PolicyRule } from '../../api/types.ts';
 import { compareGoStrings } from '../../golang/json.ts';
@@ -181,7 +187,7 @@ export function nodeRules(): PolicyRule[] {
 	];
 }
 
-/** The cluster-wide roles of policy.go ClusterRoles(), sorted by name as testdata/cluster-roles.yaml lists them. */
+/** The cluster-wide roles of policy.go ClusterRoles(), sorted by name as upstream's bootstrappolicy testdata/cluster-roles.yaml lists them. */
 function clusterRoles(): KubeObject[] {
 	const specs: RoleSpec[] = [
 		// The namespace admin: edit plus Roles and RoleBindings, aggregated.

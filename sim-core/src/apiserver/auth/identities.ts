@@ -9,11 +9,12 @@
  * `--use-service-account-credentials=true`). The authenticator adds
  * `system:authenticated` to every identity it accepts.
  *
- * Mirrors cmd/kubeadm/app/phases/kubeconfig (the certificates' subjects),
- * k8s.io/apiserver/pkg/authentication/serviceaccount (usernames and groups
- * of service accounts), k8s.io/apiserver/pkg/authentication/group
- * (AuthenticatedGroupAdder) and, for the per-controller service accounts,
- * cmd/kube-controller-manager/app (each controller's ClientBuilder name).
+ * Mirrors cmd/kubeadm/app/phases/kubeconfig/kubeconfig.go (the certificates'
+ * subjects),
+ * staging/src/k8s.io/apiserver/pkg/authentication/serviceaccount/util.go
+ * (usernames and groups of service accounts),
+ * staging/src/k8s.io/apiserver/pkg/authentication/group/authenticated_group_adder.go,
+ * cmd/kube-controller-manager/app/ (each controller's ClientBuilder name).
  */
 import type { UserInfo } from '../../api/request.ts';
 import { ALL_AUTHENTICATED, ALL_SERVICE_ACCOUNTS, KUBEADM_CLUSTER_ADMINS, SYSTEM_MASTERS, SYSTEM_NODES } from './bootstrap-policy.ts';

@@ -1,8 +1,10 @@
 /**
- * The API server's authorization chain, as `--authorization-mode` builds
- * it (k8s.io/kubernetes/pkg/kubeapiserver/authorizer/config.go), behind the
- * `system:masters` short-cut every kube-apiserver puts first
- * (./privileged-groups.ts). kubeadm configures `--authorization-mode=Node,RBAC`.
+ * The API server's authorization chain, as `--authorization-mode` builds it,
+ * behind the `system:masters` short-cut every kube-apiserver puts first
+ * (./privileged-groups.ts). kubeadm configures
+ * `--authorization-mode=Node,RBAC`.
+ *
+ * Mirrors pkg/kubeapiserver/authorizer/config.go.
  */
 import { alwaysAllow } from './always-allow.ts';
 import type { Authorizer } from './authorizer.ts';

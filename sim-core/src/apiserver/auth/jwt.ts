@@ -4,6 +4,9 @@
  * unpadded base64url (RFC 4648 §5). What go-jose does for the API server's
  * service account tokens (gopkg.in/go-jose/go-jose.v2 jwt and jws), written
  * for plain ECMAScript: bytes are number arrays, text is UTF-8.
+ *
+ * Mirrors go-jose/go-jose jws.go (the compact serialization),
+ * go-jose/go-jose jwt/builder.go.
  */
 import { utf8Encode } from '../../golang/utf8.ts';
 import { utf8Decode } from '../../golang/utf8.ts';

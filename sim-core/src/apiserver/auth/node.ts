@@ -12,14 +12,16 @@
  * `nodeRules()`); what they do not cover gets no opinion, so RBAC may still
  * allow it. Requests from anyone else get no opinion at all.
  *
- * Mirrors k8s.io/kubernetes/plugin/pkg/auth/authorizer/node/node_authorizer.go
- * with AuthorizeNodeWithSelectors on (the v1.36 default), and
- * pkg/auth/nodeidentifier. Upstream keeps a graph of pods, their
- * references and nodes, fed by informers (graph_populator.go); here the
- * same relations are read from the API server's cache at decision time:
- * a pod is related to a node when its spec.nodeName names it, and a
- * secret, configmap, service account, claim or volume when such a pod
- * refers to it (podutil.VisitPodSecretNames / VisitPodConfigmapNames).
+ * Upstream keeps a graph of pods, their references and nodes, fed by
+ * informers (graph_populator.go); here the same relations are read from the
+ * API server's cache at decision time: a pod is related to a node when its
+ * spec.nodeName names it, and a secret, configmap, service account, claim or
+ * volume when such a pod refers to it (podutil.VisitPodSecretNames /
+ * VisitPodConfigmapNames).
+ *
+ * Mirrors plugin/pkg/auth/authorizer/node/node_authorizer.go (with
+ * AuthorizeNodeWithSelectors on, the v1.36 default),
+ * pkg/auth/nodeidentifier/default.go.
  */
 import type { Container, Pod, Volume } from '../../api/types.ts';
 import { parseFieldSelector } from '../../api/labels.ts';

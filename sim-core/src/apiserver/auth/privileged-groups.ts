@@ -7,8 +7,10 @@
  * kubeadm (v1.29+) gives admin.conf the group `kubeadm:cluster-admins`,
  * bound to cluster-admin through RBAC, instead.
  *
- * Mirrors k8s.io/apiserver/pkg/authorization/authorizerfactory/builtin.go
- * (privilegedGroupAuthorizer) and pkg/server/config.go
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/authorization/authorizerfactory/builtin.go
+ * (privilegedGroupAuthorizer),
+ * staging/src/k8s.io/apiserver/pkg/server/config.go
  * (AuthorizeClientBearerToken).
  */
 import type { Authorizer } from './authorizer.ts';

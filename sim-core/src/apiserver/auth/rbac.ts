@@ -7,11 +7,6 @@
  * only). RBAC never denies: without a matching rule it has no opinion, and
  * the request is forbidden only if no other authorizer allows it.
  *
- * Mirrors k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac/rbac.go,
- * pkg/registry/rbac/validation/rule.go (the rule resolver and the wording of
- * its sources), pkg/apis/rbac/v1/evaluation_helpers.go (rule matching) and,
- * for aggregated ClusterRoles, pkg/controller/clusterroleaggregation.
- *
  * Aggregation: upstream, the clusterrole-aggregation controller writes the
  * union of the selected roles' rules into an aggregated ClusterRole, and
  * the authorizer reads those stored rules. The simulation runs no such
@@ -19,6 +14,12 @@
  * same selection in the same order; the result equals the state the
  * controller converges to (it overwrites the stored rules of any role with
  * an aggregationRule), minus the controller's short delay.
+ *
+ * Mirrors plugin/pkg/auth/authorizer/rbac/rbac.go,
+ * pkg/registry/rbac/validation/rule.go (the rule resolver and the wording of
+ * its sources), pkg/apis/rbac/v1/evaluation_helpers.go (rule matching),
+ * pkg/controller/clusterroleaggregation/clusterroleaggregation_controller.go
+ * (aggregated ClusterRoles).
  */
 import type { PolicyRule, Role, RoleBinding, Subject } from '../../api/types.ts';
 import { compareGoStrings, goQuote } from '../../golang/json.ts';

@@ -1,10 +1,12 @@
 /**
- * What the API server derives from a request before it asks the
- * authorizers. Mirrors k8s.io/apiserver/pkg/endpoints/request/requestinfo.go
- * (RequestInfoFactory.NewRequestInfo): a list or watch whose field selector
- * pins `metadata.name` is authorized as a request for that one name, so
- * `resourceNames` rules and the Node authorizer (a kubelet watching one
- * secret) see it.
+ * What the API server derives from a request before it asks the authorizers.
+ * As RequestInfoFactory.NewRequestInfo has it, a list or watch whose field
+ * selector pins `metadata.name` is authorized as a request for that one
+ * name, so `resourceNames` rules and the Node authorizer (a kubelet watching
+ * one secret) see it.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go
+ * (RequestInfoFactory.NewRequestInfo).
  */
 import { parseFieldSelector } from '../../api/labels.ts';
 

@@ -15,9 +15,8 @@
  * verify it (it holds the secret); nothing outside could, which is also
  * true of this fake key.
  *
- * Mirrors pkg/serviceaccount/jwt.go (JWTTokenGenerator, the signer) and
- * k8s.io/apiserver/pkg/authentication/serviceaccount keyIDFromPublicKey
- * (the `kid` header).
+ * Mirrors pkg/serviceaccount/jwt.go (JWTTokenGenerator, the signer, and
+ * keyIDFromPublicKey for the kid header).
  */
 import { deriveRngState, Rng } from '../../sim/rng.ts';
 import { utf8Encode } from '../../golang/utf8.ts';

@@ -13,7 +13,7 @@
  * sorted, at every level, so a real token's payload reads `aud, exp, iat,
  * iss, jti, kubernetes.io, nbf, sub`; the header is `{"alg":"RS256","kid":…}`.
  *
- * Mirrors pkg/serviceaccount/claims.go (Claims) and pkg/serviceaccount/jwt.go
+ * Mirrors pkg/serviceaccount/claims.go (Claims), pkg/serviceaccount/jwt.go
  * (GenerateToken).
  */
 import { base64UrlEncodeText } from './jwt.ts';

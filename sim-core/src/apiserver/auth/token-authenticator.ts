@@ -18,12 +18,14 @@
  * `401 Unauthorized`; the reason goes to the API server's log (here the
  * trace), as upstream logs "Unable to authenticate the request".
  *
- * Mirrors pkg/serviceaccount/jwt.go (JWTTokenAuthenticator.AuthenticateToken,
- * hasCorrectIssuer), pkg/serviceaccount/claims.go (validator.Validate) and
- * k8s.io/apiserver/pkg/authentication/request/bearertoken (the default
- * "invalid bearer token" error). Legacy secret-based tokens (issuer
- * `kubernetes/serviceaccount`) are not modelled: no tokens controller
- * creates them here.
+ * Legacy secret-based tokens (issuer `kubernetes/serviceaccount`) are not
+ * modelled: no tokens controller creates them here.
+ *
+ * Mirrors pkg/serviceaccount/jwt.go
+ * (JWTTokenAuthenticator.AuthenticateToken, hasCorrectIssuer),
+ * pkg/serviceaccount/claims.go (validator.Validate),
+ * staging/src/k8s.io/apiserver/pkg/authentication/request/bearertoken/bearertoken.go
+ * (the default "invalid bearer token" error).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { UserInfo } from '../../api/request.ts';
@@ -96,7 +98,7 @@ function deletedLongAgo(obj: KubeObject, nowSeconds: number, parse: (text: strin
 /**
  * Authenticates one bearer token at the virtual wall-clock time
  * `nowWallMs`. `parseTime` turns an RFC 3339 timestamp into epoch ms
- * (sim/clock parseRfc3339).
+ * (golang/time.ts parseRfc3339).
  */
 export function authenticateServiceAccountToken(token: string, config: TokenAuthenticatorConfig, reader: TokenObjectReader, nowWallMs: number, parseTime: (text: string) => number): TokenAuthentication {
 	const jws = parseCompactJws(token);

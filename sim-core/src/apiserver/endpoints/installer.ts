@@ -6,10 +6,11 @@
  * authorizers without touching etcd; everything else needs the watch cache
  * loaded and etcd reachable.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/installer.go
- * (registerResourceHandlers), with the attributes of
- * k8s.io/apiserver/pkg/endpoints/filters/authorization.go
- * (GetAuthorizerAttributes) and request/requestinfo.go.
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/installer.go
+ * (registerResourceHandlers),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/authorization.go
+ * (GetAuthorizerAttributes),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { qualifiedResource, type ResourceInfo } from '../../api/resources.ts';

@@ -1,8 +1,9 @@
 /**
  * Validation shared by the apps/v1 workloads: selectors against template
  * labels, the pod template of a ReplicaSet-like controller, int-or-percent
- * values, and the status-subresource rules. Mirrors
- * k8s.io/kubernetes/pkg/apis/apps/validation/validation.go
+ * values, and the status-subresource rules.
+ *
+ * Mirrors pkg/apis/apps/validation/validation.go
  * (ValidatePodTemplateSpecForReplicaSet, ValidatePositiveIntOrPercent,
  * IsNotMoreThan100Percent).
  */

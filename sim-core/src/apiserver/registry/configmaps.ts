@@ -1,7 +1,10 @@
 /**
  * The ConfigMap strategy: key names, the 1 MiB size limit, and immutable
- * ConfigMaps. Mirrors k8s.io/kubernetes/pkg/registry/core/configmap/strategy.go
- * and ValidateConfigMap / ValidateConfigMapUpdate in pkg/apis/core/validation.
+ * ConfigMaps.
+ *
+ * Mirrors pkg/registry/core/configmap/strategy.go,
+ * pkg/apis/core/validation/validation.go (ValidateConfigMap,
+ * ValidateConfigMapUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

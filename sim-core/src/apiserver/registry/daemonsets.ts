@@ -1,8 +1,11 @@
 /**
  * The DaemonSet strategy: defaults (RollingUpdate with maxUnavailable 1 and
  * maxSurge 0, revisionHistoryLimit 10), validation, immutable selector.
- * Mirrors k8s.io/kubernetes/pkg/registry/apps/daemonset/strategy.go,
- * SetDefaults_DaemonSet and ValidateDaemonSetSpec / ValidateDaemonSetUpdateStrategy.
+ *
+ * Mirrors pkg/registry/apps/daemonset/strategy.go,
+ * pkg/apis/apps/v1/defaults.go (SetDefaults_DaemonSet),
+ * pkg/apis/apps/validation/validation.go (ValidateDaemonSetSpec,
+ * ValidateDaemonSetUpdateStrategy).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { asRecord, asStringMap, child, goLabelSelector, invalid, notSupported, required, type FieldError } from './field.ts';

@@ -2,9 +2,12 @@
  * The Deployment strategy: defaults (replicas 1, RollingUpdate 25%/25%,
  * revisionHistoryLimit 10, progressDeadlineSeconds 600, pod template
  * defaults), generation (spec or annotation changes), validation and the
- * immutable selector. Mirrors k8s.io/kubernetes/pkg/registry/apps/deployment/strategy.go,
- * SetDefaults_Deployment (pkg/apis/apps/v1/defaults.go) and
- * ValidateDeployment / ValidateDeploymentSpec (pkg/apis/apps/validation).
+ * immutable selector.
+ *
+ * Mirrors pkg/registry/apps/deployment/strategy.go,
+ * pkg/apis/apps/v1/defaults.go (SetDefaults_Deployment),
+ * pkg/apis/apps/validation/validation.go (ValidateDeployment,
+ * ValidateDeploymentSpec).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { asRecord, child, forbidden, goIntOrString, invalid, notSupported, required, type FieldError } from './field.ts';

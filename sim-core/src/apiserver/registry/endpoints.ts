@@ -1,8 +1,11 @@
 /**
  * The Endpoints strategy: port protocol defaults, subset validation, the
- * v1.33 deprecation warning on every request. Endpoints may be created by
- * an update. Mirrors k8s.io/kubernetes/pkg/registry/core/endpoint/strategy.go,
- * SetDefaults_Endpoints and ValidateEndpoints.
+ * v1.33 deprecation warning on every request. Endpoints may be created by an
+ * update.
+ *
+ * Mirrors pkg/registry/core/endpoint/strategy.go,
+ * pkg/apis/core/v1/defaults.go (SetDefaults_Endpoints),
+ * pkg/apis/core/validation/validation.go (ValidateEndpoints).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,9 +1,10 @@
 /**
- * The EndpointSlice strategy: port defaults (name "", protocol TCP),
- * address type, endpoint addresses and ports. Mirrors
- * k8s.io/kubernetes/pkg/registry/discovery/endpointslice/strategy.go,
- * SetDefaults_EndpointPort (pkg/apis/discovery/v1/defaults.go) and
- * ValidateEndpointSlice (pkg/apis/discovery/validation).
+ * The EndpointSlice strategy: port defaults (name "", protocol TCP), address
+ * type, endpoint addresses and ports.
+ *
+ * Mirrors pkg/registry/discovery/endpointslice/strategy.go,
+ * pkg/apis/discovery/v1/defaults.go (SetDefaults_EndpointPort),
+ * pkg/apis/discovery/validation/validation.go (ValidateEndpointSlice).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

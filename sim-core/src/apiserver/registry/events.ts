@@ -1,10 +1,12 @@
 /**
  * The core/v1 Event strategy: the legacy namespace rule (the involved
- * object's namespace must be the event's), the extra fields new-style
- * events must carry, and the field selectors `kubectl get events` and
- * `kubectl describe` use. Events may be created by an update (the event
- * recorder's patches). Mirrors k8s.io/kubernetes/pkg/registry/core/event/strategy.go
- * (ToSelectableFields) and legacyValidateEvent in pkg/apis/core/validation/events.go.
+ * object's namespace must be the event's), the extra fields new-style events
+ * must carry, and the field selectors `kubectl get events` and `kubectl
+ * describe` use. Events may be created by an update (the event recorder's
+ * patches).
+ *
+ * Mirrors pkg/registry/core/event/strategy.go (ToSelectableFields),
+ * pkg/apis/core/validation/events.go (legacyValidateEvent).
  */
 import type { CoreEvent, KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,9 +1,13 @@
 /**
- * Builders for validation errors, as k8s.io/apimachinery/pkg/util/validation/field
- * (errors.go, path.go) makes them, and the Go `%#v` renderings upstream puts
- * in messages for values that are not plain strings or numbers (maps,
- * label selectors, IntOrString...). The text of each error is produced by
- * ../errors.ts (formatFieldError).
+ * Builders for validation errors, as apimachinery's field package makes
+ * them, and the Go `%#v` renderings upstream puts in messages for values
+ * that are not plain strings or numbers (maps, label selectors,
+ * IntOrString...). The text of each error is produced by ../errors.ts
+ * (formatFieldError).
+ *
+ * Mirrors
+ * staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go,
+ * staging/src/k8s.io/apimachinery/pkg/util/validation/field/path.go.
  */
 import type { FieldError } from '../errors.ts';
 import { compareGoStrings, goQuote } from '../../golang/json.ts';

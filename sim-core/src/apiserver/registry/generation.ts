@@ -1,9 +1,11 @@
 /**
- * metadata.generation for resources with a spec: 1 on create, +1 whenever
- * an update of the main resource changes the spec (never for metadata-only
- * or status changes). Mirrors the PrepareForCreate / PrepareForUpdate pairs
- * of the apps, batch and core pod strategies under
- * k8s.io/kubernetes/pkg/registry (e.g. apps/deployment/strategy.go).
+ * metadata.generation for resources with a spec: 1 on create, +1 whenever an
+ * update of the main resource changes the spec (never for metadata-only or
+ * status changes).
+ *
+ * Mirrors pkg/registry/apps/deployment/strategy.go (PrepareForCreate,
+ * PrepareForUpdate; the other apps, batch and core pod strategies do the
+ * same).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { jsonEquals } from './field.ts';

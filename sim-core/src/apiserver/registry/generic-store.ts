@@ -6,10 +6,12 @@
  * message to etcd. Events are stored under a lease of `--event-ttl`, so
  * etcd forgets them by itself. etcd's own errors become API statuses.
  *
- * Mirrors k8s.io/apiserver/pkg/registry/generic/registry/store.go (the
- * reads and writes of Create, Update and Delete) and
- * k8s.io/apiserver/pkg/storage/etcd3/store.go (GuaranteedUpdate's
- * compare-and-swap, the lease for a TTL, decoding what etcd returns).
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (the
+ * reads and writes of Create, Update and Delete),
+ * staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go
+ * (GuaranteedUpdate's compare-and-swap, the lease for a TTL, decoding what
+ * etcd returns).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { etcdKey, type ResourceInfo } from '../../api/resources.ts';

@@ -1,8 +1,11 @@
 /**
  * Every resource's strategy, keyed by `strategyKey(group, resource)`, for
  * the API server's `strategies` dependency. Upstream wires one storage per
- * resource in pkg/controlplane/apiserver and pkg/registry/<group>/rest
- * (storage_*.go); this is that table.
+ * resource in each group's storage_*.go; this is that table.
+ *
+ * Mirrors pkg/controlplane/apiserver/apis.go,
+ * pkg/registry/core/rest/storage_core.go,
+ * pkg/registry/apps/rest/storage_apps.go.
  */
 import { strategyKey, type Strategy, type StrategyRegistry } from './strategy.ts';
 import { podStrategy } from './pods.ts';

@@ -1,11 +1,13 @@
 /**
  * The Job strategy (batch/v1): defaults, the generated selector and pod
- * labels (`batch.kubernetes.io/controller-uid`, `batch.kubernetes.io/job-name`
- * and their legacy unprefixed twins), validation of creates and updates,
- * and the `status.successful` field selector. Mirrors
- * k8s.io/kubernetes/pkg/registry/batch/job/strategy.go (generateSelector),
- * SetDefaults_Job (pkg/apis/batch/v1/defaults.go) and ValidateJob /
- * ValidateJobUpdate (pkg/apis/batch/validation).
+ * labels (`batch.kubernetes.io/controller-uid`,
+ * `batch.kubernetes.io/job-name` and their legacy unprefixed twins),
+ * validation of creates and updates, and the `status.successful` field
+ * selector.
+ *
+ * Mirrors pkg/registry/batch/job/strategy.go (generateSelector),
+ * pkg/apis/batch/v1/defaults.go (SetDefaults_Job),
+ * pkg/apis/batch/validation/validation.go (ValidateJob, ValidateJobUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { isDNS1123Label } from '../../api/labels.ts';

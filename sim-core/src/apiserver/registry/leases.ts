@@ -1,9 +1,10 @@
 /**
  * The Lease strategy (coordination.k8s.io): positive durations and
- * non-negative transitions. Leases may be created by an update, which is
- * how the kubelet and leader election write them. Mirrors
- * k8s.io/kubernetes/pkg/registry/coordination/lease/strategy.go and
- * ValidateLease (pkg/apis/coordination/validation).
+ * non-negative transitions. Leases may be created by an update, which is how
+ * the kubelet and leader election write them.
+ *
+ * Mirrors pkg/registry/coordination/lease/strategy.go,
+ * pkg/apis/coordination/validation/validation.go (ValidateLease).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

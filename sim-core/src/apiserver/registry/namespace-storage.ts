@@ -5,9 +5,9 @@
  * with spec.finalizers emptied, and a namespace with neither spec nor
  * metadata finalizers left is removed.
  *
- * Mirrors pkg/registry/core/namespace/storage/storage.go (REST.Delete and
- * FinalizeREST) and the finalize strategy of
- * pkg/registry/core/namespace/strategy.go (only spec.finalizers may change).
+ * Mirrors pkg/registry/core/namespace/storage/storage.go (REST.Delete,
+ * FinalizeREST), pkg/registry/core/namespace/strategy.go (the finalize
+ * strategy: only spec.finalizers may change).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { qualifiedResource, type ResourceInfo } from '../../api/resources.ts';

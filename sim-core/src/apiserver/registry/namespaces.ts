@@ -1,9 +1,12 @@
 /**
  * The Namespace strategy: the `kubernetes.io/metadata.name` label, the
- * `kubernetes` finalizer, phase Active on create, and the rule that the
- * main resource cannot change spec.finalizers or status. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/namespace/strategy.go,
- * SetDefaults_Namespace / SetDefaults_NamespaceStatus and ValidateNamespace.
+ * `kubernetes` finalizer, phase Active on create, and the rule that the main
+ * resource cannot change spec.finalizers or status.
+ *
+ * Mirrors pkg/registry/core/namespace/strategy.go,
+ * pkg/apis/core/v1/defaults.go (SetDefaults_Namespace,
+ * SetDefaults_NamespaceStatus), pkg/apis/core/validation/validation.go
+ * (ValidateNamespace).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,11 +1,12 @@
 /**
  * The Node strategy: status defaults, taint validation, which spec fields
- * may change, and the `spec.unschedulable` field selector. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/node/strategy.go and ValidateNode /
- * ValidateNodeUpdate in pkg/apis/core/validation.
+ * may change, and the `spec.unschedulable` field selector.
  *
  * Nodes register with their status (the kubelet creates the object), so
  * create keeps status; updates of the main resource keep the stored status.
+ *
+ * Mirrors pkg/registry/core/node/strategy.go,
+ * pkg/apis/core/validation/validation.go (ValidateNode, ValidateNodeUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -4,9 +4,10 @@
  * validators of k8s.io/apimachinery/pkg/util/validation (ports, config-map
  * keys, environment variable names, IP addresses, percentages).
  *
- * Mirrors k8s.io/apimachinery/pkg/api/validation/objectmeta.go and
- * generic.go, k8s.io/apimachinery/pkg/apis/meta/v1/validation, and
- * k8s.io/apimachinery/pkg/util/validation/validation.go.
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go,
+ * staging/src/k8s.io/apimachinery/pkg/api/validation/generic.go,
+ * staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go,
+ * staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go.
  */
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, labelSelectorFromObject, SelectorError } from '../../api/labels.ts';

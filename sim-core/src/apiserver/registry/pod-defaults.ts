@@ -1,13 +1,15 @@
 /**
  * Defaulting of pod specs, for Pods and for the pod templates inside
- * Deployments, ReplicaSets, DaemonSets, StatefulSets and Jobs. Mirrors
+ * Deployments, ReplicaSets, DaemonSets, StatefulSets and Jobs. Follows
  * SetDefaults_PodSpec, SetDefaults_Pod, SetDefaults_Container,
  * SetDefaults_Probe, SetDefaults_HTTPGetAction, the volume-source defaults
- * and SetDefaults_ResourceList in k8s.io/kubernetes/pkg/apis/core/v1/defaults.go.
+ * and SetDefaults_ResourceList upstream.
  *
  * Like upstream, template specs get only the PodSpec defaults; the
  * Pod-only ones (requests copied from limits, enableServiceLinks,
  * host-network ports) apply to Pods alone (SetDefaults_Pod).
+ *
+ * Mirrors pkg/apis/core/v1/defaults.go.
  */
 import { Quantity, QuantityParseError } from '../../api/quantity.ts';
 import { asArray, asRecord } from './field.ts';

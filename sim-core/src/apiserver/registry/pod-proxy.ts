@@ -6,8 +6,8 @@
  * not answer gives the dial error a Go client would print.
  *
  * Mirrors pkg/registry/core/pod/rest/log.go (LogREST.Get),
- * pkg/registry/core/pod/rest/subresources.go (ExecREST.Connect) and
- * LogLocation/ExecLocation of pkg/registry/core/pod/strategy.go.
+ * pkg/registry/core/pod/rest/subresources.go (ExecREST.Connect),
+ * pkg/registry/core/pod/strategy.go (LogLocation, ExecLocation).
  */
 import { qualifiedResource, resourceByName, type ResourceInfo } from '../../api/resources.ts';
 import type { ApiRequest, ApiResponse } from '../../api/request.ts';

@@ -8,7 +8,7 @@
  * ../eviction.ts; the budget's status is updated first, as upstream does).
  *
  * Mirrors pkg/registry/core/pod/storage/storage.go (BindingREST.Create,
- * assignPod) and pkg/registry/core/pod/storage/eviction.go
+ * assignPod), pkg/registry/core/pod/storage/eviction.go
  * (EvictionREST.Create).
  */
 import type { ObjectMeta, Status } from '../../api/types.ts';

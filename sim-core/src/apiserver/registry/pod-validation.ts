@@ -2,13 +2,14 @@
  * Validation of pod specs, for Pods and for pod templates: containers,
  * images, ports, environment, volumes and mounts, resources, probes,
  * tolerations and the pod-level fields, with upstream's field paths and
- * messages. Mirrors ValidatePodSpec, ValidatePodTemplateSpec,
- * validatePodMetadataAndSpec and ValidatePodUpdate in
- * k8s.io/kubernetes/pkg/apis/core/validation/validation.go (v1.36).
+ * messages. Follows ValidatePodSpec, ValidatePodTemplateSpec,
+ * validatePodMetadataAndSpec and ValidatePodUpdate of v1.36.
  *
  * Left out: the volume sources the simulation has no use for beyond their
  * required fields, affinity terms, security-context details, DNS config,
  * resource claims, sysctls and Windows options.
+ *
+ * Mirrors pkg/apis/core/validation/validation.go.
  */
 import type { ObjectMeta } from '../../api/types.ts';
 import { Quantity, QuantityParseError } from '../../api/quantity.ts';

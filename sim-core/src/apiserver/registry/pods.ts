@@ -1,8 +1,9 @@
 /**
  * The Pod strategy: defaults, the initial status (phase Pending and the QoS
- * class), generation, validation of creates and updates, the field
- * selectors kubectl and the kubelet use, and graceful deletion. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/pod/strategy.go.
+ * class), generation, validation of creates and updates, the field selectors
+ * kubectl and the kubelet use, and graceful deletion.
+ *
+ * Mirrors pkg/registry/core/pod/strategy.go.
  */
 import type { KubeObject, PodStatus } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,11 +1,13 @@
 /**
- * The PriorityClass strategy (scheduling.k8s.io): preemptionPolicy
- * defaults to PreemptLowerPriority; user classes may not exceed one
- * billion, and the `system-` prefix is reserved for the two built-in
- * classes; value and preemptionPolicy never change. Mirrors
- * k8s.io/kubernetes/pkg/registry/scheduling/priorityclass/strategy.go,
- * SetDefaults_PriorityClass, ValidatePriorityClass and
- * IsKnownSystemPriorityClass (pkg/apis/scheduling).
+ * The PriorityClass strategy (scheduling.k8s.io): preemptionPolicy defaults
+ * to PreemptLowerPriority; user classes may not exceed one billion, and the
+ * `system-` prefix is reserved for the two built-in classes; value and
+ * preemptionPolicy never change.
+ *
+ * Mirrors pkg/registry/scheduling/priorityclass/strategy.go,
+ * pkg/apis/scheduling/v1/defaults.go (SetDefaults_PriorityClass),
+ * pkg/apis/scheduling/validation/validation.go (ValidatePriorityClass),
+ * pkg/apis/scheduling/helpers.go (IsKnownSystemPriorityClass).
  */
 import type { KubeObject, PriorityClass } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,10 +1,14 @@
 /**
  * The RBAC strategies: Roles, ClusterRoles, RoleBindings and
  * ClusterRoleBindings. Defaults fill `apiGroup` of role references and
- * User/Group subjects; validation checks rules, subject kinds and the
- * role reference, which can never change. Mirrors
- * k8s.io/kubernetes/pkg/registry/rbac/*\/strategy.go,
- * pkg/apis/rbac/v1/defaults.go and pkg/apis/rbac/validation/validation.go.
+ * User/Group subjects; validation checks rules, subject kinds and the role
+ * reference, which can never change.
+ *
+ * Mirrors pkg/registry/rbac/role/strategy.go,
+ * pkg/registry/rbac/clusterrole/strategy.go,
+ * pkg/registry/rbac/rolebinding/strategy.go,
+ * pkg/registry/rbac/clusterrolebinding/strategy.go,
+ * pkg/apis/rbac/v1/defaults.go, pkg/apis/rbac/validation/validation.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,8 +1,11 @@
 /**
  * The ReplicaSet strategy: replicas 1 by default, validation, immutable
- * selector, and the `status.replicas` field selector. Mirrors
- * k8s.io/kubernetes/pkg/registry/apps/replicaset/strategy.go,
- * SetDefaults_ReplicaSet and ValidateReplicaSet / ValidateReplicaSetSpec.
+ * selector, and the `status.replicas` field selector.
+ *
+ * Mirrors pkg/registry/apps/replicaset/strategy.go,
+ * pkg/apis/apps/v1/defaults.go (SetDefaults_ReplicaSet),
+ * pkg/apis/apps/validation/validation.go (ValidateReplicaSet,
+ * ValidateReplicaSetSpec).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { asRecord, type FieldError } from './field.ts';

@@ -4,8 +4,8 @@
  * a string) read from the object, and an update of it that changes the
  * object's spec.replicas through the ordinary update path.
  *
- * Mirrors the ScaleREST of pkg/registry/apps/deployment/storage/storage.go
- * (and of replicaset and statefulset: scaleFromDeployment, Update).
+ * Mirrors pkg/registry/apps/deployment/storage/storage.go (ScaleREST:
+ * scaleFromDeployment, Update; replicaset and statefulset have the same).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { ResourceInfo } from '../../api/resources.ts';

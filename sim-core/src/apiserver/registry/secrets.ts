@@ -1,9 +1,13 @@
 /**
  * The Secret strategy: type Opaque by default, `stringData` folded into
- * base64 `data` (and dropped, as the v1 conversion does), key names, the
- * 1 MiB size limit, the per-type required keys, immutable Secrets and the
- * `type` field selector. Mirrors k8s.io/kubernetes/pkg/registry/core/secret/strategy.go,
- * SetDefaults_Secret, Convert_v1_Secret_To_core_Secret and ValidateSecret.
+ * base64 `data` (and dropped, as the v1 conversion does), key names, the 1
+ * MiB size limit, the per-type required keys, immutable Secrets and the
+ * `type` field selector.
+ *
+ * Mirrors pkg/registry/core/secret/strategy.go, pkg/apis/core/v1/defaults.go
+ * (SetDefaults_Secret), pkg/apis/core/v1/conversion.go
+ * (Convert_v1_Secret_To_core_Secret), pkg/apis/core/validation/validation.go
+ * (ValidateSecret).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';

@@ -1,17 +1,18 @@
 /**
- * ClusterIP and NodePort allocation for Services. Upstream keeps bitmaps
- * (or IPAddress objects); here the allocation state is derived from the
- * Services the API server already stores, which gives the same answers
- * without state of its own. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/service/ipallocator (ipallocator.go:
- * ErrAllocated, ErrNotInRange, calculateRangeOffset),
- * pkg/registry/core/service/portallocator (allocator.go) and
- * pkg/registry/core/service/storage/alloc.go (the error wording).
+ * ClusterIP and NodePort allocation for Services. Upstream keeps bitmaps (or
+ * IPAddress objects); here the allocation state is derived from the Services
+ * the API server already stores, which gives the same answers without state
+ * of its own.
  *
  * Both allocators prefer the upper part of their range for dynamic
  * allocation and leave the lower part for addresses users ask for
  * (KEP-3070 and KEP-3668); dynamic allocation falls back to the lower part
  * once the upper one is full.
+ *
+ * Mirrors pkg/registry/core/service/ipallocator/ipallocator.go
+ * (ErrAllocated, ErrNotInRange, calculateRangeOffset),
+ * pkg/registry/core/service/portallocator/allocator.go,
+ * pkg/registry/core/service/storage/alloc.go (the error wording).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { StrategyContext } from './strategy.ts';

@@ -16,8 +16,8 @@
  * `warnafter` at 3607 s (--service-account-extend-token-expiration, default
  * true). kubeadm sets no `--service-account-max-token-expiration`.
  *
- * Mirrors pkg/registry/core/serviceaccount/storage/token.go (TokenREST.Create),
- * pkg/apis/authentication/validation/validation.go and
+ * Mirrors pkg/registry/core/serviceaccount/storage/token.go
+ * (TokenREST.Create), pkg/apis/authentication/validation/validation.go,
  * pkg/apis/authentication/v1/defaults.go.
  */
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';

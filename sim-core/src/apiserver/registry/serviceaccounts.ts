@@ -1,7 +1,8 @@
 /**
- * The ServiceAccount strategy: names are DNS subdomains. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/serviceaccount/strategy.go and
- * ValidateServiceAccount.
+ * The ServiceAccount strategy: names are DNS subdomains.
+ *
+ * Mirrors pkg/registry/core/serviceaccount/strategy.go,
+ * pkg/apis/core/validation/validation.go (ValidateServiceAccount).
  */
 import type { Strategy } from './strategy.ts';
 import { metaErrors, validateObjectMetaUpdate } from './objectmeta.ts';

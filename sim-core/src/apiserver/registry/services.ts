@@ -1,12 +1,14 @@
 /**
  * The Service strategy: defaults, ClusterIP and NodePort allocation, IP
  * family fields, validation (ports, selector, type, traffic policies,
- * cluster IPs) and the immutability of allocated values on update. Mirrors
- * k8s.io/kubernetes/pkg/registry/core/service/strategy.go and
- * storage/alloc.go, SetDefaults_Service (pkg/apis/core/v1/defaults.go) and
- * ValidateService / ValidateServiceUpdate (pkg/apis/core/validation).
+ * cluster IPs) and the immutability of allocated values on update.
  *
  * The simulated cluster is IPv4 single-stack, as a default kubeadm cluster.
+ *
+ * Mirrors pkg/registry/core/service/strategy.go,
+ * pkg/registry/core/service/storage/alloc.go, pkg/apis/core/v1/defaults.go
+ * (SetDefaults_Service), pkg/apis/core/validation/validation.go
+ * (ValidateService, ValidateServiceUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';

@@ -2,8 +2,11 @@
  * The StatefulSet strategy: defaults (replicas 1, OrderedReady,
  * RollingUpdate with partition 0, revisionHistoryLimit 10, PVC retention
  * Retain/Retain), validation, and which spec fields an update may change.
- * Mirrors k8s.io/kubernetes/pkg/registry/apps/statefulset/strategy.go,
- * SetDefaults_StatefulSet and ValidateStatefulSetSpec / ValidateStatefulSetUpdate.
+ *
+ * Mirrors pkg/registry/apps/statefulset/strategy.go,
+ * pkg/apis/apps/v1/defaults.go (SetDefaults_StatefulSet),
+ * pkg/apis/apps/validation/validation.go (ValidateStatefulSetSpec,
+ * ValidateStatefulSetUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { asRecord, asStringMap, child, forbidden, goLabelSelector, invalid, jsonEquals, notSupported, required, type FieldError } from './field.ts';

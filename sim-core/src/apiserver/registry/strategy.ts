@@ -1,13 +1,17 @@
 /**
  * What the generic REST handler needs to know about one resource: how to
  * default it, validate it, prepare it for create and update, which fields
- * its field selectors see, and how it is deleted. Mirrors the strategy
- * interfaces of k8s.io/apiserver/pkg/registry/rest (RESTCreateStrategy,
- * RESTUpdateStrategy, RESTDeleteStrategy) and each resource's strategy.go
- * under k8s.io/kubernetes/pkg/registry.
+ * its field selectors see, and how it is deleted.
  *
  * Strategies are pure functions of their inputs: they receive mutable
  * copies and a context; they never touch storage themselves.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/registry/rest/create.go
+ * (RESTCreateStrategy),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/update.go
+ * (RESTUpdateStrategy),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go
+ * (RESTDeleteStrategy), pkg/registry/ (each resource's strategy.go).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { FieldError } from '../errors.ts';

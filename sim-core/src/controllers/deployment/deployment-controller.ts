@@ -1,13 +1,14 @@
 /**
  * The Deployment controller: keeps one ReplicaSet per pod template, rolls
  * from the old ones to the new one as the strategy says, resizes, pauses,
- * reuses an old ReplicaSet when the template goes back to it (how
- * `kubectl rollout undo` works: kubectl copies the old template into the
- * Deployment), trims history and reports status. Mirrors
- * k8s.io/kubernetes/pkg/controller/deployment/deployment_controller.go.
+ * reuses an old ReplicaSet when the template goes back to it (how `kubectl
+ * rollout undo` works: kubectl copies the old template into the Deployment),
+ * trims history and reports status.
  *
  * Left out: the deprecated server-side rollback (`rollbackTo` of
  * extensions/v1beta1, rollback.go), which apps/v1 clients never set.
+ *
+ * Mirrors pkg/controller/deployment/deployment_controller.go.
  */
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

@@ -1,11 +1,13 @@
 /**
  * The pure arithmetic and bookkeeping of the Deployment controller: rolling
- * update fenceposts, proportional scaling, revision and replica
- * annotations, conditions, completeness and progress. Mirrors
- * k8s.io/kubernetes/pkg/controller/deployment/util/deployment_util.go, the
- * ReplicaSet sort orders of pkg/controller/controller_utils.go, the
- * defaults of pkg/apis/apps/v1/defaults.go and intstr's
- * GetScaledValueFromIntOrPercent.
+ * update fenceposts, proportional scaling, revision and replica annotations,
+ * conditions, completeness and progress.
+ *
+ * Mirrors pkg/controller/deployment/util/deployment_util.go,
+ * pkg/controller/controller_utils.go (the ReplicaSet sort orders),
+ * pkg/apis/apps/v1/defaults.go,
+ * staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go
+ * (GetScaledValueFromIntOrPercent).
  */
 import type { Deployment, DeploymentCondition, PodTemplateSpec, ReplicaSet } from '../../api/types.ts';
 import { canonicalJson } from '../hash.ts';

@@ -1,9 +1,10 @@
 /**
  * Rollout progress: the Progressing condition (NewReplicaSetAvailable when
- * complete, ReplicaSetUpdated while pods move, ProgressDeadlineExceeded
- * when nothing moved for progressDeadlineSeconds) and the requeue that
- * checks the deadline in time. Mirrors
- * k8s.io/kubernetes/pkg/controller/deployment/progress.go.
+ * complete, ReplicaSetUpdated while pods move, ProgressDeadlineExceeded when
+ * nothing moved for progressDeadlineSeconds) and the requeue that checks the
+ * deadline in time.
+ *
+ * Mirrors pkg/controller/deployment/progress.go.
  */
 import type { Deployment, DeploymentCondition, ReplicaSet } from '../../api/types.ts';
 import { timeMs } from '../pod-util.ts';

@@ -1,7 +1,9 @@
 /**
- * The Recreate strategy: scale every old ReplicaSet to 0, wait until none
- * of their pods is left running, then create (or scale up) the new one to
- * the full count. Mirrors k8s.io/kubernetes/pkg/controller/deployment/recreate.go.
+ * The Recreate strategy: scale every old ReplicaSet to 0, wait until none of
+ * their pods is left running, then create (or scale up) the new one to the
+ * full count.
+ *
+ * Mirrors pkg/controller/deployment/recreate.go.
  */
 import type { Pod, ReplicaSet } from '../../api/types.ts';
 import { actualReplicaCount, deploymentComplete, filterActiveReplicaSets, rsReplicas, type DefaultedDeployment } from './deployment-util.ts';

@@ -2,7 +2,8 @@
  * The RollingUpdate strategy: grow the new ReplicaSet while all ReplicaSets
  * together stay within replicas + maxSurge, shrink old ones while at least
  * replicas - maxUnavailable pods stay available, one reconcile at a time.
- * Mirrors k8s.io/kubernetes/pkg/controller/deployment/rolling.go.
+ *
+ * Mirrors pkg/controller/deployment/rolling.go.
  */
 import type { ReplicaSet } from '../../api/types.ts';
 import {

@@ -2,11 +2,12 @@
  * The Deployment controller's shared steps: finding or creating the new
  * ReplicaSet and keeping revisions in order, scaling (proportionally when a
  * Deployment is resized mid-rollout), cleaning up old ReplicaSets beyond
- * revisionHistoryLimit, and computing status. Mirrors
- * k8s.io/kubernetes/pkg/controller/deployment/sync.go.
+ * revisionHistoryLimit, and computing status.
  *
  * Steps fail by throwing SyncFailure; DeploymentController.sync catches it
  * and requeues the key, as upstream's `return err` does.
+ *
+ * Mirrors pkg/controller/deployment/sync.go.
  */
 import type { Deployment, ReplicaSet } from '../../api/types.ts';
 import { R, type ApiClient } from '../../client/client.ts';

@@ -1,12 +1,13 @@
 /**
  * A set of slice endpoints keyed by what identifies an endpoint across
  * syncs, so the reconciler can tell an endpoint that moved on (new
- * conditions, node, zone) from a new one. Mirrors
- * staging/src/k8s.io/endpointslice/util/endpointset.go.
+ * conditions, node, zone) from a new one.
  *
  * Differences: upstream's set is a Go map and PopAny takes whatever the map
  * iteration yields first; here the set keeps insertion order and PopAny
  * takes the oldest, so which endpoint lands in which slice is reproducible.
+ *
+ * Mirrors staging/src/k8s.io/endpointslice/util/endpointset.go.
  */
 import type { SliceEndpoint } from '../util/endpoint.ts';
 

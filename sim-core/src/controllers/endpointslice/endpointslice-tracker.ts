@@ -1,15 +1,16 @@
 /**
- * The EndpointSliceTracker: what the EndpointSlice controller last wrote
- * per Service (each slice's version, or that it deleted it), so that a
- * slice event caused by its own write is not taken for someone else's
- * change, and a sync against a cache that has not caught up with its
- * writes is retried instead of acted on. Mirrors
- * staging/src/k8s.io/endpointslice/util/endpointslice_tracker.go.
+ * The EndpointSliceTracker: what the EndpointSlice controller last wrote per
+ * Service (each slice's version, or that it deleted it), so that a slice
+ * event caused by its own write is not taken for someone else's change, and
+ * a sync against a cache that has not caught up with its writes is retried
+ * instead of acted on.
  *
  * Differences: upstream compares `metadata.generation`; here the
  * resourceVersion stands in when a slice carries no generation (this API
  * server's EndpointSlice strategy sets none). The memory is a plain-JSON
  * part of the controller's state, so snapshots restore it.
+ *
+ * Mirrors staging/src/k8s.io/endpointslice/util/endpointslice_tracker.go.
  */
 import type { Service } from '../../api/types.ts';
 import { keyOf } from '../../client/informer.ts';

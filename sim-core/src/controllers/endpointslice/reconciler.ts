@@ -3,14 +3,15 @@
  * Pods it selects and the slices it already has, it works out per address
  * type which slices to create, update and delete (keeping endpoints where
  * they are, filling slices being written anyway, keeping one placeholder
- * slice for a Service without endpoints), turns create-and-delete pairs
- * into updates, and sends the writes, telling the tracker what it wrote.
- * Mirrors staging/src/k8s.io/endpointslice/reconciler.go.
+ * slice for a Service without endpoints), turns create-and-delete pairs into
+ * updates, and sends the writes, telling the tracker what it wrote.
  *
  * Differences: endpoints keep the Pods' name order (upstream's map
  * iteration decides). Topology-aware hints, `trafficDistribution` and the
  * metrics cache (metrics/cache.go) are not modelled; the counts of what
  * one reconcile wrote go to the controller's trace instead.
+ *
+ * Mirrors staging/src/k8s.io/endpointslice/reconciler.go.
  */
 import type { KubeObject, Node, Pod, Service } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

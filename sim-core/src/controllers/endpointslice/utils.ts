@@ -1,11 +1,12 @@
 /**
  * Building EndpointSlices: the wire shape of a slice, the IP families a
  * Service gets slices for, a Pod's endpoint and ports, a new slice's name
- * prefix, labels and owner, and which existing slice to fill. Mirrors
- * staging/src/k8s.io/endpointslice/utils.go.
+ * prefix, labels and owner, and which existing slice to fill.
  *
  * Differences: topology-aware hints are not modelled (no slice gets
  * `hints`).
+ *
+ * Mirrors staging/src/k8s.io/endpointslice/utils.go.
  */
 import type { EndpointSlice, KubeObject, Node, OwnerReference, Pod, Service } from '../../api/types.ts';
 import { isDNS1123Subdomain } from '../../api/labels.ts';

@@ -6,16 +6,20 @@
  * Services a Pod update concerns, when two endpoints are the same, and the
  * `endpoints.kubernetes.io/last-change-trigger-time` both write.
  *
- * Mirrors k8s.io/kubernetes/pkg/controller/util/endpoint
- * (controller_utils.go and trigger_time_tracker.go), which upstream has
- * since moved to staging/src/k8s.io/endpointslice/util, the package both
- * controllers import as `endpointsliceutil`. FindPort and IsPodTerminal
- * come from pkg/api/v1/pod/util.go, IsServiceIPSet from
- * pkg/apis/core/v1/helper; only these two controllers use them here.
+ * Upstream this was pkg/controller/util/endpoint; it now lives in
+ * staging/src/k8s.io/endpointslice/util, the package both controllers import
+ * as `endpointsliceutil`. FindPort and IsPodTerminal come from
+ * pkg/api/v1/pod/util.go, IsServiceIPSet from pkg/apis/core/v1/helper; only
+ * these two controllers use them here.
  *
  * Differences: NewPortMapKey hashes Go values to name a set of ports; here
  * the ports are sorted by number, name and protocol and written as
  * canonical JSON, so runs are reproducible.
+ *
+ * Mirrors staging/src/k8s.io/endpointslice/util/controller_utils.go,
+ * staging/src/k8s.io/endpointslice/util/trigger_time_tracker.go,
+ * pkg/api/v1/pod/util.go (FindPort, IsPodTerminal),
+ * pkg/apis/core/v1/helper/helpers.go (IsServiceIPSet).
  */
 import type { EndpointSlice, Pod, Service, ServicePort } from '../../api/types.ts';
 import { matches, selectorFromSet } from '../../api/labels.ts';

@@ -6,7 +6,7 @@
  * annotation(s): 'a' already has a value (b)`; `kubernetes.io/change-cause`
  * may always be overwritten.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/annotate/annotate.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/annotate/annotate.go.
  */
 import type { KubectlCommand } from '../kubectl.ts';
 import { plain, type KubectlError } from './check-err.ts';

@@ -1,12 +1,16 @@
 /**
  * `kubectl api-resources` and `kubectl api-versions`: what the API server's
- * discovery serves. Mirrors k8s.io/kubectl/pkg/cmd/apiresources
- * (apiresources.go RunAPIResources, sortableResource, printContextHeaders;
- * print_flags.go HumanReadablePrinter, NamePrinter; apiversions.go).
- * Discovery is asked first, so an unreachable server fails the command.
+ * discovery serves. Discovery is asked first, so an unreachable server fails
+ * the command.
  *
  * The list is what the simulated API server serves, a subset of a real
  * v1.36 cluster's (no storage, networking, autoscaling, CRD groups...).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiresources.go
+ * (RunAPIResources, sortableResource, printContextHeaders),
+ * staging/src/k8s.io/kubectl/pkg/cmd/apiresources/print_flags.go
+ * (HumanReadablePrinter, NamePrinter),
+ * staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiversions.go.
  */
 import { RESOURCES, groupVersion, type ResourceInfo } from '../../api/resources.ts';
 import { R } from '../../client/client.ts';

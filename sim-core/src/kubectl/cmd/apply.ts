@@ -9,8 +9,9 @@
  * misspelt field fails as the server words it. Errors do not stop the
  * other objects; they are printed at the end.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/apply/apply.go (applyOneObject),
- * patcher.go and k8s.io/kubectl/pkg/util/apply.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go
+ * (applyOneObject), staging/src/k8s.io/kubectl/pkg/cmd/apply/patcher.go,
+ * staging/src/k8s.io/kubectl/pkg/util/apply.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { compactJson, isJsonObject, type JsonObject, type JsonValue } from '../../golang/json.ts';

@@ -8,8 +8,9 @@
  * SelfSubjectReview and prints the attributes the API server authenticated.
  * With `--as`, the questions are asked as the impersonated user.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/auth/cani.go and whoami.go, and the rule
- * compaction of k8s.io/kubectl/pkg/util/rbac/rbac.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/auth/cani.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/auth/whoami.go,
+ * staging/src/k8s.io/kubectl/pkg/util/rbac/rbac.go (the rule compaction).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { FlagSpec } from '../flags.ts';

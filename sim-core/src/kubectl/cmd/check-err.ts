@@ -1,9 +1,10 @@
 /**
  * How kubectl's changing commands turn a failure into what the reader sees:
  * an error value that keeps what kind of failure it was (an API Status, a
- * refused connection, a plain message, several errors, a remote exit
- * code), and `checkErr`, which prints it exactly as cmdutil.CheckErr does.
- * Mirrors k8s.io/kubectl/pkg/cmd/util/helpers.go (CheckErr,
+ * refused connection, a plain message, several errors, a remote exit code),
+ * and `checkErr`, which prints it exactly as cmdutil.CheckErr does.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (CheckErr,
  * StandardErrorMessage, AddSourceToErr, MultipleErrors, UsageErrorf).
  */
 import type { Status } from '../../api/types.ts';

@@ -1,9 +1,11 @@
 /**
  * `kubectl cluster-info`: the control plane's address and the proxy URL of
- * every service labelled `kubernetes.io/cluster-service=true` in
- * kube-system (CoreDNS on a kubeadm cluster), then the hint about
- * `cluster-info dump`. Mirrors k8s.io/kubectl/pkg/cmd/clusterinfo
- * clusterinfo.go (Run, printService). `cluster-info dump` is not modelled.
+ * every service labelled `kubernetes.io/cluster-service=true` in kube-system
+ * (CoreDNS on a kubeadm cluster), then the hint about `cluster-info dump`.
+ * `cluster-info dump` is not modelled.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo.go
+ * (Run, printService).
  */
 import type { KubeList, Service } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

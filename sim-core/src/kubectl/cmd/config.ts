@@ -3,9 +3,15 @@
  * (cluster `kubernetes`, user `kubernetes-admin`, context
  * `kubernetes-admin@kubernetes`). Read-only subcommands: view (secrets
  * shortened to `DATA+OMITTED` unless `--raw`), current-context,
- * get-contexts, get-clusters, get-users. Mirrors k8s.io/kubectl/pkg/cmd/config
- * (view.go, current_context.go, get_contexts.go, get_clusters.go,
- * get_users.go) and client-go's clientcmd api ShortenConfig/RedactSecrets.
+ * get-contexts, get-clusters, get-users.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/config/view.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/current_context.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/get_contexts.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/get_clusters.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/get_users.go,
+ * staging/src/k8s.io/client-go/tools/clientcmd/api/helpers.go
+ * (ShortenConfig, RedactSecrets).
  */
 import type { CommandResult } from '../../shell/types.ts';
 import type { JsonValue } from '../../golang/json.ts';

@@ -6,8 +6,23 @@
  * left out (`omitzero`). The namespace is only set when `-n` was given
  * (EnforceNamespace). `--dry-run=client -o yaml` prints these unchanged.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/create/create_*.go and
- * pkg/generate/versioned/run.go (BasicPod) and service.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/create/create_deployment.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_namespace.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_configmap.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_secret.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_secret_tls.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_service.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_serviceaccount.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_job.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_cronjob.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_role.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_clusterrole.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_rolebinding.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_clusterrolebinding.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_priorityclass.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/create_pdb.go,
+ * staging/src/k8s.io/kubectl/pkg/generate/versioned/run.go (BasicPod),
+ * staging/src/k8s.io/kubectl/pkg/generate/versioned/service.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { utf8Encode } from '../../golang/utf8.ts';

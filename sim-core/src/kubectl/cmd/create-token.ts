@@ -10,10 +10,10 @@
  * `--bound-object-uid`) for a token that dies with that object. `-o`
  * prints the whole TokenRequest instead.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/create/create_token.go (Complete,
- * Validate, Run) and the typed client's CreateToken
- * (client-go kubernetes/typed/core/v1/serviceaccount.go), which prefers
- * protobuf on the wire.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/create/create_token.go
+ * (Complete, Validate, Run),
+ * staging/src/k8s.io/client-go/kubernetes/typed/core/v1/serviceaccount.go
+ * (CreateToken, which prefers protobuf on the wire).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { parseGoDurationMs } from '../../golang/duration.ts';

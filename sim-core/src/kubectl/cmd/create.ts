@@ -9,7 +9,8 @@
  * created`, or with `-o yaml` the object itself, which with
  * `--dry-run=client` is the classic way to write a manifest.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/create (create.go and create_*.go).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/create/create.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/create/ (the create_*.go commands).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { compactJson, type JsonValue } from '../../golang/json.ts';

@@ -10,8 +10,9 @@
  * with kubectl's timeout error, so a reader whose pod never terminates (no
  * kubelet running) gets their prompt back.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/delete/delete.go and delete_flags.go, and
- * the wait of pkg/cmd/wait/delete.go (IsDeleted).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/delete/delete_flags.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/wait/delete.go (IsDeleted).
  */
 import type { ApiRequest } from '../../api/request.ts';
 import { parseGoDurationMs } from '../../golang/duration.ts';

@@ -3,8 +3,9 @@
  * kind's describer, separated by two blank lines; events only when a single
  * object is described (unless `--show-events` says otherwise); a name that
  * matches nothing falls back to every object whose name starts with it.
- * Mirrors k8s.io/kubectl/pkg/cmd/describe/describe.go (ToOptions, Run,
- * DescribeMatchingResources).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go
+ * (ToOptions, Run, DescribeMatchingResources).
  */
 import type { KubeList, KubeObject } from '../../api/types.ts';
 import { refOf } from '../../client/client.ts';

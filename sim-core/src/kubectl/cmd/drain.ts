@@ -13,8 +13,10 @@
  * Upstream waits forever when --timeout is 0; here such a drain gives up
  * after DRAIN_WAIT_CAP_MS of virtual time, as if that timeout had been set.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/drain/drain.go and pkg/drain (drain.go,
- * filters.go, cordon.go).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go,
+ * staging/src/k8s.io/kubectl/pkg/drain/drain.go,
+ * staging/src/k8s.io/kubectl/pkg/drain/filters.go,
+ * staging/src/k8s.io/kubectl/pkg/drain/cordon.go.
  */
 import type { KubeObject, Node, OwnerReference, Pod } from '../../api/types.ts';
 import { formatGoDurationMs } from '../../golang/duration.ts';

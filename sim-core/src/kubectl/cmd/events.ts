@@ -1,12 +1,14 @@
 /**
  * `kubectl events`: the namespace's events sorted by when they last
- * happened, as `LAST SEEN  TYPE  REASON  OBJECT  MESSAGE` with the object
- * as `Kind/name`; `--for kind/name`, `--types`, `-A`, `-w`. Mirrors
- * k8s.io/kubectl/pkg/cmd/events (events.go Run, runWatch, SortableEvents,
- * eventTime, decodeResourceTypeName; event_printer.go EventPrinter).
+ * happened, as `LAST SEEN TYPE REASON OBJECT MESSAGE` with the object as
+ * `Kind/name`; `--for kind/name`, `--types`, `-A`, `-w`.
  *
  * `-w` runs like `get -w`: it ends once the cluster has been quiet for
  * WATCH_QUIET_MS, or after `--request-timeout` (WATCH_MAX_MS by default).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/events/events.go (Run,
+ * runWatch, SortableEvents, eventTime, decodeResourceTypeName),
+ * staging/src/k8s.io/kubectl/pkg/cmd/events/event_printer.go (EventPrinter).
  */
 import type { CoreEvent, KubeList, KubeObject } from '../../api/types.ts';
 import { groupVersion } from '../../api/resources.ts';

@@ -7,7 +7,7 @@
  * client-go's remotecommand reports it. `-i`/`-t` attach nothing here (the
  * simulated terminal has no stream to hand over): the command just runs.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/exec/exec.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go.
  */
 import type { Pod } from '../../api/types.ts';
 import type { ExecResult } from '../../api/request.ts';

@@ -1,15 +1,18 @@
 /**
- * `kubectl explain <type>[.field...]`: a resource's fields and their
- * types, from the simulator's field schema (api/schema), laid out like
- * k8s.io/kubectl/pkg/explain/v2/templates/plaintext.tmpl (GROUP/KIND/VERSION
- * header, `FIELD: name <type>`, `FIELDS:` with `name<TAB><type>` and
- * `-required-`, `--recursive` nesting two spaces per level, type names as
- * its typeGuess prints them: `[]Container`, `map[string]string`,
- * `Quantity`, `IntOrString`).
+ * `kubectl explain <type>[.field...]`: a resource's fields and their types,
+ * from the simulator's field schema (api/schema), laid out like kubectl's
+ * plaintext template (GROUP/KIND/VERSION header, `FIELD: name <type>`,
+ * `FIELDS:` with `name<TAB><type>` and `-required-`, `--recursive` nesting
+ * two spaces per level, type names as its typeGuess prints them:
+ * `[]Container`, `map[string]string`, `Quantity`, `IntOrString`).
  *
  * Upstream's field descriptions are the API's documentation, which this
  * simulation does not carry: fields are listed without them, and a kind's
  * description is one line in our own words.
+ *
+ * Mirrors
+ * staging/src/k8s.io/kubectl/pkg/explain/v2/templates/plaintext.tmpl,
+ * staging/src/k8s.io/kubectl/pkg/explain/v2/funcs.go (typeGuess).
  */
 import { typeForKind, typeSchema, type FieldType, type TypeSchema } from '../../api/schema/index.ts';
 import type { CommandResult } from '../../shell/types.ts';

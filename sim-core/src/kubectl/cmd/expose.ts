@@ -5,9 +5,11 @@
  * given port or the container ports found in its template, and prints
  * `service/nginx exposed`.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/expose/expose.go and
- * pkg/polymorphichelpers (canbeexposed.go, mapbasedselectorforobject.go,
- * portsforobject.go, protocolsforobject.go).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/expose/expose.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/canbeexposed.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/mapbasedselectorforobject.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/portsforobject.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/protocolsforobject.go.
  */
 import type { KubeObject, LabelSelector } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

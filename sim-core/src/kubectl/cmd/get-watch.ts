@@ -1,16 +1,17 @@
 /**
  * `kubectl get -w` / `--watch-only`: print what is there (unless
- * watch-only), then one line per change while the cluster runs. Mirrors
- * k8s.io/kubectl/pkg/cmd/get/get.go watch(): one resource type only, a
- * list is watched from its resourceVersion, a named object through a
- * `metadata.name` field selector; table rows reuse the columns (and
- * remembered widths) of the first print, so later rows come without a
- * header; `--output-watch-events` adds the EVENT column (or wraps objects
- * as `{"type": ..., "object": ...}`).
+ * watch-only), then one line per change while the cluster runs. As get.go's
+ * watch() does: one resource type only, a list is watched from its
+ * resourceVersion, a named object through a `metadata.name` field selector;
+ * table rows reuse the columns (and remembered widths) of the first print,
+ * so later rows come without a header; `--output-watch-events` adds the
+ * EVENT column (or wraps objects as `{"type": ..., "object": ...}`).
  *
  * A real `kubectl get -w` runs until interrupted. Here the watch runs the
  * virtual clock and ends after WATCH_QUIET_MS without a change, or at the
  * latest after `--request-timeout` (or WATCH_MAX_MS when that is unset).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (watch).
  */
 import type { KubeObject, KubeList } from '../../api/types.ts';
 import { parseGoDurationMs } from '../../golang/duration.ts';

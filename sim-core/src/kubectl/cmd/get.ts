@@ -4,8 +4,9 @@
  * several kinds are shown, `-A`, `-L`, `--show-labels`, `--sort-by`,
  * `--no-headers`, `-o wide`), or as JSON, YAML, names, JSONPath or custom
  * columns; `-w` and `--watch-only` stream changes (see get-watch.ts).
- * Mirrors k8s.io/kubectl/pkg/cmd/get/get.go (Complete, Validate, Run,
- * printGeneric).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (Complete, Validate,
+ * Run, printGeneric).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { ResourceInfo } from '../../api/resources.ts';

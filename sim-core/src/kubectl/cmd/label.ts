@@ -8,8 +8,9 @@
  * The shared half (resource/pair splitting, the metadata map edit and
  * patch) also serves `kubectl annotate` (./annotate.ts).
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/label/label.go and
- * cmd/util/helpers.go (GetResourcesAndPairs, ParsePairs).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/label/label.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (GetResourcesAndPairs,
+ * ParsePairs).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { isValidLabelValue } from '../../api/labels.ts';

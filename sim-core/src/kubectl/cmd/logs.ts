@@ -9,8 +9,8 @@
  * until the container stops or LOGS_FOLLOW_CAP_MS pass (a real follow
  * lasts until interrupted).
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/logs/logs.go and
- * pkg/polymorphichelpers/logsforobject.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/logsforobject.go.
  */
 import type { Pod } from '../../api/types.ts';
 import { R, refOf } from '../../client/client.ts';

@@ -1,11 +1,19 @@
 /**
  * The non-table output of kubectl's reading commands: choosing a printer
- * from `-o` (cli-runtime pkg/genericclioptions print_flags.go,
- * json_yaml_flags.go, jsonpath_flags.go and kubectl pkg/cmd/get
- * customcolumn_flags.go), printing objects as JSON, YAML, names, JSONPath
- * or custom columns (cli-runtime pkg/printers json.go, yaml.go, name.go,
- * jsonpath.go, managedfields.go), and `--sort-by` (kubectl pkg/cmd/get
- * sorter.go).
+ * from `-o`, printing objects as JSON, YAML, names, JSONPath or custom
+ * columns, and `--sort-by`.
+ *
+ * Mirrors
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/print_flags.go,
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/json_yaml_flags.go,
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/jsonpath_flags.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn_flags.go,
+ * staging/src/k8s.io/cli-runtime/pkg/printers/json.go,
+ * staging/src/k8s.io/cli-runtime/pkg/printers/yaml.go,
+ * staging/src/k8s.io/cli-runtime/pkg/printers/name.go,
+ * staging/src/k8s.io/cli-runtime/pkg/printers/jsonpath.go,
+ * staging/src/k8s.io/cli-runtime/pkg/printers/managedfields.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { compareQuantities, parseQuantity } from '../../api/quantity.ts';

@@ -4,7 +4,7 @@
  * prints `deployment.apps/nginx patched`, or `(no change)` when the object
  * came back as it was.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/patch/patch.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { jsonEqual, type JsonValue } from '../../golang/json.ts';

@@ -2,10 +2,13 @@
  * How `kubectl logs deploy/nginx` and `kubectl exec deploy/nginx` pick one
  * pod from a workload: the pods its selector matches, sorted so that the
  * most useful one comes first, and the container a command defaults to.
- * Mirrors k8s.io/kubectl/pkg/polymorphichelpers (helpers.go GetFirstPod,
- * SelectorsForObject; logsforobject.go; attachablepodforobject.go),
- * k8s.io/kubectl/pkg/util/podutils (ByLogging, ActivePods) and
- * pkg/cmd/util/podcmd/podcmd.go.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/polymorphichelpers/helpers.go
+ * (GetFirstPod, SelectorsForObject),
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/logsforobject.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/attachablepodforobject.go,
+ * staging/src/k8s.io/kubectl/pkg/util/podutils/podutils.go (ByLogging,
+ * ActivePods), staging/src/k8s.io/kubectl/pkg/cmd/util/podcmd/podcmd.go.
  */
 import type { KubeList, KubeObject, LabelSelector, Pod } from '../../api/types.ts';
 import { formatLabelSelector } from '../../api/labels.ts';

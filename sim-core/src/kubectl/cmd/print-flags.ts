@@ -1,10 +1,14 @@
 /**
  * The flags kubectl's changing commands share and what they print: `-o`
- * (cli-runtime genericclioptions.PrintFlags: the name printer's
- * `deployment.apps/nginx created`, yaml, json, jsonpath), `--dry-run`
- * (cmdutil.GetDryRunStrategy) and `--validate` (cmdutil.GetValidationDirective).
- * Mirrors k8s.io/cli-runtime/pkg/genericclioptions/print_flags.go,
- * pkg/printers/name.go and k8s.io/kubectl/pkg/cmd/util/helpers.go.
+ * (PrintFlags: the name printer's `deployment.apps/nginx created`, yaml,
+ * json, jsonpath), `--dry-run` (cmdutil.GetDryRunStrategy) and `--validate`
+ * (cmdutil.GetValidationDirective).
+ *
+ * Mirrors
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/print_flags.go,
+ * staging/src/k8s.io/cli-runtime/pkg/printers/name.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (GetDryRunStrategy,
+ * GetValidationDirective).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { stringifyJsonLikeKubectl, type JsonValue } from '../../golang/json.ts';

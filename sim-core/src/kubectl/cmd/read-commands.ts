@@ -1,4 +1,9 @@
-/** kubectl commands that read the cluster: get, describe, api-resources, api-versions, version, cluster-info, events, config, explain, top. */
+/**
+ * kubectl commands that read the cluster: get, describe, api-resources, api-versions, version, cluster-info, events, config, explain, top.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (NewKubectlCommand's
+ * command groups).
+ */
 import type { KubectlCommand } from '../kubectl.ts';
 import { getCommand } from './get.ts';
 import { describeCommand } from './describe.ts';

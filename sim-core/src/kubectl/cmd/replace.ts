@@ -5,7 +5,7 @@
  * objects, waits until they are gone (up to --timeout, default 5m) and
  * creates them again.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/replace/replace.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/replace/replace.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { resourceByName } from '../../api/resources.ts';

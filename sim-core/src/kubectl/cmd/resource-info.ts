@@ -1,8 +1,11 @@
 /**
  * What kubectl's changing commands know about one object they act on: its
  * resource mapping, namespace, name and source file, and the ways kubectl
- * prints it in messages. Mirrors k8s.io/cli-runtime/pkg/resource Info
- * (visitor.go ObjectName, String) and the REST URLs client-go builds.
+ * prints it in messages.
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go (Info:
+ * ObjectName, String), staging/src/k8s.io/client-go/rest/request.go (the
+ * REST URLs).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { groupVersion, type ResourceInfo } from '../../api/resources.ts';

@@ -15,9 +15,18 @@
  * - restart sets the `kubectl.kubernetes.io/restartedAt` template
  *   annotation; pause and resume set `spec.paused`.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/rollout and pkg/polymorphichelpers
- * (rollout_status.go, history.go, rollback.go, objectpauser.go,
- * objectresumer.go, objectrestarter.go).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_undo.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_restart.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_pause.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_resume.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/history.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/objectpauser.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/objectresumer.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go.
  */
 import type { KubeList, KubeObject } from '../../api/types.ts';
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';

@@ -6,7 +6,7 @@
  * a terminal stream the simulation does not have: it is refused before
  * anything is created.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/run/run.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/run/run.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { refOf, R } from '../../client/client.ts';

@@ -5,7 +5,8 @@
  * `deployment.apps/nginx scaled`. With --timeout, waits until the scale's
  * status reports the new count.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/scale/scale.go and pkg/scale/scale.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go,
+ * staging/src/k8s.io/kubectl/pkg/scale/scale.go.
  */
 import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';

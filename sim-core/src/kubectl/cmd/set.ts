@@ -5,9 +5,11 @@
  * strategic merge patch, printing `deployment.apps/nginx image updated` /
  * `env updated`; an unchanged object prints nothing.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/set (set_image.go, set_env.go, helper.go
- * CalculatePatches, env/env_parse.go) and
- * pkg/polymorphichelpers/updatepodspec.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/set_env.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/helper.go (CalculatePatches),
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/env/env_parse.go,
+ * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/updatepodspec.go.
  */
 import type { Container, KubeObject, PodSpec } from '../../api/types.ts';
 import type { JsonObject } from '../../golang/json.ts';

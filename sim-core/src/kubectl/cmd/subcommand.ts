@@ -4,6 +4,8 @@
  * subcommand among the positional arguments and parses the command line
  * again against the subcommand's own flags, so unknown flags are reported
  * as pflag reports them for that subcommand.
+ *
+ * Mirrors spf13/cobra command.go (Find, Traverse).
  */
 import type { CommandResult } from '../../shell/types.ts';
 import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec } from '../flags.ts';

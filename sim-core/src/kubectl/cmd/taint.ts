@@ -3,7 +3,8 @@
  * `spec.taints` of nodes and patches them, printing `node/x tainted`,
  * `untainted` or `modified`.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/taint/taint.go and utils.go.
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/taint/taint.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/taint/utils.go.
  */
 import type { Node, Taint } from '../../api/types.ts';
 import { isQualifiedName, isValidLabelValue } from '../../api/labels.ts';

@@ -14,9 +14,10 @@
  * `$setElementOrder/<field>` to keep the manifest's order; other lists are
  * replaced whole. Fields tagged `retainKeys` get a `$retainKeys` list.
  *
- * Mirrors k8s.io/apimachinery/pkg/util/strategicpatch/patch.go
- * (CreateThreeWayMergePatch, diffMaps, diffLists, mergeMap) with the patch
- * metadata of k8s.io/api's struct tags (v0.36).
+ * Mirrors staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go
+ * (CreateThreeWayMergePatch, diffMaps, diffLists, mergeMap),
+ * staging/src/k8s.io/api/core/v1/types.go (the patchStrategy, patchMergeKey
+ * and retainKeys struct tags).
  */
 import { compactJson, isJsonObject, jsonClone, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';
 

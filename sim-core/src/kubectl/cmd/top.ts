@@ -2,9 +2,13 @@
  * `kubectl top node|pod`: usage figures come from the metrics.k8s.io API,
  * which only metrics-server serves. A kubeadm cluster has none until it is
  * installed, so kubectl finds no such group in discovery and stops with
- * `error: Metrics API not available` (k8s.io/kubectl/pkg/cmd/top,
- * top_node.go and top_pod.go: SupportedMetricsAPIVersionAvailable). The
- * add-ons chapter on the roadmap brings metrics-server and the figures.
+ * `error: Metrics API not available` (SupportedMetricsAPIVersionAvailable).
+ * The add-ons chapter on the roadmap brings metrics-server and the figures.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/top/top.go
+ * (SupportedMetricsAPIVersionAvailable),
+ * staging/src/k8s.io/kubectl/pkg/cmd/top/top_node.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/top/top_pod.go.
  */
 import type { CommandResult } from '../../shell/types.ts';
 import { RESOURCES } from '../../api/resources.ts';

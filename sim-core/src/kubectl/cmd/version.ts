@@ -1,8 +1,11 @@
 /**
  * `kubectl version`: the client's version, the Kustomize it embeds, and the
  * server's version from GET /version, with the version skew warning.
- * Mirrors k8s.io/kubectl/pkg/cmd/version (version.go Run, skew_warning.go
- * getVersionSkewWarning) and apimachinery pkg/version Info.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/version/version.go (Run),
+ * staging/src/k8s.io/kubectl/pkg/cmd/version/skew_warning.go
+ * (getVersionSkewWarning),
+ * staging/src/k8s.io/apimachinery/pkg/version/types.go (Info).
  */
 import type { CommandResult } from '../../shell/types.ts';
 import { stringifyYaml } from '../../yaml/index.ts';

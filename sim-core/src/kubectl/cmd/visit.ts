@@ -2,10 +2,12 @@
  * The objects a changing command visits: its resource arguments, `-f`
  * manifests and selectors resolved by ../resource-args.ts, then, as the
  * builder's visitors do, each named object fetched (when the command needs
- * the object) and each selector listed. Errors of one object do not stop
- * the others (ContinueOnError); a lost connection stops everything.
- * Mirrors k8s.io/cli-runtime/pkg/resource builder.go (Do, RequireObject,
- * Latest, Flatten) and selector.go.
+ * the object) and each selector listed. Errors of one object do not stop the
+ * others (ContinueOnError); a lost connection stops everything.
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/resource/builder.go (Do,
+ * RequireObject, Latest, Flatten),
+ * staging/src/k8s.io/cli-runtime/pkg/resource/selector.go.
  */
 import type { KubeList, KubeObject } from '../../api/types.ts';
 import { refOf } from '../../client/client.ts';

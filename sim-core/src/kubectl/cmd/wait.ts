@@ -7,8 +7,11 @@
  * once; a negative timeout means a week upstream and is bounded here by
  * WAIT_NEGATIVE_TIMEOUT_CAP_MS.
  *
- * Mirrors k8s.io/kubectl/pkg/cmd/wait (wait.go, condition.go, delete.go,
- * create.go, json.go).
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/wait/condition.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/wait/delete.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/wait/create.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/wait/json.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { JsonValue } from '../../golang/json.ts';

@@ -1,4 +1,9 @@
-/** kubectl commands that change the cluster or reach into pods: apply, create, run, delete, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, auth, patch, wait. */
+/**
+ * kubectl commands that change the cluster or reach into pods: apply, create, run, delete, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, auth, patch, wait.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (NewKubectlCommand's
+ * command groups).
+ */
 import type { KubectlCommand } from '../kubectl.ts';
 import { annotateCommand } from './annotate.ts';
 import { applyCommand } from './apply.ts';

@@ -1,13 +1,15 @@
 /**
  * `kubectl describe` for namespaces, configmaps, secrets (sizes, never
- * values), serviceaccounts and priorityclasses. Mirrors
- * k8s.io/kubectl/pkg/describe/describe.go (describeNamespace,
- * DescribeResourceQuotas, DescribeLimitRanges, ConfigMapDescriber,
- * describeSecret, describeServiceAccount, describePriorityClass).
+ * values), serviceaccounts and priorityclasses.
  *
  * The simulated API server serves no ResourceQuotas or LimitRanges, so a
  * namespace shows what a real cluster shows when it has none:
  * `No resource quota.` and `No LimitRange resource.`.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (describeNamespace, DescribeResourceQuotas, DescribeLimitRanges,
+ * ConfigMapDescriber, describeSecret, describeServiceAccount,
+ * describePriorityClass).
  */
 import type { ConfigMap, KubeObject, PriorityClass, Secret, ServiceAccount } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';

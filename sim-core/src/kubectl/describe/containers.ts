@@ -1,10 +1,11 @@
 /**
  * The containers, volumes and pod template sections of `kubectl describe`
- * (pods and every workload controller). Mirrors k8s.io/kubectl/pkg/describe
- * describe.go: describeContainers (basic info, command, state, resources,
- * probes, environment, mounts), describeStatus, DescribeProbe,
- * describeVolumes and its print*VolumeSource helpers for the common
- * sources, DescribePodTemplate and describeTopologySpreadConstraints.
+ * (pods and every workload controller).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (describeContainers, describeStatus, DescribeProbe, describeVolumes and
+ * its print*VolumeSource helpers for the common sources,
+ * DescribePodTemplate, describeTopologySpreadConstraints).
  */
 import type { Container, ContainerState, ContainerStatus, EnvVar, Pod, PodTemplateSpec, Probe, ResourceRequirements, Volume } from '../../api/types.ts';
 import { formatLabelSelector } from '../../api/labels.ts';

@@ -1,10 +1,14 @@
 /**
- * The Events section at the end of `kubectl describe`, and the search for
- * an object's events. Mirrors k8s.io/kubectl/pkg/describe/describe.go
- * (DescribeEvents, searchEvents) and pkg/util/event (SortableEvents): events
- * sorted by lastTimestamp; Age `<age>` or `<last> (x<n> over <first>)`;
- * From the source component or else the reporting controller; since v1.35
- * the message is prefixed with the involved object's fieldPath.
+ * The Events section at the end of `kubectl describe`, and the search for an
+ * object's events. Events are sorted by lastTimestamp; Age `<age>` or
+ * `<last> (x<n> over <first>)`; From the source component or else the
+ * reporting controller; since v1.35 the message is prefixed with the
+ * involved object's fieldPath.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (DescribeEvents, searchEvents),
+ * staging/src/k8s.io/kubectl/pkg/util/event/sorted_event_list.go
+ * (SortableEvents).
  */
 import type { CoreEvent, KubeObject, KubeList } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

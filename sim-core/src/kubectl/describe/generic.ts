@@ -1,11 +1,12 @@
 /**
- * `kubectl describe` for kinds without their own describer (leases,
- * events, ...): every field of the object, sorted, under labels derived
- * from the field names (`holderIdentity` → `Holder Identity`), then its
- * events. Also the PodDisruptionBudget describer. Mirrors
- * k8s.io/kubectl/pkg/describe/describe.go (genericDescriber,
- * printUnstructuredContent, smartLabelFor, describePodDisruptionBudgetV1)
- * and github.com/fatih/camelcase Split.
+ * `kubectl describe` for kinds without their own describer (leases, events,
+ * ...): every field of the object, sorted, under labels derived from the
+ * field names (`holderIdentity` → `Holder Identity`), then its events. Also
+ * the PodDisruptionBudget describer.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (genericDescriber, printUnstructuredContent, smartLabelFor,
+ * describePodDisruptionBudgetV1), fatih/camelcase camelcase.go (Split).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { compareGoStrings } from '../../golang/json.ts';

@@ -2,7 +2,9 @@
  * The small formatting pieces `kubectl describe` repeats in every section:
  * multi-line labels, annotations, taints and tolerations, RFC 1123 times,
  * `<none>` fallbacks, sorted resource lists, and the context a describer
- * runs with. Mirrors the helpers of k8s.io/kubectl/pkg/describe/describe.go
+ * runs with.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
  * (printLabelsMultilineWithIndent, printAnnotationsMultiline,
  * printTaintsMultilineWithIndent, printTolerationsMultilineWithIndent,
  * shorten, stringOrNone, printBool, SortedResourceNames).

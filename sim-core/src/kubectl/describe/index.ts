@@ -1,8 +1,9 @@
 /**
  * Which describer `kubectl describe` uses for a resource: its own, or the
- * generic one that prints every field. Mirrors
- * k8s.io/kubectl/pkg/describe/describe.go (describerMap, DescriberFor,
- * GenericDescriberFor).
+ * generic one that prints every field.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (describerMap,
+ * DescriberFor, GenericDescriberFor).
  */
 import type { ResourceInfo } from '../../api/resources.ts';
 import type { Describer } from './helpers.ts';

@@ -1,10 +1,11 @@
 /**
- * `kubectl describe` for services, endpoints and endpointslices. A
- * service's `Endpoints:` line comes from its EndpointSlices (the ready
- * addresses of each port, at most three). Mirrors
- * k8s.io/kubectl/pkg/describe/describe.go (describeService,
- * buildIngressString, formatEndpointSlices, describeEndpoints,
- * describeEndpointSliceV1).
+ * `kubectl describe` for services, endpoints and endpointslices. A service's
+ * `Endpoints:` line comes from its EndpointSlices (the ready addresses of
+ * each port, at most three).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (describeService, buildIngressString, formatEndpointSlices,
+ * describeEndpoints, describeEndpointSliceV1).
  */
 import type { EndpointSlice, Endpoints, KubeList, KubeObject, Service } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';

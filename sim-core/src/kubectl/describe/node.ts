@@ -2,10 +2,11 @@
  * `kubectl describe node`: roles, labels, taints, the node Lease,
  * conditions, addresses, capacity and allocatable, system info, pod CIDRs,
  * the non-terminated pods with their requests and limits as percentages of
- * allocatable, the allocated totals, and the node's events (searched both
- * by uid and by name, as the kubelet records them under the node's name).
- * Mirrors k8s.io/kubectl/pkg/describe/describe.go (NodeDescriber,
- * describeNode, describeNodeLease, describeNodeResource,
+ * allocatable, the allocated totals, and the node's events (searched both by
+ * uid and by name, as the kubelet records them under the node's name).
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (NodeDescriber, describeNode, describeNodeLease, describeNodeResource,
  * getPodsTotalRequestsAndLimits).
  */
 import type { KubeList, KubeObject, Lease, Node, Pod } from '../../api/types.ts';

@@ -1,9 +1,11 @@
 /**
- * `kubectl describe pod`. Mirrors k8s.io/kubectl/pkg/describe/describe.go
- * (PodDescriber, describePod, describePodIPs), pkg/util/qos (GetPodQOS,
- * ComputePodQOS) and the effective requests and limits of
- * k8s.io/component-helpers/resource (PodRequests, PodLimits) that the node
- * describer sums.
+ * `kubectl describe pod`.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (PodDescriber,
+ * describePod, describePodIPs),
+ * staging/src/k8s.io/kubectl/pkg/util/qos/qos.go (GetPodQOS, ComputePodQOS),
+ * staging/src/k8s.io/component-helpers/resource/helpers.go (PodRequests,
+ * PodLimits, which the node describer sums).
  */
 import type { Container, KubeObject, Pod } from '../../api/types.ts';
 import type { Quantity } from '../../api/quantity.ts';

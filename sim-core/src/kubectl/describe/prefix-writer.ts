@@ -1,9 +1,10 @@
 /**
- * The writer every `kubectl describe` output goes through: text indented
- * by two spaces per level into one tabwriter (minwidth 0, tabwidth 8,
- * padding 2), terminal escapes neutralised. Mirrors
- * k8s.io/kubectl/pkg/describe/describe.go (prefixWriter, tabbedString,
- * LEVEL_0..LEVEL_4).
+ * The writer every `kubectl describe` output goes through: text indented by
+ * two spaces per level into one tabwriter (minwidth 0, tabwidth 8, padding
+ * 2), terminal escapes neutralised.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (prefixWriter,
+ * tabbedString, LEVEL_0..LEVEL_4).
  */
 import { TabWriter } from '../../golang/tabwriter.ts';
 import { KUBECTL_DESCRIBE_TABWRITER } from '../printers/tabwriter.ts';

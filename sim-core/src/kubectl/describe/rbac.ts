@@ -1,10 +1,12 @@
 /**
  * `kubectl describe` for roles, clusterroles and their bindings: a role's
  * rules are broken down to one per group/resource/verb, merged back per
- * group and resource, sorted, and shown as the PolicyRule table. Mirrors
- * k8s.io/kubectl/pkg/describe/describe.go (RoleDescriber,
- * ClusterRoleDescriber, CombineResourceGroup, RoleBindingDescriber,
- * ClusterRoleBindingDescriber) and pkg/util/rbac (BreakdownRule,
+ * group and resource, sorted, and shown as the PolicyRule table.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (RoleDescriber, ClusterRoleDescriber, CombineResourceGroup,
+ * RoleBindingDescriber, ClusterRoleBindingDescriber),
+ * staging/src/k8s.io/kubectl/pkg/util/rbac/rbac.go (BreakdownRule,
  * CompactRules, SortableRuleSlice).
  */
 import type { KubeObject, PolicyRule, Role, RoleBinding } from '../../api/types.ts';

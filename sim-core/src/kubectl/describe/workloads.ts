@@ -2,10 +2,12 @@
  * `kubectl describe` for the workload controllers: deployments (with their
  * old and new ReplicaSets), replicasets, daemonsets, statefulsets, jobs and
  * cronjobs, with the `Pods Status` count of the pods each one controls.
- * Mirrors k8s.io/kubectl/pkg/describe/describe.go (describeDeployment,
- * printReplicaSetsByLabels, describeReplicaSet, describeDaemonSet,
- * describeStatefulSet, describeJob, describeCronJob, describeJobTemplate,
- * getPodStatusForController) and pkg/util/deployment
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+ * (describeDeployment, printReplicaSetsByLabels, describeReplicaSet,
+ * describeDaemonSet, describeStatefulSet, describeJob, describeCronJob,
+ * describeJobTemplate, getPodStatusForController),
+ * staging/src/k8s.io/kubectl/pkg/util/deployment/deployment.go
  * (GetAllReplicaSetsInChunks, findNewReplicaSet, equalIgnoreHash).
  */
 import type { DaemonSet, Deployment, Job, KubeList, KubeObject, LabelSelector, Pod, PodTemplateSpec, ReplicaSet, StatefulSet } from '../../api/types.ts';

@@ -1,14 +1,19 @@
 /**
- * kubectl's JSONPath templates: k8s.io/client-go util/jsonpath (parser.go,
- * jsonpath.go, and the comparison helpers of
- * third_party/forked/golang/template/funcs.go), the `-o jsonpath` printer of
- * cli-runtime (pkg/printers/jsonpath.go, genericclioptions/jsonpath_flags.go)
- * and `-o custom-columns` from kubectl pkg/cmd/get/customcolumn.go.
+ * kubectl's JSONPath templates: client-go's jsonpath package, the `-o
+ * jsonpath` printer and `-o custom-columns`.
  *
  * The data model is kubectl's unstructured JSON: integers behave as Go
  * int64 and other numbers as float64 (a JSON `1.0`, which Go would decode
  * as a float, is an integer here). Go walks maps in random order for `*`
  * and `..`; we walk keys sorted, one of the orders Go may produce.
+ *
+ * Mirrors staging/src/k8s.io/client-go/util/jsonpath/parser.go,
+ * staging/src/k8s.io/client-go/util/jsonpath/jsonpath.go,
+ * staging/src/k8s.io/client-go/third_party/forked/golang/template/funcs.go
+ * (the comparison helpers),
+ * staging/src/k8s.io/cli-runtime/pkg/printers/jsonpath.go,
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/jsonpath_flags.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn.go.
  */
 import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, stringifyJsonLikeKubectl, type JsonObject, type JsonValue } from '../../golang/json.ts';
 import { utf8Encode } from '../../golang/utf8.ts';

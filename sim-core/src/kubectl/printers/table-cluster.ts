@@ -1,9 +1,13 @@
 /**
  * Rows of the cluster-level and configuration resources in `kubectl get`:
  * nodes, namespaces, events, leases, priorityclasses, configmaps, secrets,
- * serviceaccounts, role bindings and poddisruptionbudgets, as
- * k8s.io/kubernetes pkg/printers/internalversion/printers.go prints them
- * (printNode, printNamespace, printEvent, printLease, printPriorityClass,
+ * serviceaccounts, role bindings and poddisruptionbudgets, as the API server
+ * prints them (printNode, printNamespace, printEvent, printLease,
+ * printPriorityClass, printConfigMap, printSecret, printServiceAccount,
+ * printRoleBinding, printPodDisruptionBudget).
+ *
+ * Mirrors pkg/printers/internalversion/printers.go (printNode,
+ * printNamespace, printEvent, printLease, printPriorityClass,
  * printConfigMap, printSecret, printServiceAccount, printRoleBinding,
  * printPodDisruptionBudget).
  */

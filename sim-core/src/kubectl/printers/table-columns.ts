@@ -1,16 +1,18 @@
 /**
  * The server-side table printing of `kubectl get`: for each resource, its
  * columns and how one object becomes one row, as the API server's
- * TableConvertor computes them (k8s.io/kubernetes pkg/printers/storage
- * storage.go, which always generates the wide cells, and
- * pkg/printers/internalversion/printers.go AddHandlers for the columns).
- * Resources without a printer get the generic convertor's `NAME  CREATED AT`
- * (k8s.io/apiserver pkg/registry/rest/table.go DefaultTableConvertor).
+ * TableConvertor computes them (always with the wide cells). Resources
+ * without a printer get the generic convertor's `NAME CREATED AT`.
  *
  * The per-resource printers live in table-pods.ts, table-workloads.ts,
  * table-services.ts and table-cluster.ts, gathered by table-registry.ts;
  * table-printer.ts lays rows out the way kubectl's HumanReadablePrinter
  * does.
+ *
+ * Mirrors pkg/printers/storage/storage.go (the TableConvertor, always wide),
+ * pkg/printers/internalversion/printers.go (AddHandlers: the columns),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/table.go
+ * (DefaultTableConvertor).
  */
 import type { Container, KubeObject, PodTemplateSpec } from '../../api/types.ts';
 import { humanDuration } from '../../api/duration.ts';

@@ -1,9 +1,10 @@
 /**
  * The pod row of `kubectl get pods`: READY, the aggregate STATUS and
- * RESTARTS exactly as k8s.io/kubernetes pkg/printers/internalversion/
- * printers.go printPod computes them (init containers, sidecars, waiting
- * and terminated reasons, `Completed` with containers still running,
- * `Terminating`, `SchedulingGated`, `3 (2m ago)`).
+ * RESTARTS exactly as the API server's printPod computes them (init
+ * containers, sidecars, waiting and terminated reasons, `Completed` with
+ * containers still running, `Terminating`, `SchedulingGated`, `3 (2m ago)`).
+ *
+ * Mirrors pkg/printers/internalversion/printers.go (printPod).
  */
 import type { Container, ContainerStatus, KubeObject, Pod } from '../../api/types.ts';
 import { parseRfc3339 } from '../../golang/time.ts';

@@ -4,13 +4,15 @@
  * columns (`-L`, `--show-labels`), `kind/` name prefixes when several kinds
  * are printed, the EVENT column of `--output-watch-events`, and headers
  * printed once per run of identical columns (which is what makes `get -w`
- * print bare rows). Mirrors k8s.io/cli-runtime pkg/printers/tableprinter.go
- * (HumanReadablePrinter, decorateTable, printTable, addColumns,
- * formatLabelHeaders, appendLabelCells).
+ * print bare rows).
  *
  * It returns tab-separated text; callers feed it to one TabWriter with the
  * `kubectl get` settings, so widths carry across calls as upstream's
  * RememberWidths writer does.
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/printers/tableprinter.go
+ * (HumanReadablePrinter, decorateTable, printTable, addColumns,
+ * formatLabelHeaders, appendLabelCells).
  */
 import type { KubeObject } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';

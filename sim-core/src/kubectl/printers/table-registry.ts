@@ -1,8 +1,9 @@
 /**
- * Which table each resource prints with: the upstream printer's, or the
- * API server's generic `NAME  CREATED AT` for resources that have none
- * (roles, clusterroles). Mirrors the handler registration of
- * k8s.io/kubernetes pkg/printers/internalversion/printers.go AddHandlers.
+ * Which table each resource prints with: the upstream printer's, or the API
+ * server's generic `NAME CREATED AT` for resources that have none (roles,
+ * clusterroles).
+ *
+ * Mirrors pkg/printers/internalversion/printers.go (AddHandlers).
  */
 import type { ResourceInfo } from '../../api/resources.ts';
 import { DEFAULT_TABLE, type TableDefinition } from './table-columns.ts';

@@ -1,12 +1,16 @@
 /**
  * Rows of the service plumbing in `kubectl get`: services, endpoints and
- * endpointslices, as k8s.io/kubernetes pkg/printers/internalversion/
- * printers.go prints them (printService with getServiceExternalIP and
- * makePortString, printEndpoints with formatEndpoints, printEndpointSlice).
+ * endpointslices, as the API server prints them (printService with
+ * getServiceExternalIP and makePortString, printEndpoints with
+ * formatEndpoints, printEndpointSlice).
  *
  * The API server prints every row with GenerateOptions{Wide: true}, so a
  * LoadBalancer's EXTERNAL-IP is never cut to 16 characters in the default
  * (server-side) table; the cut only exists in client-side printing.
+ *
+ * Mirrors pkg/printers/internalversion/printers.go (printService,
+ * getServiceExternalIP, makePortString, printEndpoints, formatEndpoints,
+ * printEndpointSlice).
  */
 import type { EndpointSlice, Endpoints, KubeObject, Service } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';

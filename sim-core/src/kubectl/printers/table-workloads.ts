@@ -1,9 +1,12 @@
 /**
  * Rows of the workload controllers in `kubectl get`: deployments,
- * replicasets, daemonsets, statefulsets, jobs and cronjobs, as
- * k8s.io/kubernetes pkg/printers/internalversion/printers.go prints them
- * (printDeployment, printReplicaSet, printDaemonSet, printStatefulSet,
- * printJob, printCronJob).
+ * replicasets, daemonsets, statefulsets, jobs and cronjobs, as the API
+ * server prints them (printDeployment, printReplicaSet, printDaemonSet,
+ * printStatefulSet, printJob, printCronJob).
+ *
+ * Mirrors pkg/printers/internalversion/printers.go (printDeployment,
+ * printReplicaSet, printDaemonSet, printStatefulSet, printJob,
+ * printCronJob).
  */
 import type { DaemonSet, Deployment, Job, KubeObject, LabelSelector, PodTemplateSpec, ReplicaSet, StatefulSet } from '../../api/types.ts';
 import { formatLabels, formatLabelSelector, labelSelectorFromObject, selectorToString, SelectorError } from '../../api/labels.ts';

@@ -1,6 +1,9 @@
 /**
  * The tabwriter settings kubectl's printers use, over Go's text/tabwriter
  * (../../golang/tabwriter.ts).
+ *
+ * Mirrors staging/src/k8s.io/cli-runtime/pkg/printers/tabwriter.go
+ * (GetNewTabWriter).
  */
 import { REMEMBER_WIDTHS, TabWriter, type TabWriterConfig } from '../../golang/tabwriter.ts';
 

@@ -17,8 +17,8 @@
  * the live path. A missing subPath is created as an empty directory.
  *
  * Mirrors pkg/kubelet/kubelet_pods.go (makeMounts),
- * pkg/kubelet/container/helpers.go (ExpandContainerVolumeMounts) and
- * k8s.io/mount-utils subpath (PrepareSafeSubpath).
+ * pkg/kubelet/container/helpers.go (ExpandContainerVolumeMounts),
+ * pkg/volume/util/subpath/subpath_linux.go (PrepareSafeSubpath).
  */
 import type { Container, Pod } from '../../api/types.ts';
 import { expandEnv } from '../env.ts';

@@ -7,8 +7,8 @@
  * variables never do.
  *
  * Mirrors pkg/volume/downwardapi/downwardapi.go (CollectData),
- * pkg/fieldpath/fieldpath.go (ExtractFieldPathAsString, FormatMap) and
- * pkg/api/v1/resource/helpers.go (ExtractResourceValueByContainerName...).
+ * pkg/fieldpath/fieldpath.go (ExtractFieldPathAsString, FormatMap),
+ * pkg/api/v1/resource/helpers.go (ExtractResourceValueByContainerName).
  */
 import type { Container, Pod } from '../../api/types.ts';
 import { Quantity } from '../../api/quantity.ts';

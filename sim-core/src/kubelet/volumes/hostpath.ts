@@ -13,8 +13,8 @@
  * the simulated node lacks many standard directories (/run,
  * /lib/modules...) a real one has.
  *
- * Mirrors pkg/volume/hostpath/host_path.go (SetUp, checkType) and
- * pkg/volume/validation (ValidatePathNoBacksteps).
+ * Mirrors pkg/volume/hostpath/host_path.go (SetUp, checkType),
+ * pkg/volume/validation/pv_validation.go (ValidatePathNoBacksteps).
  */
 import type { NodeDisk } from '../../host/disk.ts';
 

@@ -10,7 +10,7 @@
  * `configmaps "web-content" not found`.
  *
  * Mirrors pkg/kubelet/configmap/configmap_manager.go,
- * pkg/kubelet/secret/secret_manager.go and
+ * pkg/kubelet/secret/secret_manager.go,
  * pkg/kubelet/util/manager/watch_based_manager.go.
  */
 import type { ConfigMap, Secret } from '../../api/types.ts';

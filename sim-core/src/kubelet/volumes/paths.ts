@@ -7,7 +7,8 @@
  * directories finds what a real node shows, minus the `..data` symlinks.
  *
  * Mirrors pkg/kubelet/kubelet_getters.go (getPodDir, getPodVolumeDir,
- * getPodVolumeSubpathsDir) and pkg/util/strings EscapeQualifiedName.
+ * getPodVolumeSubpathsDir), pkg/util/strings/escape.go
+ * (EscapeQualifiedName).
  */
 
 /** The kubelet's --root-dir default. */

@@ -11,7 +11,7 @@
  * which is how a changed ConfigMap reaches a running pod.
  *
  * Mirrors pkg/volume/plugins.go (VolumePluginMgr.FindPluginBySpec,
- * RequiresRemount) and the SetUp of each plugin.
+ * RequiresRemount; each plugin's SetUp is in its own module).
  */
 import type { Pod, Volume } from '../../api/types.ts';
 import { writePayload } from './atomic-writer.ts';

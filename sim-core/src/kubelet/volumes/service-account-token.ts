@@ -11,7 +11,7 @@
  * which run without an API server; the refresh rule below serves both.
  *
  * Mirrors pkg/kubelet/token/token_manager.go (requiresRefresh),
- * pkg/serviceaccount/claims.go (the claims) and
+ * pkg/serviceaccount/claims.go (the claims),
  * pkg/registry/core/serviceaccount/storage/token.go (the expiration
  * extension of the default token).
  */

@@ -35,12 +35,15 @@
  * later (the populator and reconciler loops), so a pod whose volumes are
  * all available starts exactly as early as a pod without volumes.
  *
- * Mirrors pkg/kubelet/volumemanager/volume_manager.go (WaitForAttachAndMount,
- * getExpectedVolumes, podAttachAndMountTimeout), reconciler/reconciler.go,
- * populator/desired_state_of_world_populator.go (ReprocessPod, remount),
- * reconstruct.go (volumes found on disk after a restart count as mounted),
- * pkg/volume/util/nestedpendingoperations and
- * pkg/util/goroutinemap/exponentialbackoff.
+ * Mirrors pkg/kubelet/volumemanager/volume_manager.go
+ * (WaitForAttachAndMount, getExpectedVolumes, podAttachAndMountTimeout),
+ * pkg/kubelet/volumemanager/reconciler/reconciler.go,
+ * pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go
+ * (ReprocessPod, remount),
+ * pkg/kubelet/volumemanager/reconciler/reconstruct.go (volumes found on disk
+ * after a restart count as mounted),
+ * pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go,
+ * pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go.
  */
 import type { Pod } from '../../api/types.ts';
 import type { NodeDisk } from '../../host/disk.ts';

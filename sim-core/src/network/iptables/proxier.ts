@@ -22,14 +22,15 @@
  * --probability 1/n`, 1/(n-1)... so each endpoint gets an equal share, and
  * the KUBE-SEP chain DNATs to the Pod.
  *
+ * The arguments are written as upstream writes them and parsed as
+ * iptables-restore would (../../host/netfilter/iptables.ts). Differences:
+ * services are written in name order (upstream walks a Go map), the
+ * localhost NodePort and INVALID-drop rules carry their nfacct counters (the
+ * node's kernel has xt_nfacct), and LoadBalancer firewall rules are written
+ * but no load balancer ever sets an ingress IP here.
+ *
  * Mirrors pkg/proxy/iptables/proxier.go (syncProxyRules,
- * writeServiceToEndpointRules, iptablesJumpChains, computeProbability);
- * the arguments are written as upstream writes them and parsed as
- * iptables-restore would (./model.ts). Differences: services are written
- * in name order (upstream walks a Go map), the localhost NodePort and
- * INVALID-drop rules carry their nfacct counters (the node's kernel has
- * xt_nfacct), and LoadBalancer firewall rules are written but no load
- * balancer ever sets an ingress IP here.
+ * writeServiceToEndpointRules, iptablesJumpChains, computeProbability).
  */
 import { iptablesEndpointChain, iptablesServiceChains, IPTABLES_SERVICE_CHAIN_PREFIXES } from '../chain-names.ts';
 import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';

@@ -8,13 +8,14 @@
  * KUBE-NODE-PORT-TCP...) and a handful of iptables rules, whose number does
  * not grow with the number of services, do the masquerading and filtering.
  *
+ * Differences: real servers that go away are removed at once (the graceful
+ * termination manager waits for their connections, and there are none in
+ * flight here); IPVS timeouts and strictARP are left as the kernel has them.
+ *
  * Mirrors pkg/proxy/ipvs/proxier.go (syncProxyRules, syncService,
  * syncEndpoint, writeIptablesRules, acceptIPVSTraffic,
- * createAndLinkKubeChain, iptablesJumpChain, ipsetWithIptablesChain) and
- * pkg/proxy/ipvs/ipset.go (set names and comments). Differences: real
- * servers that go away are removed at once (the graceful termination
- * manager waits for their connections, and there are none in flight
- * here); IPVS timeouts and strictARP are left as the kernel has them.
+ * createAndLinkKubeChain, iptablesJumpChain, ipsetWithIptablesChain),
+ * pkg/proxy/ipvs/ipset.go (set names and comments).
  */
 import { categorizeEndpoints, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';
 import { ensureChain, ensureRule, parseRuleArgs, type IptablesState, type Rule, type Table } from '../../host/netfilter/iptables.ts';

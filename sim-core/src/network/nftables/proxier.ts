@@ -6,25 +6,26 @@
  *
  *     ip daddr . meta l4proto . th dport vmap @service-ips
  *
- * whose elements (`10.96.0.10 . udp . 53 : goto service-...`) point at one
- * chain per service port, which picks an endpoint with
- * `numgen random mod N vmap { 0 : goto endpoint-..., ... }`; the endpoint
- * chain DNATs. Services without endpoints are rejected through the
- * `no-endpoint-services` map from the filter chains; NodePorts answer only
- * on the node's primary IP (`nodeport-ips`, kube-proxy's default
- * nodePortAddresses in this mode).
+ * whose elements (`10.96.0.10. udp. 53: goto service-...`) point at one
+ * chain per service port, which picks an endpoint with `numgen random mod N
+ * vmap { 0: goto endpoint-..., ... }`; the endpoint chain DNATs. Services
+ * without endpoints are rejected through the `no-endpoint-services` map from
+ * the filter chains; NodePorts answer only on the node's primary IP
+ * (`nodeport-ips`, kube-proxy's default nodePortAddresses in this mode).
  *
  * The rules are kept in the normalized text `nft list` prints them in, so
  * the tools show them as they are and the dataplane routes by reading them.
  *
+ * It has the layout v1.34 brought (filter chains before DNAT only on
+ * prerouting and output, the rest at the filter priority; no port match in
+ * the ClusterIP masquerade rule; unallocated ClusterIPs dropped).
+ * Differences: map elements are listed in key order (the kernel's hash sets
+ * list in bucket order); the masquerade mark is still set through the
+ * `mark-for-masquerade` chain, which v1.36 began to inline.
+ *
  * Mirrors pkg/proxy/nftables/proxier.go (setupNFTables, syncProxyRules,
  * writeServiceToEndpointRules, nftablesBaseChains, nftablesJumpChains,
- * nftElementStorage) in the layout v1.34 brought (filter chains before
- * DNAT only on prerouting and output, the rest at the filter priority; no
- * port match in the ClusterIP masquerade rule; unallocated ClusterIPs
- * dropped). Differences: map elements are listed in key order (the
- * kernel's hash sets list in bucket order); the masquerade mark is still
- * set through the `mark-for-masquerade` chain, which v1.36 began to inline.
+ * nftElementStorage).
  */
 import { nftEndpointChain, nftServiceChains } from '../chain-names.ts';
 import { categorizeEndpoints, endpointString, policyRouting, servicePortKey, type EndpointInfo, type ServicePortInfo } from '../service-map.ts';

@@ -5,8 +5,11 @@
  * /etc/hosts, /etc/resolv.conf), and reading and listing through the
  * container's writable layer.
  *
- * Mirrors what an overlayfs rootfs shows over the image's layers, with the
- * kubelet-managed files of pkg/kubelet/kubelet_pods.go.
+ * It shows what an overlayfs rootfs shows over the image's layers.
+ *
+ * Mirrors pkg/kubelet/kubelet_pods.go (the kubelet-managed /etc/hosts),
+ * containerd/containerd internal/cri/server/podsandbox/sandbox_run_linux.go
+ * (/etc/hostname, /etc/resolv.conf).
  */
 import type { CatalogImage, ImageFamily } from '../images.ts';
 import type { ContainerContext, FileOverrides } from '../behaviour.ts';

@@ -6,9 +6,14 @@
  * pause container; how a server answers an HTTP GET (static files from
  * its document root) and the access-log line it writes for it.
  *
- * Mirrors the official images' programs (docker-library nginx, httpd,
- * redis, postgres, mysql, python; registry.k8s.io/pause), their start-up
- * and shutdown lines in our own words, nginx's and httpd's log formats.
+ * It follows the official images' programs (docker-library nginx, httpd,
+ * redis, postgres, mysql, python; registry.k8s.io/pause): their start-up and
+ * shutdown lines, in our own words, and nginx's and httpd's log formats.
+ *
+ * Mirrors build/pause/linux/pause.c, nginx/nginx
+ * src/http/modules/ngx_http_log_module.c, apache/httpd
+ * modules/loggers/mod_log_config.c, redis/redis src/server.c, python/cpython
+ * Lib/http/server.py.
  */
 import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions, ServerSpec } from '../behaviour.ts';

@@ -6,7 +6,8 @@
  * answers in the dialect of the image's base: busybox applets or GNU
  * coreutils (Debian, Ubuntu), whose messages and exit codes differ.
  *
- * Mirrors the behaviour of busybox and GNU coreutils, in our own words.
+ * Mirrors mirror/busybox coreutils/ (the applets), coreutils/coreutils src/
+ * (GNU coreutils).
  */
 import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions } from '../behaviour.ts';

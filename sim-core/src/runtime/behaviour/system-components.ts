@@ -6,8 +6,13 @@
  * itself is a simulated process the cluster starts and stops through the
  * runtime's hooks when its container starts serving and exits.
  *
- * Mirrors the programs' flags (`--version`), klog's header, etcd's JSON
+ * It follows the programs' flags (`--version`), klog's header, etcd's JSON
  * log and the ports kubeadm's static pods and add-ons use.
+ *
+ * Mirrors cmd/kubeadm/app/phases/controlplane/manifests.go (the flags and
+ * ports), cmd/kubeadm/app/phases/etcd/local.go,
+ * staging/src/k8s.io/component-base/version/verflag/verflag.go (--version),
+ * etcd-io/etcd client/pkg/logutil/zap.go (etcd's JSON log).
  */
 import { klogHeader } from '../../component-base/klog.ts';
 import { systemComponentOf, type CatalogImage, type SystemComponent } from '../images.ts';

@@ -4,9 +4,12 @@
  * test-webserver, pause), and stress, which burns CPU or allocates memory
  * until its cgroup's limit has the kernel OOM-kill the container.
  *
- * Mirrors kubernetes/test/images/agnhost (its subcommands' ports and
- * behaviour, the liveness task of the kubernetes.io docs) and the stress
- * tool's options.
+ * It follows agnhost's subcommands (their ports and behaviour, the liveness
+ * task of the kubernetes.io docs) and the stress tool's options.
+ *
+ * Mirrors test/images/agnhost/agnhost.go,
+ * test/images/agnhost/liveness/server.go,
+ * test/images/agnhost/netexec/netexec.go.
  */
 import type { CommandOutcome, ContainerContext, OutputLine, ServerSpec, SignalReaction } from '../behaviour.ts';
 import { flagValue } from './userland.ts';

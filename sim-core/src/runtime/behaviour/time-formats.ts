@@ -3,8 +3,10 @@
  * locale, nginx's (and httpd's) error-log time, and the Common Log Format
  * of access logs. All UTC, as containers run without a TZ.
  *
- * Mirrors the formats of coreutils/busybox `date`, nginx's
- * ngx_cached_err_log_time and the CLF of ngx_http_log_module / mod_log_config.
+ * Mirrors coreutils/coreutils src/date.c, mirror/busybox coreutils/date.c,
+ * nginx/nginx src/core/ngx_times.c (ngx_cached_err_log_time), nginx/nginx
+ * src/http/modules/ngx_http_log_module.c (the CLF), apache/httpd
+ * modules/loggers/mod_log_config.c.
  */
 import { civilTime, MONTH_NAMES, WEEKDAY_NAMES } from '../../golang/time.ts';
 

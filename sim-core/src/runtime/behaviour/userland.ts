@@ -5,8 +5,11 @@
  * and the kubelet's command and args, the entrypoint scripts that `exec`
  * the real program, and how programs read their flags and environment.
  *
- * Mirrors the layout of the official images (docker-library) and the
- * argv rule of kuberuntime_container.go with containerd's image config.
+ * It follows the layout of the official images (docker-library).
+ *
+ * Mirrors pkg/kubelet/kuberuntime/kuberuntime_container.go (command and
+ * args), containerd/containerd internal/cri/opts/spec_opts.go
+ * (WithProcessArgs: ENTRYPOINT and CMD).
  */
 import type { CatalogImage, ImageFamily } from '../images.ts';
 import type { ContainerContext } from '../behaviour.ts';

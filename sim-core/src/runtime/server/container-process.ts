@@ -10,6 +10,9 @@
  * file (internal/cri/io/container_io.go); a control-plane program starting
  * in a static pod is the cluster's business (the hooks of
  * SystemContainerHooks).
+ *
+ * Mirrors containerd/containerd cmd/containerd-shim-runc-v2/main.go (the
+ * shim), containerd/containerd internal/cri/io/container_io.go.
  */
 import type { ProgramHost } from '../program.ts';
 import { baselinePaths, type ServerSpec } from '../behaviour.ts';

@@ -6,10 +6,15 @@
  * SIGKILL after the timeout), RemoveContainer, ContainerStatus,
  * ListContainers, ExecSync and the container's log.
  *
- * Mirrors containerd internal/cri/server (container_create.go,
- * container_start.go, container_stop.go, container_remove.go,
- * container_status.go, container_list.go, container_execsync.go; the log is
- * what internal/cri/io writes to /var/log/pods).
+ * Mirrors containerd/containerd internal/cri/server/container_create.go,
+ * containerd/containerd internal/cri/server/container_start.go,
+ * containerd/containerd internal/cri/server/container_stop.go,
+ * containerd/containerd internal/cri/server/container_remove.go,
+ * containerd/containerd internal/cri/server/container_status.go,
+ * containerd/containerd internal/cri/server/container_list.go,
+ * containerd/containerd internal/cri/server/container_execsync.go,
+ * containerd/containerd internal/cri/io/logger.go (the log written to
+ * /var/log/pods).
  */
 import type { ContainerConfig, ContainerInfo, CriResult, ExecResult, LogEntry } from '../../cri-api/cri.ts';
 import { binaryExists, readFile, resolveArgv, type ContainerContext } from '../behaviour.ts';

@@ -12,6 +12,9 @@
  * ContainerRuntime process builds one CriService and hands it to the
  * functions of each service, so the process state stays a single object
  * that snapshots restore as it was.
+ *
+ * Mirrors containerd/containerd internal/cri/server/service.go (criService),
+ * containerd/containerd internal/cri/server/helpers.go.
  */
 import type { Kernel, ScheduleOptions } from '../../sim/kernel.ts';
 import type { Rng } from '../../sim/rng.ts';

@@ -4,11 +4,12 @@
  * the check scheduled for the instant a process is predicted to exit, and
  * the exit of a system container whose simulated process crashed.
  *
- * Mirrors containerd internal/cri/server/events.go (the event monitor's
- * TaskExit handling, handleContainerExit): the shim reports an exit, the
- * CRI plugin records it in the container's status and publishes a
- * ContainerStopped event, which the kubelet's evented PLEG or its next
- * relist picks up.
+ * Upstream the shim reports an exit, the CRI plugin records it in the
+ * container's status and publishes a ContainerStopped event, which the
+ * kubelet's evented PLEG or its next relist picks up.
+ *
+ * Mirrors containerd/containerd internal/cri/server/events.go (the event
+ * monitor's TaskExit handling, handleContainerExit).
  */
 import { advanceProgram, predictExit, programMayRun } from '../program.ts';
 import type { SystemComponent } from '../images.ts';

@@ -4,8 +4,12 @@
  * digest or ID), PullImage over virtual time with serialized pulls, and
  * images put in the store at boot.
  *
- * Mirrors containerd internal/cri/server/images (service.go LocalResolve,
- * image_list.go, image_status.go, image_remove.go, image_pull.go).
+ * Mirrors containerd/containerd internal/cri/server/images/service.go
+ * (LocalResolve), containerd/containerd
+ * internal/cri/server/images/image_list.go, containerd/containerd
+ * internal/cri/server/images/image_status.go, containerd/containerd
+ * internal/cri/server/images/image_remove.go, containerd/containerd
+ * internal/cri/server/images/image_pull.go.
  */
 import type { CriResult, ImageInfo, ImageVerboseInfo } from '../../cri-api/cri.ts';
 import { normalizeImageRef, parseImageRef, resolveImage, syntheticHex64 } from '../images.ts';

@@ -9,6 +9,8 @@
  * holds the processes, so it answers for them. Probes go through
  * containerd's endpoint (and fail while it is down), traffic from the
  * network does not.
+ *
+ * Mirrors pkg/probe/http/http.go, pkg/probe/tcp/tcp.go.
  */
 import type { CriResult, ProbeAnswer } from '../../cri-api/cri.ts';
 import { accessLogLine, httpAnswer, PROBE_USER_AGENT } from '../behaviour.ts';

@@ -5,8 +5,9 @@
  * and watched again; one recorded as running with no task behind it (the
  * node rebooted) is marked exited with the unknown exit code.
  *
- * Mirrors containerd internal/cri/server/restart.go (recover,
- * loadContainer; unknownExitCode and unknownExitReason in helpers.go).
+ * Mirrors containerd/containerd internal/cri/server/restart.go (recover,
+ * loadContainer), containerd/containerd internal/cri/server/helpers.go
+ * (unknownExitCode, unknownExitReason).
  */
 import { releaseIp } from '../ipam.ts';
 import type { ContainerRecord } from '../host-state.ts';

@@ -5,8 +5,11 @@
  * the pod is killed, its address freed), RemovePodSandbox,
  * PodSandboxStatus and ListPodSandbox.
  *
- * Mirrors containerd internal/cri/server (sandbox_run.go, sandbox_stop.go,
- * sandbox_remove.go, sandbox_status.go, sandbox_list.go).
+ * Mirrors containerd/containerd internal/cri/server/sandbox_run.go,
+ * containerd/containerd internal/cri/server/sandbox_stop.go,
+ * containerd/containerd internal/cri/server/sandbox_remove.go,
+ * containerd/containerd internal/cri/server/sandbox_status.go,
+ * containerd/containerd internal/cri/server/sandbox_list.go.
  */
 import type { CriResult, SandboxConfig, SandboxInfo } from '../../cri-api/cri.ts';
 import { deepCopy } from '../../golang/json.ts';

@@ -4,7 +4,8 @@
  * network is configured), and with verbose set the part of containerd's
  * own info crictl shows, its CRI config's pinned sandbox image.
  *
- * Mirrors containerd internal/cri/server (version.go, status.go).
+ * Mirrors containerd/containerd internal/cri/server/version.go,
+ * containerd/containerd internal/cri/server/status.go.
  */
 import type { CriResult, RuntimeCondition, StatusResponse, VersionInfo } from '../../cri-api/cri.ts';
 import type { CriService } from './cri-service.ts';

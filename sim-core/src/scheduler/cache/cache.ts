@@ -1,17 +1,18 @@
 /**
  * The scheduler cache: for each node, the pods on it and what they use,
- * including pods the scheduler has *assumed* there (decided, bind under
- * way) before the API server's answer comes back through the pod informer.
- * Mirrors pkg/scheduler/backend/cache/cache.go (AssumePod, FinishBinding,
- * ForgetPod, AddPod confirming an assumed pod, image states) and
- * snapshot.go (the node list in node-tree order, the lists of nodes with
- * affinity pods).
+ * including pods the scheduler has *assumed* there (decided, bind under way)
+ * before the API server's answer comes back through the pod informer.
  *
  * The cache is derived data: it is rebuilt from the informers' caches and
  * the assumed pods, which are in the process state (so a snapshot restore
  * rebuilds it). Assumed pods do not expire here: upstream stopped expiring
  * them (an assumed pod waits until the informer confirms or the bind
  * fails).
+ *
+ * Mirrors pkg/scheduler/backend/cache/cache.go (AssumePod, FinishBinding,
+ * ForgetPod, AddPod confirming an assumed pod, image states),
+ * pkg/scheduler/backend/cache/snapshot.go (the node list in node-tree order,
+ * the lists of nodes with affinity pods).
  */
 import type { Node, Pod } from '../../api/types.ts';
 import type { NodeInfoLister } from '../framework/interface.ts';

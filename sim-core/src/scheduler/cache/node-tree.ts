@@ -3,8 +3,10 @@
  * (node 1 of zone A, node 1 of zone B, node 2 of zone A...), so a partial
  * search (percentageOfNodesToScore) samples every zone. Zones appear in the
  * order their first node was added, nodes within a zone in arrival order.
- * Mirrors pkg/scheduler/backend/cache/node_tree.go and GetZoneKey of
- * k8s.io/component-helpers/node/topology.
+ *
+ * Mirrors pkg/scheduler/backend/cache/node_tree.go,
+ * staging/src/k8s.io/component-helpers/node/topology/helpers.go
+ * (GetZoneKey).
  */
 import type { Node } from '../../api/types.ts';
 

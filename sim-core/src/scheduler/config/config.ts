@@ -1,9 +1,7 @@
 /**
  * kube-scheduler's configuration: a KubeSchedulerConfiguration (v1, as in a
- * `--config` file; its shape is ./types.ts)
- * defaulted and validated into what the scheduler runs with. Mirrors
- * pkg/scheduler/apis/config/v1/defaults.go and the parts of
- * pkg/scheduler/apis/config/validation/validation.go that apply here.
+ * `--config` file; its shape is ./types.ts) defaulted and validated into
+ * what the scheduler runs with.
  *
  * Defaults (kubernetes/kube-scheduler config/v1/types.go, component-base
  * config/v1alpha1/defaults.go): parallelism 16, percentageOfNodesToScore 0
@@ -11,6 +9,10 @@
  * profile `default-scheduler` with the default plugins, leader election on
  * a Lease kube-system/kube-scheduler with leaseDuration 15s, renewDeadline
  * 10s, retryPeriod 2s.
+ *
+ * Mirrors pkg/scheduler/apis/config/v1/defaults.go,
+ * pkg/scheduler/apis/config/validation/validation.go (the parts that apply
+ * here).
  */
 import type { KubeSchedulerConfiguration } from './types.ts';
 import { parseGoDurationMs } from '../../golang/duration.ts';

@@ -1,7 +1,6 @@
 /**
  * The default plugin set of a profile and how a profile's own `plugins`
- * section is merged into it. Mirrors pkg/scheduler/apis/config/v1/
- * default_plugins.go (getDefaultPlugins, mergePlugins, mergePluginSet).
+ * section is merged into it.
  *
  * Upstream's default MultiPoint list, in order, with score weights:
  * SchedulingGates, PrioritySort, NodeUnschedulable, NodeName,
@@ -11,6 +10,9 @@
  * DefaultPreemption, NodeResourcesBalancedAllocation (1), ImageLocality (1),
  * DefaultBinder. The volume and DRA plugins are not simulated and are left
  * out (see ../plugins/registry.ts).
+ *
+ * Mirrors pkg/scheduler/apis/config/v1/default_plugins.go
+ * (getDefaultPlugins, mergePlugins, mergePluginSet).
  */
 import { EXTENSION_POINTS, type PluginRef, type PluginSet, type PluginsConfig } from '../framework/runtime.ts';
 import { Names } from '../plugins/names.ts';

@@ -2,10 +2,13 @@
  * CycleState: the scratch space of one scheduling cycle. A plugin writes
  * what it computed at PreFilter or PreScore under its own key and reads it
  * back at Filter or Score, so per-pod work is done once per cycle rather
- * than once per node. Mirrors pkg/scheduler/framework/cycle_state.go.
+ * than once per node.
  *
  * It lives only inside one cycle (one `handle()` call), so it may hold
  * Maps and class instances; it is never part of the snapshotted state.
+ *
+ * Mirrors staging/src/k8s.io/kube-scheduler/framework/cycle_state.go (the
+ * interface), pkg/scheduler/framework/cycle_state.go.
  */
 
 /** Data a plugin keeps in the CycleState (fwk.StateData). Clone is used by preemption's dry runs. */

@@ -1,10 +1,12 @@
 /**
  * Cluster events: what changed in the cluster, in the terms plugins use to
  * say which changes could make a rejected pod schedulable again (their
- * EventsToRegister and QueueingHint functions). Mirrors ClusterEvent,
- * ActionType and EventResource of kubernetes/kube-scheduler
- * framework/events.go, and the helpers of pkg/scheduler/framework/events.go
- * that turn an object update into the events it amounts to.
+ * EventsToRegister and QueueingHint functions).
+ *
+ * Mirrors staging/src/k8s.io/kube-scheduler/framework/types.go
+ * (ClusterEvent, ActionType, EventResource),
+ * pkg/scheduler/framework/events.go (the helpers that turn an object update
+ * into the events it amounts to).
  */
 import type { KubeObject, Node, Pod } from '../../api/types.ts';
 import { podRequests } from '../../component-helpers/resource.ts';

@@ -2,8 +2,6 @@
  * Why a pod fits nowhere: the per-node statuses collected while filtering
  * (NodeToStatus, Diagnosis) and the message built from them, which becomes
  * the FailedScheduling event and the PodScheduled condition's message.
- * Mirrors FitError, Diagnosis and NodeToStatus of
- * pkg/scheduler/framework/types.go.
  *
  * The message layout is upstream's:
  *   0/<all nodes> nodes are available: <PreFilterMsg>. <FilterMsg>. <PostFilterMsg>
@@ -11,6 +9,9 @@
  * <reason>`, sorts those strings (Go's sort.Strings, byte order) and joins
  * them with ", ". The PreFilter message replaces the filter histogram when
  * PreFilter already rejected the pod.
+ *
+ * Mirrors pkg/scheduler/framework/types.go (FitError, Diagnosis),
+ * staging/src/k8s.io/kube-scheduler/framework/interface.go (NodeToStatus).
  */
 import { Code, Status } from './status.ts';
 

@@ -1,15 +1,17 @@
 /**
- * The scheduling framework's plugin API: a one-method root interface and
- * one capability interface per extension point, with upstream's names and
- * meanings. Mirrors kubernetes/kube-scheduler framework/interface.go (v0.36)
- * and pkg/scheduler/framework/interface.go (Handle, PreFilterResult,
- * PostFilterResult).
+ * The scheduling framework's plugin API: a one-method root interface and one
+ * capability interface per extension point, with upstream's names and
+ * meanings.
  *
  * The order of the extension points in one scheduling cycle:
  *   PreEnqueue (before the pod may enter the active queue), QueueSort,
  *   PreFilter, Filter, PostFilter (only when no node fits), PreScore, Score
  *   with NormalizeScore, Reserve, Permit; then the binding cycle: PreBind,
  *   Bind, PostBind.
+ *
+ * Mirrors staging/src/k8s.io/kube-scheduler/framework/interface.go (the
+ * plugin interfaces, Handle, PreFilterResult, PostFilterResult),
+ * pkg/scheduler/framework/interface.go.
  */
 import type { KubeObject, Pod } from '../../api/types.ts';
 import type { ApiClient } from '../../client/client.ts';

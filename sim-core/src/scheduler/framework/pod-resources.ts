@@ -8,6 +8,10 @@
  * Quantities are summed exactly and converted at the end, as upstream
  * converts `resource.Quantity` to int64 at the end: CPU as milli-cores
  * (MilliValue), everything else as whole units (Value).
+ *
+ * Mirrors pkg/scheduler/framework/types.go (Resource),
+ * pkg/scheduler/util/pod_resources.go (the default requests used when
+ * scoring).
  */
 import type { KubeObject, PodSpec } from '../../api/types.ts';
 import { Quantity } from '../../api/quantity.ts';

@@ -1,9 +1,7 @@
 /**
  * The framework runtime of one profile: instantiates the profile's plugins
  * from the registry, orders them per extension point (including MultiPoint
- * expansion), and runs them. Mirrors pkg/scheduler/framework/runtime/
- * framework.go (NewFramework, expandMultiPointPlugins, getScoreWeights and
- * the Run*Plugins functions).
+ * expansion), and runs them.
  *
  * Upstream runs Filter and Score over nodes in parallel (16 goroutines);
  * here everything runs in node order, which gives the same results because
@@ -11,6 +9,9 @@
  * state. The runtime also returns the details the scheduler's explanation
  * records: every filter verdict, and each Score plugin's raw and
  * normalized scores with its weight.
+ *
+ * Mirrors pkg/scheduler/framework/runtime/framework.go (NewFramework,
+ * expandMultiPointPlugins, getScoreWeights and the Run*Plugins functions).
  */
 import type { Pod } from '../../api/types.ts';
 import { CycleState } from './cycle-state.ts';

@@ -1,8 +1,11 @@
 /**
- * The result of running a plugin: a code and the reasons behind it. Mirrors
- * `Code` and `Status` of kubernetes/kube-scheduler framework/interface.go
- * (v0.36): the codes, their names, and how `Message()` joins the error and
- * the reasons with ", " (which is what ends up in FitError messages).
+ * The result of running a plugin: a code and the reasons behind it.
+ * Upstream's `Code` and `Status`: the codes, their names, and how
+ * `Message()` joins the error and the reasons with ", " (which is what ends
+ * up in FitError messages).
+ *
+ * Mirrors staging/src/k8s.io/kube-scheduler/framework/interface.go (Code,
+ * Status).
  */
 
 /** framework.Code, with upstream's numbering. */

@@ -2,13 +2,15 @@
  * What the scheduler knows about a node while deciding: the Node object, the
  * pods on it (bound and assumed), their summed requests, the ports they hold
  * and the images present, plus each pod's parsed inter-pod affinity terms.
- * Mirrors NodeInfo, PodInfo, AffinityTerm and HostPortInfo of
- * pkg/scheduler/framework/types.go and kube-scheduler framework/types.go.
  *
  * These are derived, in-memory structures: the scheduler cache builds them
  * from its informers' caches (which are in the process state), so they are
  * never snapshotted themselves. Plugins read them and must not change them,
  * except on copies made with `clone()` (preemption's dry runs do that).
+ *
+ * Mirrors pkg/scheduler/framework/types.go (NodeInfo, PodInfo),
+ * staging/src/k8s.io/kube-scheduler/framework/types.go (the NodeInfo and
+ * PodInfo interfaces, AffinityTerm, HostPortInfo).
  */
 import type { KubeObject, Node, Pod, PodSpec } from '../../api/types.ts';
 import { labelSelectorFromObject, matches, NOTHING, SelectorError, type MetaLabelSelector, type Selector } from '../../api/labels.ts';

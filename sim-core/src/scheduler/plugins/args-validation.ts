@@ -2,6 +2,10 @@
  * Plugin argument errors, worded as field.Error renders them
  * (k8s.io/apimachinery/pkg/util/validation/field), and aggregated the way
  * utilerrors.NewAggregate prints several: `[a, b]`.
+ *
+ * Mirrors pkg/scheduler/apis/config/validation/validation_pluginargs.go,
+ * staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go,
+ * staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go (NewAggregate).
  */
 
 function render(value: unknown): string {

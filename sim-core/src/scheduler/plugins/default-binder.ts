@@ -1,7 +1,8 @@
 /**
  * DefaultBinder: writes the decision by POSTing a Binding to the pod's
- * `binding` subresource; the API server sets spec.nodeName. Mirrors
- * pkg/scheduler/framework/plugins/defaultbinder/default_binder.go.
+ * `binding` subresource; the API server sets spec.nodeName.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/defaultbinder/default_binder.go.
  */
 import type { Pod } from '../../api/types.ts';
 import type { CycleState } from '../framework/cycle-state.ts';

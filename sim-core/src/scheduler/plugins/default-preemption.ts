@@ -3,10 +3,6 @@
  * evicting lower-priority pods would let the pod fit, evict the fewest and
  * least important of them, and nominate the node for the pod
  * (status.nominatedNodeName), which then waits for the victims to go.
- * Mirrors pkg/scheduler/framework/plugins/defaultpreemption/
- * default_preemption.go and pkg/scheduler/framework/preemption/
- * preemption.go (Evaluator.Preempt, findCandidates, DryRunPreemption,
- * SelectVictimsOnNode, pickOneNodeForPreemption, prepareCandidate).
  *
  * The message it returns when preemption cannot help becomes the tail of
  * the FitError: `preemption: 0/N nodes are available: ...`.
@@ -16,6 +12,12 @@
  * synchronously in the cycle (upstream makes them asynchronously since
  * v1.33, SchedulerAsyncPreemption) — the outcome is the same: victims get a
  * DisruptionTarget condition and are deleted, and the pod is nominated.
+ *
+ * Mirrors
+ * pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go,
+ * pkg/scheduler/framework/preemption/preemption.go (Evaluator.Preempt,
+ * findCandidates, DryRunPreemption, SelectVictimsOnNode,
+ * pickOneNodeForPreemption, prepareCandidate).
  */
 import type { Pod, PodCondition } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

@@ -1,11 +1,11 @@
 /**
  * ImageLocality: favours nodes that already have the pod's images, weighted
  * by image size and by how widely the image is spread (an image on every
- * node says little). Sum over containers and init containers of
- * `int(size × nodesWithImage / allNodes)`, clamped to [23 MiB, 1000 MiB ×
- * containers], then scaled to 0..100. Image names without a tag get
- * `:latest`. Mirrors pkg/scheduler/framework/plugins/imagelocality/
- * image_locality.go.
+ * node says little). Sum over containers and init containers of `int(size ×
+ * nodesWithImage / allNodes)`, clamped to [23 MiB, 1000 MiB × containers],
+ * then scaled to 0..100. Image names without a tag get `:latest`.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/imagelocality/image_locality.go.
  */
 import type { Pod } from '../../api/types.ts';
 import type { CycleState } from '../framework/cycle-state.ts';

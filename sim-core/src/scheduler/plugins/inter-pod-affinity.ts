@@ -1,16 +1,18 @@
 /**
  * InterPodAffinity: places pods relative to other pods. Filter enforces the
- * incoming pod's required affinity (some matching pod in the node's
- * topology domain), its required anti-affinity (none there), and the
- * required anti-affinity of pods already running (the incoming pod must not
- * land in a domain they exclude it from). Score adds the weights of the
- * preferred terms on both sides (and `hardPodAffinityWeight` for existing
- * pods' required affinity), per topology domain, then scales min..max to
- * 0..100. Mirrors pkg/scheduler/framework/plugins/interpodaffinity/
- * {plugin,filtering,scoring}.go.
+ * incoming pod's required affinity (some matching pod in the node's topology
+ * domain), its required anti-affinity (none there), and the required
+ * anti-affinity of pods already running (the incoming pod must not land in a
+ * domain they exclude it from). Score adds the weights of the preferred
+ * terms on both sides (and `hardPodAffinityWeight` for existing pods'
+ * required affinity), per topology domain, then scales min..max to 0..100.
  *
  * matchLabelKeys / mismatchLabelKeys are merged into the label selector by
  * kube-apiserver when a pod is created (since v1.33), not here.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/interpodaffinity/plugin.go,
+ * pkg/scheduler/framework/plugins/interpodaffinity/filtering.go,
+ * pkg/scheduler/framework/plugins/interpodaffinity/scoring.go.
  */
 import type { KubeObject, Node, Pod } from '../../api/types.ts';
 import { isEmptySelector, matches, NOTHING } from '../../api/labels.ts';

@@ -1,8 +1,10 @@
 /**
- * The in-tree plugin names (pkg/scheduler/framework/plugins/names/names.go).
- * Every name of upstream's default profile is listed, including those the
- * simulator does not implement, so configuration can tell "unknown plugin"
- * from "known upstream, not simulated" (see ./registry.ts).
+ * The in-tree plugin names. Every name of upstream's default profile is
+ * listed, including those the simulator does not implement, so configuration
+ * can tell "unknown plugin" from "known upstream, not simulated" (see
+ * ./registry.ts).
+ *
+ * Mirrors pkg/scheduler/framework/plugins/names/names.go.
  */
 export const Names = {
 	PrioritySort: 'PrioritySort',

@@ -4,8 +4,9 @@
  * profile must also satisfy); Score sums the weights of the preferred terms
  * a node matches (plus `addedAffinity`'s preferred terms), normalized so the
  * best node gets 100 (`raw × 100 / maxRaw`). PreFilter narrows the nodes
- * when every required term pins `metadata.name`. Mirrors
- * pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go.
+ * when every required term pins `metadata.name`.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go.
  */
 import type { Node, NodeAffinity as NodeAffinitySpec, NodeSelectorTerm, Pod } from '../../api/types.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';

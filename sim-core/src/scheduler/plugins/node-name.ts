@@ -1,5 +1,6 @@
 /**
  * NodeName: a pod that names its node (spec.nodeName) fits only there.
+ *
  * Mirrors pkg/scheduler/framework/plugins/nodename/node_name.go.
  */
 import type { Pod } from '../../api/types.ts';

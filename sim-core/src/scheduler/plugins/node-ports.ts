@@ -1,7 +1,8 @@
 /**
  * NodePorts: a pod asking for host ports fits only on nodes where no pod
- * already holds the same protocol/port on a conflicting address. Mirrors
- * pkg/scheduler/framework/plugins/nodeports/node_ports.go.
+ * already holds the same protocol/port on a conflicting address.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/nodeports/node_ports.go.
  */
 import type { Pod } from '../../api/types.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';

@@ -6,8 +6,9 @@
  * and before the pod (75 = unchanged). It uses the real requests (no
  * 100m/200Mi defaults), and a best-effort pod, requesting none of the
  * configured resources, makes PreScore return Skip (kubernetes#129138).
- * Mirrors pkg/scheduler/framework/plugins/noderesources/
- * balanced_allocation.go.
+ *
+ * Mirrors
+ * pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go.
  */
 import type { Pod } from '../../api/types.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';

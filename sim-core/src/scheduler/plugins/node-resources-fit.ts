@@ -6,7 +6,9 @@
  * Score ranks nodes by the configured strategy — LeastAllocated (default),
  * MostAllocated or RequestedToCapacityRatio — over the configured resources
  * and weights, with the 100m / 200Mi default requests for containers that
- * set none. Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go.
+ * set none.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go.
  */
 import type { Node, Pod } from '../../api/types.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';

@@ -1,8 +1,10 @@
 /**
  * NodeUnschedulable: a cordoned node (spec.unschedulable) takes no new pods,
  * unless the pod tolerates the `node.kubernetes.io/unschedulable:NoSchedule`
- * taint. Mirrors pkg/scheduler/framework/plugins/nodeunschedulable/
- * node_unschedulable.go.
+ * taint.
+ *
+ * Mirrors
+ * pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go.
  */
 import type { Node, Pod } from '../../api/types.ts';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../framework/events.ts';

@@ -3,13 +3,17 @@
  * (nodes, zones...). Filter enforces `whenUnsatisfiable: DoNotSchedule`
  * constraints: in the node's domain, matching pods + 1 (if the pod itself
  * matches) − the smallest domain count must not exceed maxSkew. Score
- * prefers domains with fewer matching pods for `ScheduleAnyway`
- * constraints. A pod without constraints gets the system defaults
- * (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway) when it belongs to a
- * Service, ReplicaSet or StatefulSet, with that owner's selector. Mirrors
- * pkg/scheduler/framework/plugins/podtopologyspread/{plugin,common,
- * filtering,scoring}.go, with NodeInclusionPolicy (nodeAffinityPolicy
- * Honor, nodeTaintsPolicy Ignore by default), matchLabelKeys and minDomains.
+ * prefers domains with fewer matching pods for `ScheduleAnyway` constraints.
+ * A pod without constraints gets the system defaults (hostname maxSkew 3,
+ * zone maxSkew 5, ScheduleAnyway) when it belongs to a Service, ReplicaSet
+ * or StatefulSet, with that owner's selector. It has NodeInclusionPolicy
+ * (nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore by default),
+ * matchLabelKeys and minDomains.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/podtopologyspread/plugin.go,
+ * pkg/scheduler/framework/plugins/podtopologyspread/common.go,
+ * pkg/scheduler/framework/plugins/podtopologyspread/filtering.go,
+ * pkg/scheduler/framework/plugins/podtopologyspread/scoring.go.
  */
 import type { KubeObject, Node, Pod } from '../../api/types.ts';
 import { labelSelectorFromObject, matches, selectorFromSet, SelectorError, type MetaLabelSelector, type Requirement, type Selector } from '../../api/labels.ts';

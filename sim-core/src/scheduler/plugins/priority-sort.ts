@@ -1,7 +1,9 @@
 /**
  * PrioritySort: orders the active queue by pod priority, higher first, and
  * among equal priorities by the time the pod entered the queue, earlier
- * first. Mirrors pkg/scheduler/framework/plugins/queuesort/priority_sort.go.
+ * first.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/queuesort/priority_sort.go.
  */
 import type { QueueSortPlugin, QueuedPodInfoView } from '../framework/interface.ts';
 import { podPriority } from '../framework/types.ts';

@@ -1,6 +1,5 @@
 /**
  * The in-tree registry: plugin name -> factory (args, handle) -> plugin.
- * Mirrors pkg/scheduler/framework/plugins/registry.go (NewInTreeRegistry).
  *
  * The default profile's volume and DRA plugins (VolumeRestrictions,
  * NodeVolumeLimits, VolumeBinding, VolumeZone, DynamicResources) are not
@@ -8,6 +7,8 @@
  * ResourceClaims. They are listed in NOT_SIMULATED so a configuration that
  * names them is told so, and they are left out of every profile rather than
  * passing silently.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/registry.go (NewInTreeRegistry).
  */
 import type { PluginFactory } from '../framework/interface.ts';
 import { DefaultBinder } from './default-binder.ts';

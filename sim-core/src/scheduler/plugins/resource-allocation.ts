@@ -2,15 +2,20 @@
  * The scoring core shared by NodeResourcesFit's strategies and by
  * NodeResourcesBalancedAllocation: for each configured resource, the node's
  * allocatable, what is already allocated on it, and what would be requested
- * with the incoming pod. Mirrors pkg/scheduler/framework/plugins/
- * noderesources/resource_allocation.go, the three scorers
- * (least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go)
- * and the v1.36 balanced_allocation.go scorer, all in integer arithmetic
- * where upstream uses int64 (Go division truncates toward zero).
+ * with the incoming pod. The arithmetic is integer where upstream uses int64
+ * (Go division truncates toward zero).
  *
  * An extended resource the pod does not request is left out (its
  * allocatable reads as 0, and every scorer skips allocatable 0), as are
  * resources the node does not have.
+ *
+ * Mirrors
+ * pkg/scheduler/framework/plugins/noderesources/resource_allocation.go,
+ * pkg/scheduler/framework/plugins/noderesources/least_allocated.go,
+ * pkg/scheduler/framework/plugins/noderesources/most_allocated.go,
+ * pkg/scheduler/framework/plugins/noderesources/requested_to_capacity_ratio.go,
+ * pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go (the
+ * v1.36 scorer).
  */
 import type { PodSpec } from '../../api/types.ts';
 import { MAX_NODE_SCORE } from '../framework/interface.ts';

@@ -1,8 +1,10 @@
 /**
  * SchedulingGates: a pod with spec.schedulingGates stays out of the active
  * queue until every gate is removed; the update that removes the last gate
- * sends it back. Mirrors pkg/scheduler/framework/plugins/schedulinggates/
- * scheduling_gates.go.
+ * sends it back.
+ *
+ * Mirrors
+ * pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go.
  */
 import type { Pod } from '../../api/types.ts';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../framework/events.ts';

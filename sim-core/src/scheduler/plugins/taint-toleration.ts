@@ -3,9 +3,10 @@
  * taint the pod does not tolerate; Score counts the node's PreferNoSchedule
  * taints the pod does not tolerate, and NormalizeScore reverses the counts
  * so the node with the fewest gets 100 (`100 − count × 100 / maxCount`).
- * Mirrors pkg/scheduler/framework/plugins/tainttoleration/
- * taint_toleration.go. Since v1.35 the filter reason no longer names the
- * taint.
+ * Since v1.35 the filter reason no longer names the taint.
+ *
+ * Mirrors
+ * pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go.
  */
 import type { Node, Pod, Toleration } from '../../api/types.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';

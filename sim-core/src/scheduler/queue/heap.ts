@@ -1,10 +1,11 @@
 /**
- * A binary heap kept in a plain JSON array (so it lives in the process
- * state and snapshots), ordered by a comparator the owner supplies.
- * Entries are `[key, seq]`: an entry whose seq no longer matches its
- * record's current seq is stale and skipped when popped (lazy deletion),
- * and the array is compacted when stale entries pile up. Mirrors the role
- * of pkg/scheduler/backend/heap/heap.go.
+ * A binary heap kept in a plain JSON array (so it lives in the process state
+ * and snapshots), ordered by a comparator the owner supplies. Entries are
+ * `[key, seq]`: an entry whose seq no longer matches its record's current
+ * seq is stale and skipped when popped (lazy deletion), and the array is
+ * compacted when stale entries pile up.
+ *
+ * Mirrors pkg/scheduler/backend/heap/heap.go (its role).
  */
 
 /** One heap entry: the pod key and the sequence number it was pushed with. */

@@ -1,7 +1,6 @@
 /**
- * The scheduling queue (PriorityQueue): where pods wait to be scheduled.
- * Mirrors pkg/scheduler/backend/queue/scheduling_queue.go,
- * backoff_queue.go and nominator.go, with upstream's v1.36 behaviour:
+ * The scheduling queue (PriorityQueue): where pods wait to be scheduled. Its
+ * parts, with upstream's v1.36 behaviour:
  *
  * - activeQ, ordered by the QueueSort plugin (PrioritySort: priority, then
  *   arrival time); pods are popped one per scheduling cycle.
@@ -26,6 +25,12 @@
  *
  * The queue's whole state is plain JSON in the scheduler's process state;
  * pods themselves are read from the scheduler's pod informer by key.
+ *
+ * Mirrors pkg/scheduler/backend/queue/scheduling_queue.go,
+ * pkg/scheduler/backend/queue/active_queue.go,
+ * pkg/scheduler/backend/queue/backoff_queue.go,
+ * pkg/scheduler/backend/queue/unschedulable_pods.go,
+ * pkg/scheduler/backend/queue/nominator.go.
  */
 import type { KubeObject, Pod } from '../../api/types.ts';
 import {

@@ -2,6 +2,9 @@
  * Wall-clock formats of the tools' own libraries, over the calendar of
  * ../../golang/time.ts: zap's log timestamp (etcd) and OpenSSL's
  * certificate dates (curl -v).
+ *
+ * Mirrors uber-go/zap zapcore/encoder.go (ISO8601TimeEncoder),
+ * openssl/openssl crypto/asn1/a_time.c (ASN1_TIME_print).
  */
 import { civilTime, MONTH_NAMES } from '../../golang/time.ts';
 

@@ -1,6 +1,8 @@
 /**
  * go-humanize's `Bytes` (SI sizes, dustin/go-humanize v1.0.1 bytes.go,
  * which etcdctl 3.6 uses).
+ *
+ * Mirrors dustin/go-humanize bytes.go (Bytes).
  */
 import { goFixed } from '../../golang/strconv.ts';
 

@@ -9,6 +9,9 @@
  *     +------------------+---------+
  *     | 8e9e05c52164694d | started |
  *     +------------------+---------+
+ *
+ * Mirrors olekukonko/tablewriter table.go, olekukonko/tablewriter util.go,
+ * olekukonko/tablewriter wrap.go.
  */
 
 /** tablewriter's MAX_ROW_WIDTH: cells wider than this wrap on spaces. */

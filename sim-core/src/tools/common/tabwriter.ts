@@ -1,9 +1,12 @@
 /**
  * Go's text/tabwriter configured as etcd's help printer configures it
- * (pkg/cobrautl/help.go: minwidth 0, tabwidth 8, padding 1, padchar '\t'):
- * tab-terminated cells of consecutive lines form columns, and each cell is
- * padded with tab characters up to the column's width rounded to a multiple
- * of 8. The writer is ../../golang/tabwriter.ts.
+ * (minwidth 0, tabwidth 8, padding 1, padchar '\t'): tab-terminated cells of
+ * consecutive lines form columns, and each cell is padded with tab
+ * characters up to the column's width rounded to a multiple of 8. The writer
+ * is ../../golang/tabwriter.ts.
+ *
+ * Mirrors etcd-io/etcd pkg/cobrautl/help.go, golang/go
+ * src/text/tabwriter/tabwriter.go.
  */
 import { TabWriter, type TabWriterConfig } from '../../golang/tabwriter.ts';
 

@@ -1,9 +1,12 @@
 /**
  * One log line as etcd's zap logger writes it to stderr
- * (client/pkg/logutil/zap.go DefaultZapLoggerConfig: JSON encoding, keys
- * level, ts, logger, caller, msg, then the fields in call order). zap's JSON
- * encoder escapes only quotes, backslashes and control characters (no HTML
- * escaping), unlike encoding/json.
+ * (DefaultZapLoggerConfig: JSON encoding, keys level, ts, logger, caller,
+ * msg, then the fields in call order). zap's JSON encoder escapes only
+ * quotes, backslashes and control characters (no HTML escaping), unlike
+ * encoding/json.
+ *
+ * Mirrors etcd-io/etcd client/pkg/logutil/zap.go (DefaultZapLoggerConfig),
+ * uber-go/zap zapcore/json_encoder.go.
  */
 
 /** A field value: strings are quoted, numbers and booleans bare. */

@@ -7,9 +7,9 @@
  * `Incorrect Usage: ...` and the command's help on stdout and then fails;
  * `-h`/`--help` prints the help.
  *
- * Mirrors flag/flag.go (parseOne), urfave/cli/v2 parse.go (parseIter,
- * splitShortOptions), flag.go (stringifyFlag) and template.go
- * (CommandHelpTemplate).
+ * Mirrors golang/go src/flag/flag.go (parseOne), urfave/cli parse.go
+ * (parseIter, splitShortOptions), urfave/cli flag.go (stringifyFlag),
+ * urfave/cli template.go (CommandHelpTemplate).
  */
 import { tryParseGoDurationMs } from '../../golang/duration.ts';
 

@@ -6,10 +6,13 @@
  * connection is validated with a Version call, so a stopped containerd
  * fails here with `validate service connection: ...`.
  *
- * Mirrors cri-tools cmd/crictl/main.go (app.Before, getRuntimeService,
- * getImageService), pkg/common/config.go and file.go, and
- * k8s.io/cri-client remote_runtime.go / remote_image.go
- * (validateServiceConnection) and util_unix.go (GetAddressAndDialer).
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/main.go (app.Before,
+ * getRuntimeService, getImageService), kubernetes-sigs/cri-tools
+ * pkg/common/config.go, kubernetes-sigs/cri-tools pkg/common/file.go,
+ * staging/src/k8s.io/cri-client/pkg/remote_runtime.go
+ * (validateServiceConnection),
+ * staging/src/k8s.io/cri-client/pkg/remote_image.go,
+ * staging/src/k8s.io/cri-client/pkg/util/util_unix.go (GetAddressAndDialer).
  */
 import { parseYaml } from '../../yaml/index.ts';
 import type { ParsedFlags } from './cli.ts';

@@ -1,10 +1,12 @@
 /**
  * crictl's container commands: ps, inspect, logs, exec, stop and rm.
  *
- * Mirrors cri-tools v1.36.0 cmd/crictl/container.go (listContainersCommand,
- * containerStatusCommand, stopContainerCommand, removeContainerCommand,
- * OutputContainers, getContainersList), logs.go and exec.go, and
- * k8s.io/cri-client pkg/logs (ReadLogs).
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/container.go
+ * (listContainersCommand, containerStatusCommand, stopContainerCommand,
+ * removeContainerCommand, OutputContainers, getContainersList),
+ * kubernetes-sigs/cri-tools cmd/crictl/logs.go, kubernetes-sigs/cri-tools
+ * cmd/crictl/exec.go, staging/src/k8s.io/cri-client/pkg/logs/logs.go
+ * (ReadLogs).
  */
 import type { GoJsonValue } from '../../golang/json.ts';
 import type { ContainerInfo } from '../../cri-api/cri.ts';

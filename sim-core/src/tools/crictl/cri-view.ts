@@ -5,9 +5,12 @@
  * `-o json` lists (protojson, fields in api.proto order, int64 as strings),
  * and the status-plus-info maps of `inspect`, `inspectp` and `inspecti`.
  *
- * Mirrors containerd internal/cri/server (container_list.go,
- * container_status.go, sandbox_list.go, sandbox_status.go,
- * images/image_status.go) and internal/truncindex.
+ * Mirrors containerd/containerd internal/cri/server/container_list.go,
+ * containerd/containerd internal/cri/server/container_status.go,
+ * containerd/containerd internal/cri/server/sandbox_list.go,
+ * containerd/containerd internal/cri/server/sandbox_status.go,
+ * containerd/containerd internal/cri/server/images/image_status.go,
+ * containerd/containerd internal/truncindex/truncindex.go.
  */
 import type { GoJsonValue } from '../../golang/json.ts';
 import type { ContainerInfo, ImageInfo, SandboxInfo } from '../../cri-api/cri.ts';

@@ -5,9 +5,10 @@
  * uses (protojson for `-o json` lists, encoding/json over maps for
  * `inspect`/`info`, which sorts keys).
  *
- * Mirrors github.com/sirupsen/logrus text_formatter.go, text/tabwriter,
- * github.com/docker/go-units duration.go and size.go, and
- * cri-tools cmd/crictl/util.go (outputStatusData).
+ * Mirrors sirupsen/logrus text_formatter.go, golang/go
+ * src/text/tabwriter/tabwriter.go, docker/go-units duration.go,
+ * docker/go-units size.go, kubernetes-sigs/cri-tools cmd/crictl/util.go
+ * (outputStatusData).
  */
 import { civilTime } from '../../golang/time.ts';
 import { GoRaw, goMarshalIndent, type GoJsonValue } from '../../golang/json.ts';

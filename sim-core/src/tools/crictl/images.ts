@@ -1,10 +1,12 @@
 /**
  * crictl's image commands: images, inspecti, pull and rmi.
  *
- * Mirrors cri-tools v1.36.0 cmd/crictl/image.go (listImageCommand,
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/image.go (listImageCommand,
  * imageStatusCommand, pullImageCommand, removeImageCommand,
- * normalizeRepoTagPair, normalizeRepoDigest) and containerd's
- * images/image_list.go, image_status.go, image_remove.go.
+ * normalizeRepoTagPair, normalizeRepoDigest), containerd/containerd
+ * internal/cri/server/images/image_list.go, containerd/containerd
+ * internal/cri/server/images/image_status.go, containerd/containerd
+ * internal/cri/server/images/image_remove.go.
  */
 import type { GoJsonValue } from '../../golang/json.ts';
 import type { ImageInfo } from '../../cri-api/cri.ts';

@@ -11,6 +11,8 @@
  * info, version, pull, rmi, stop, rm, stopp, rmp, config. The other
  * commands crictl lists (create, run, runp, attach, stats...) answer that
  * the simulation does not offer them.
+ *
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/main.go.
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { appHelp, commandHelp, FlagError, HELP_FLAG, parseFlags, type CommandSpec, type FlagSpec } from './cli.ts';

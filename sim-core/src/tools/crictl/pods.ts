@@ -1,9 +1,11 @@
 /**
  * crictl's pod sandbox commands: pods, inspectp, stopp and rmp.
  *
- * Mirrors cri-tools v1.36.0 cmd/crictl/sandbox.go (listPodCommand,
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/sandbox.go (listPodCommand,
  * podStatusCommand, stopPodCommand, removePodCommand, OutputPodSandboxes,
- * getSandboxesList) and containerd's sandbox_list.go / sandbox_status.go.
+ * getSandboxesList), containerd/containerd
+ * internal/cri/server/sandbox_list.go, containerd/containerd
+ * internal/cri/server/sandbox_status.go.
  */
 import { civilTime } from '../../golang/time.ts';
 import type { GoJsonValue } from '../../golang/json.ts';

@@ -5,6 +5,9 @@
  * receives those events for crictl and keeps the outcomes until crictl,
  * waiting in virtual time, reads them. Registered and started by the
  * cluster wiring, one per node.
+ *
+ * Mirrors nothing upstream: the simulator's receiver for the completion of
+ * crictl's PullImage call, which gRPC answers directly.
  */
 import type { QueuedEvent } from '../../sim/event-queue.ts';
 import type { Kernel } from '../../sim/kernel.ts';

@@ -4,6 +4,9 @@
  * lazily, as the cri-tools actions do (getRuntimeService /
  * getImageService at the top of each action), so the connection warnings
  * and errors appear exactly where crictl prints them.
+ *
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/main.go (getRuntimeService,
+ * getImageService).
  */
 import { commandHelp, flagBool, type CommandSpec, type ParsedFlags } from './cli.ts';
 import { imageService, runtimeService, type Endpoints } from './connect.ts';

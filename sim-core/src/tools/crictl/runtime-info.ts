@@ -1,9 +1,10 @@
 /**
  * crictl version, info and config.
  *
- * Mirrors cri-tools v1.36.0 cmd/crictl/version.go, info.go and config.go,
- * and containerd v2.2 internal/cri/server/status.go (the conditions and
- * the verbose info map of the Status call).
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/version.go,
+ * kubernetes-sigs/cri-tools cmd/crictl/info.go, kubernetes-sigs/cri-tools
+ * cmd/crictl/config.go, containerd/containerd internal/cri/server/status.go
+ * (the conditions and the verbose info map of the Status call).
  */
 import type { GoJsonValue } from '../../golang/json.ts';
 import type { RuntimeStatusInfo } from '../../cri-api/cri.ts';

@@ -5,6 +5,9 @@
  * HandleExitCoder): an error from a command is logged with
  * `logrus.Fatal` (exit 1), a `cli.Exit` prints its message and exits with
  * its code, and anything else exits 0.
+ *
+ * Mirrors kubernetes-sigs/cri-tools cmd/crictl/main.go, urfave/cli errors.go
+ * (HandleExitCoder).
  */
 import type { CommandContext, CommandResult } from '../../shell/types.ts';
 import { civilTime } from '../../golang/time.ts';

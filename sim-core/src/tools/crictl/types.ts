@@ -9,6 +9,9 @@
  * kubernetes-sigs/cri-tools v1.36.0 (the release that matches Kubernetes
  * v1.36), installed by the `cri-tools` package of pkgs.k8s.io as
  * /usr/bin/crictl.
+ *
+ * Mirrors nothing upstream: what the cluster wiring hands crictl (the node's
+ * CRI endpoint and the pull's receiver).
  */
 import type { ImageService, RuntimeService } from '../../cri-api/cri.ts';
 

@@ -12,6 +12,14 @@
  * over HTTP/2, header names lower-case and sorted by Go's HTTP/2 server,
  * then `content-length` (when the whole body fits the 4 KiB write buffer)
  * and `date`.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/server/config.go
+ * (DefaultBuildHandlerChain),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/cachecontrol.go,
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/audit_init.go,
+ * staging/src/k8s.io/apiserver/pkg/server/filters/priority-and-fairness.go,
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go
+ * (Forbidden), golang/go src/net/http/h2_bundle.go (HTTP/2 header order).
  */
 import type { ApiRequest, ApiResponse, UserInfo } from '../../api/request.ts';
 import { isTransportFailure } from '../../client/transport.ts';

@@ -26,6 +26,12 @@
  * host` (an address nobody holds) or a timeout. Watches print the opening events and end (see
  * apiserver-http.ts). Because a command returns stdout and stderr
  * separately, a terminal shows -v's lines after the body, not around it.
+ *
+ * Mirrors curl/curl lib/cf-ip-happy.c (Failed to connect to ... after ...
+ * ms), curl/curl lib/strerror.c, curl/curl lib/vtls/openssl.c (SSL
+ * certificate problem), curl/curl src/tool_operate.c, curl/curl
+ * src/tool_writeout.c (-w), golang/go src/net/http/server.go (Client sent an
+ * HTTP request to an HTTPS server).
  */
 import type { CommandContext, CommandHandler, CommandResult, Host } from '../../shell/types.ts';
 import type { UserInfo } from '../../api/request.ts';

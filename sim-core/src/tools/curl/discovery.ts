@@ -1,17 +1,19 @@
 /**
  * The legacy (unaggregated) discovery documents kube-apiserver serves to a
- * client that asks for plain JSON, as curl does (`Accept: *\/*`):
- * `/api` (APIVersions, with serverAddressByClientCIDRs), `/api/v1` and
+ * client that asks for plain JSON, as curl does (`Accept: *\/*`): `/api`
+ * (APIVersions, with serverAddressByClientCIDRs), `/api/v1` and
  * `/apis/<group>/<version>` (APIResourceList: resources sorted by name, each
  * subresource as `<resource>/<sub>` after it), `/apis` (APIGroupList, in the
  * aggregator's group priority order) and `/apis/<group>` (APIGroup).
- * Mirrors apiserver endpoints/discovery (legacy.go, group.go, version.go)
- * and kube-aggregator's apiservice priorities
- * (pkg/controlplane/apiserver/aggregator.go).
  *
  * Only the groups and resources the simulation serves are listed; a real
  * server lists more (autoscaling, networking.k8s.io, storage.k8s.io...),
  * and adds each resource's storageVersionHash, left out here.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/discovery/legacy.go,
+ * staging/src/k8s.io/apiserver/pkg/endpoints/discovery/group.go,
+ * staging/src/k8s.io/apiserver/pkg/endpoints/discovery/version.go,
+ * pkg/controlplane/apiserver/aggregator.go (the apiservice priorities).
  */
 import { RESOURCES, type ResourceInfo } from '../../api/resources.ts';
 import { apiResources } from '../../api/schema/index.ts';

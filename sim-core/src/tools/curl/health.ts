@@ -1,16 +1,18 @@
 /**
- * kube-apiserver's probe endpoints /healthz, /livez and /readyz, as the
- * handler in k8s.io/apiserver/pkg/server/healthz/healthz.go writes them:
- * `ok` (no newline) when every check passes; with `?verbose`, one
- * `[+]<check> ok` line per check and `<name> check passed`; `?exclude=<check>`
- * prints `[+]<check> excluded: ok`. When a check fails the reply is 500 and
- * always verbose, through http.Error (text/plain, a trailing newline):
- * `[-]etcd failed: reason withheld` ... `readyz check failed`.
- * `/<probe>/<check>` runs one check: `ok`, or 500
- * `internal server error: <err>`.
+ * kube-apiserver's probe endpoints /healthz, /livez and /readyz, as
+ * apiserver's healthz handler writes them: `ok` (no newline) when every
+ * check passes; with `?verbose`, one `[+]<check> ok` line per check and
+ * `<name> check passed`; `?exclude=<check>` prints `[+]<check> excluded:
+ * ok`. When a check fails the reply is 500 and always verbose, through
+ * http.Error (text/plain, a trailing newline): `[-]etcd failed: reason
+ * withheld` ... `readyz check failed`. `/<probe>/<check>` runs one check:
+ * `ok`, or 500 `internal server error: <err>`.
  *
  * The check list is a v1.36 kube-apiserver's with kubeadm's flags (no KMS),
  * including every check test/e2e/apimachinery/health_handlers.go requires.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/server/healthz/healthz.go,
+ * test/e2e/apimachinery/health_handlers.go (the checks a server must have).
  */
 
 /** The post-start hooks of kube-apiserver, in the order it reports them. */

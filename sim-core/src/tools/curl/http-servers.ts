@@ -17,10 +17,16 @@
  *   Content-Type (`text/plain; charset=utf-8` when unset).
  *
  * A file's modification time is when its container started (the image's
- * files have no other date here). Mirrors nginx's
- * ngx_http_special_response.c and ngx_http_core_module (ETag), Apache's
- * default error documents, CPython's http/server.py (DEFAULT_ERROR_MESSAGE,
- * list_directory) and net/http's header writing.
+ * files have no other date here). nginx's ngx_http_special_response.c and
+ * ngx_http_core_module (ETag), Apache's default error documents, CPython's
+ * http/server.py (DEFAULT_ERROR_MESSAGE, list_directory) and net/http's
+ * header writing.
+ *
+ * Mirrors nginx/nginx src/http/ngx_http_special_response.c, nginx/nginx
+ * src/http/ngx_http_core_module.c (ETag), apache/httpd
+ * modules/http/http_protocol.c (the default error documents), python/cpython
+ * Lib/http/server.py (DEFAULT_ERROR_MESSAGE, list_directory), golang/go
+ * src/net/http/server.go (the header writing).
  */
 import { httpDate } from '../../golang/time.ts';
 import { utf8Length } from '../../golang/utf8.ts';

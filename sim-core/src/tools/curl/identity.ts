@@ -18,6 +18,13 @@
  * - API Priority and Fairness: which FlowSchema and PriorityLevel matched
  *   (the x-kubernetes-pf-* response headers), from the suggested and
  *   mandatory configuration (apiserver/pkg/apis/flowcontrol/bootstrap).
+ *
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/authentication/request/x509/x509.go (CN
+ * and O), plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go (the
+ * non-resource rules),
+ * staging/src/k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap/default.go
+ * (the suggested and mandatory configuration).
  */
 import type { UserInfo } from '../../api/request.ts';
 import { sha1 } from '../../golang/sha1.ts';

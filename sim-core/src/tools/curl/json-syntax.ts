@@ -1,10 +1,11 @@
 /**
- * Go's encoding/json syntax errors (encoding/json/scanner.go), for the
- * messages kube-apiserver returns when a request body is not JSON:
- * `invalid character 'a' looking for beginning of value`,
- * `invalid character 'o' in literal null (expecting 'u')`,
- * `unexpected end of JSON input`... The scanner's states are followed for
- * the first error only, as json.Unmarshal reports it.
+ * Go's encoding/json syntax errors, for the messages kube-apiserver returns
+ * when a request body is not JSON: `invalid character 'a' looking for
+ * beginning of value`, `invalid character 'o' in literal null (expecting
+ * 'u')`, `unexpected end of JSON input`... The scanner's states are followed
+ * for the first error only, as json.Unmarshal reports it.
+ *
+ * Mirrors golang/go src/encoding/json/scanner.go.
  */
 
 /** Go's quoteChar: `'x'`, with `'\''` and `'"'` special-cased and escapes as strconv.Quote writes them. */

@@ -1,9 +1,12 @@
 /**
- * The API server endpoint kubeadm sets up (cmd/kubeadm/app/phases/certs:
- * the apiserver serving certificate's SANs are the node name, kubernetes,
- * kubernetes.default, kubernetes.default.svc,
- * kubernetes.default.svc.<dns-domain>, the first service IP and the
- * advertise address; --secure-port 6443). A convenience for the wiring.
+ * The API server endpoint kubeadm sets up (the apiserver serving
+ * certificate's SANs are the node name, kubernetes, kubernetes.default,
+ * kubernetes.default.svc, kubernetes.default.svc.<dns-domain>, the first
+ * service IP and the advertise address; --secure-port 6443). A convenience
+ * for the wiring.
+ *
+ * Mirrors cmd/kubeadm/app/util/pkiutil/pki_helpers.go
+ * (GetAPIServerAltNames), cmd/kubeadm/app/phases/certs/certs.go.
  */
 import type { ApiServerEndpoint } from './types.ts';
 

@@ -1,10 +1,12 @@
 /**
- * curl's command line (curl 8.5, src/tool_getparam.c): short options that
- * may be bundled (`-sk`, `-XPOST`), long options that may be abbreviated to
- * a unique prefix (`--verb` is `--verbose`), values in the next word, and
- * curl's errors: `curl: option --foo: is unknown`, `option -X: requires
- * parameter`, `option --ver: is ambiguous`, each followed by `curl: try 'curl
- * --help' or 'curl --manual' for more information` and exit 2.
+ * curl's command line (curl 8.5): short options that may be bundled (`-sk`,
+ * `-XPOST`), long options that may be abbreviated to a unique prefix
+ * (`--verb` is `--verbose`), values in the next word, and curl's errors:
+ * `curl: option --foo: is unknown`, `option -X: requires parameter`, `option
+ * --ver: is ambiguous`, each followed by `curl: try 'curl --help' or 'curl
+ * --manual' for more information` and exit 2.
+ *
+ * Mirrors curl/curl src/tool_getparam.c.
  */
 
 /** What the simulated curl understands. */

@@ -1,14 +1,17 @@
 /**
  * From an HTTP request line to an API request, as kube-apiserver's
- * RequestInfoFactory reads a URL (k8s.io/apiserver/pkg/endpoints/request/
- * requestinfo.go): `/api/v1/...` and `/apis/<group>/<version>/...` are
- * resource requests; after the version come `namespaces/<ns>/` (unless the
- * next part is a namespace subresource: status, finalize), then
- * `<resource>/<name>/<subresource>`. The HTTP method and the `watch` query
- * parameter give the verb (GET → get or list, a list with `watch` other than
- * false/0 → watch, POST → create, PUT → update, PATCH → patch, DELETE →
- * delete or deletecollection). Everything else (`/healthz`, `/version`,
- * `/api`, `/apis/apps`...) is a non-resource request.
+ * RequestInfoFactory reads a URL: `/api/v1/...` and
+ * `/apis/<group>/<version>/...` are resource requests; after the version
+ * come `namespaces/<ns>/` (unless the next part is a namespace subresource:
+ * status, finalize), then `<resource>/<name>/<subresource>`. The HTTP method
+ * and the `watch` query parameter give the verb (GET → get or list, a list
+ * with `watch` other than false/0 → watch, POST → create, PUT → update,
+ * PATCH → patch, DELETE → delete or deletecollection). Everything else
+ * (`/healthz`, `/version`, `/api`, `/apis/apps`...) is a non-resource
+ * request.
+ *
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go
+ * (RequestInfoFactory.NewRequestInfo).
  */
 import type { ApiRequest, PatchType, Verb } from '../../api/request.ts';
 

@@ -1,13 +1,15 @@
 /**
- * curl's progress meter (lib/progress.c progress_meter, time2str,
- * max5data): shown on stderr when the body does not go to the terminal
- * and -s is not given. It prints its two header lines and a first all-zero
- * line when the transfer starts, then, when it ends, a final line after a
- * carriage return and a newline (Curl_pgrsDone).
+ * curl's progress meter: shown on stderr when the body does not go to the
+ * terminal and -s is not given. It prints its two header lines and a first
+ * all-zero line when the transfer starts, then, when it ends, a final line
+ * after a carriage return and a newline (Curl_pgrsDone).
  *
  *       % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current
  *                                      Dload  Upload   Total   Spent    Left  Speed
  *     100  2951  100  2951    0     0   240k      0 --:--:-- --:--:-- --:--:--  262k
+ *
+ * Mirrors curl/curl lib/progress.c (progress_meter, time2str, max5data,
+ * Curl_pgrsDone).
  */
 
 const KB = 1024;

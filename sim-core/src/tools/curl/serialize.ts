@@ -2,16 +2,20 @@
  * How kube-apiserver writes an object as JSON for a client: Go's
  * encoding/json over typed structs, so fields come in struct order (kind,
  * apiVersion, metadata, spec, status; ObjectMeta's own order), and either
- * pretty (`json.MarshalIndent(obj, "", "  ")`, no trailing newline) or
+ * pretty (`json.MarshalIndent(obj, "", " ")`, no trailing newline) or
  * compact (`json.Encoder.Encode`, one trailing newline). It pretty-prints
  * when the request says `?pretty=true`, or, without a `pretty` parameter,
  * when the User-Agent starts with `curl`, `Wget` or `Mozilla/5.0`.
- * Mirrors apimachinery runtime/serializer/json/json.go (doEncode) and
- * apiserver endpoints/handlers/negotiation/negotiate.go (isPrettyPrint).
  *
  * The simulated objects hold fields in the order clients wrote them; only
  * the top level, metadata and Status are put in Go's order here (nested
  * spec fields keep their stored order, which usually matches).
+ *
+ * Mirrors
+ * staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go
+ * (doEncode),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go
+ * (isPrettyPrint).
  */
 import { goMarshal, goMarshalIndent, type GoJsonValue } from '../../golang/json.ts';
 

@@ -2,9 +2,12 @@
  * What `curl` needs from the cluster, passed in by the cluster wiring: the
  * API server's address and certificate facts, a way to send an API request
  * as a user (the cluster's transport), the health the server's probes
- * report, and how client credentials map to users. Nothing here reaches
- * into another component's folder; the request and response shapes are the
- * API server's wire types (apiserver/request.ts) that client/ also uses.
+ * report, and how client credentials map to users. Nothing here reaches into
+ * another component's folder; the request and response shapes are the API
+ * server's wire types (api/request.ts) that client/ also uses.
+ *
+ * Mirrors nothing upstream: what the cluster wiring hands curl (the API
+ * server's address and certificate facts, a transport, the probes' health).
  */
 import type { ApiRequest, UserInfo } from '../../api/request.ts';
 import type { TransportResult } from '../../client/transport.ts';

@@ -21,6 +21,12 @@
  * - kubeadm's etcd serves TLS only with --client-cert-auth=true: plaintext
  *   gets no HTTP/2 preface back (EOF), an unknown CA fails the handshake, a
  *   missing client certificate gets TLS 1.3's `certificate required` alert.
+ *
+ * Mirrors etcd-io/etcd client/pkg/transport/listener.go (ClientConfig),
+ * etcd-io/etcd client/v3/client.go (credentialsForEndpoint), etcd-io/etcd
+ * client/v3/retry_interceptor.go, etcd-io/etcd
+ * etcdctl/ctlv3/command/global.go (mustClient), grpc/grpc-go
+ * picker_wrapper.go.
  */
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { Host } from '../../shell/types.ts';

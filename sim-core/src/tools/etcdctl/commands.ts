@@ -6,6 +6,9 @@
  * simulation runs have a `run` name; the others are listed (so
  * `etcdctl --help` reads as the real one) and report that they are not
  * simulated.
+ *
+ * Mirrors etcd-io/etcd etcdctl/ctlv3/command/ (each command's cobra
+ * definition), etcd-io/etcd pkg/cobrautl/help.go (the usage template).
  */
 import { tabwriteWithTabs } from '../common/tabwriter.ts';
 import { GLOBAL_FLAGS, flagUsages, type FlagSpec } from './flags.ts';

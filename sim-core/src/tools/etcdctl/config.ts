@@ -1,6 +1,5 @@
 /**
- * etcdctl's client configuration step (ctlv3/command/global.go
- * clientConfigFromCmd and mustClient), which every command that talks to
+ * etcdctl's client configuration step, which every command that talks to
  * etcd runs first:
  * 1. ETCDCTL_<FLAG> environment variables fill inherited flags not given on
  *    the command line (pkg/flags/flag.go SetPflagsFromEnv); an ETCDCTL_
@@ -13,6 +12,9 @@
  * 2. --cert, --key and --cacert may not be given empty (exit 128), then the
  *    output format is checked (`Error: unsupported output format`, exit 4).
  * 3. The TLS files are read (exit 128 on failure, see client.ts).
+ *
+ * Mirrors etcd-io/etcd etcdctl/ctlv3/command/global.go (clientConfigFromCmd,
+ * mustClient), etcd-io/etcd pkg/flags/flag.go (SetPflagsFromEnv).
  */
 import { zapLine } from '../common/zap.ts';
 import { ConfigError, loadTls, type ClientSettings } from './client.ts';

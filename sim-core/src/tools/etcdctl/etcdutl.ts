@@ -6,11 +6,14 @@
  * `etcdutl snapshot status` instead." and 3.6 removed the etcdctl command
  * (`etcdctl snapshot status` now just prints the snapshot command's help).
  *
- * Mirrors etcdutl/etcdutl/snapshot_command.go and printer*.go
- * (makeDBStatusTable: HASH, REVISION, TOTAL KEYS, TOTAL SIZE, VERSION) and
- * etcdutl/snapshot/v3_snapshot.go Status (live keys, last revision, the
- * database size, CRC-32C hash, storage version). It reads files written by
- * etcdctl's simulated snapshot save (snapshot-file.ts); it needs no cluster.
+ * It reads files written by etcdctl's simulated snapshot save
+ * (snapshot-file.ts); it needs no cluster.
+ *
+ * Mirrors etcd-io/etcd etcdutl/etcdutl/snapshot_command.go, etcd-io/etcd
+ * etcdutl/etcdutl/printer.go (makeDBStatusTable: HASH, REVISION, TOTAL KEYS,
+ * TOTAL SIZE, VERSION), etcd-io/etcd etcdutl/snapshot/v3_snapshot.go
+ * (Status: live keys, last revision, the database size, CRC-32C hash,
+ * storage version).
  */
 import type { CommandHandler, CommandResult } from '../../shell/types.ts';
 import { goQuote } from '../../golang/json.ts';

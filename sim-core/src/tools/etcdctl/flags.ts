@@ -7,6 +7,9 @@
  *
  * The global flags are etcdctl/ctlv3/ctl.go's persistent flags, with their
  * defaults and help strings (shown by `etcdctl --help`).
+ *
+ * Mirrors spf13/pflag flag.go (the error texts), etcd-io/etcd
+ * etcdctl/ctlv3/ctl.go (the global flags).
  */
 import { tryParseGoDurationMs } from '../../golang/duration.ts';
 

@@ -1,9 +1,12 @@
 /**
  * How etcd names its members and its cluster, so `member list` shows the IDs
- * a real cluster with the same flags would show. Mirrors
- * server/etcdserver/api/membership/member.go (computeMemberID: SHA-1 of the
- * sorted peer URLs joined, then the cluster token; first 8 bytes big-endian)
- * and cluster.go (genID: SHA-1 of the member IDs as 8-byte big-endian words).
+ * a real cluster with the same flags would show.
+ *
+ * Mirrors etcd-io/etcd server/etcdserver/api/membership/member.go
+ * (computeMemberID: SHA-1 of the sorted peer URLs joined, then the cluster
+ * token; first 8 bytes big-endian), etcd-io/etcd
+ * server/etcdserver/api/membership/cluster.go (genID: SHA-1 of the member
+ * IDs as 8-byte big-endian words).
  */
 import { sha1 } from '../../golang/sha1.ts';
 import { toHex } from '../../golang/sha256.ts';

@@ -1,9 +1,11 @@
 /**
- * The etcd member kubeadm creates on the first control-plane node
- * (cmd/kubeadm/app/phases/etcd/local.go): name = node name, peer URL
- * https://<ip>:2380, advertised client URL https://<ip>:2379, listening on
- * 127.0.0.1:2379 too, default cluster token. A convenience for the cluster
- * wiring; every fact can still be given by hand.
+ * The etcd member kubeadm creates on the first control-plane node: name =
+ * node name, peer URL https://<ip>:2380, advertised client URL
+ * https://<ip>:2379, listening on 127.0.0.1:2379 too, default cluster token.
+ * A convenience for the cluster wiring; every fact can still be given by
+ * hand.
+ *
+ * Mirrors cmd/kubeadm/app/phases/etcd/local.go.
  */
 import { clusterId, memberId } from './ids.ts';
 import { ETCD_VERSION, type EtcdMemberFacts } from './types.ts';

@@ -1,8 +1,6 @@
 /**
  * etcdctl's output formats (`-w simple|json|fields|table`) for the responses
- * the simulation serves. Mirrors etcdctl/ctlv3/command/printer.go,
- * printer_simple.go, printer_json.go, printer_fields.go and
- * printer_table.go of etcd v3.6:
+ * the simulation serves. The formats, as etcd v3.6 prints them:
  * - simple: `printKV` prints the key then the value on their own lines
  *   (an empty line for the value with --keys-only), `--print-value-only`
  *   drops the key; `--hex` writes `\xNN` escapes.
@@ -13,6 +11,12 @@
  *   `table not supported as output format`, exit 4).
  * Values print as stored: the simulated API server stores JSON; a real
  * cluster stores protobuf, which prints as binary bytes.
+ *
+ * Mirrors etcd-io/etcd etcdctl/ctlv3/command/printer.go, etcd-io/etcd
+ * etcdctl/ctlv3/command/printer_simple.go, etcd-io/etcd
+ * etcdctl/ctlv3/command/printer_json.go, etcd-io/etcd
+ * etcdctl/ctlv3/command/printer_fields.go, etcd-io/etcd
+ * etcdctl/ctlv3/command/printer_table.go.
  */
 import type { KeyValue } from '../../etcd-api/etcd.ts';
 import { goQuote } from '../../golang/json.ts';

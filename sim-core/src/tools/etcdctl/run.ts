@@ -5,6 +5,9 @@
  * etcd's wording (api/v3rpc/rpctypes: `etcdserver: mvcc: database space
  * exceeded`, `etcdserver: mvcc: required revision has been compacted`...),
  * after the retry interceptor's warning line, as etcdctl prints them.
+ *
+ * Mirrors etcd-io/etcd etcdctl/ctlv3/command/ (each command's file),
+ * etcd-io/etcd api/v3rpc/rpctypes/error.go (the server errors).
  */
 import { type EtcdClient } from '../../etcd-api/etcd.ts';
 import { MvccError, type KeyValue } from '../../etcd-api/etcd.ts';

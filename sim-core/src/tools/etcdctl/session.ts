@@ -1,8 +1,10 @@
 /**
  * One etcdctl invocation's running state: its output streams, the virtual
  * time it has waited, and the exits that end it (cobrautl.ExitWithError:
- * `Error: <message>` on stderr and an exit code). Mirrors
- * pkg/cobrautl/error.go's exit codes.
+ * `Error: <message>` on stderr and an exit code).
+ *
+ * Mirrors etcd-io/etcd pkg/cobrautl/error.go (ExitWithError and its exit
+ * codes).
  */
 import type { CommandContext } from '../../shell/types.ts';
 import { zapTimestamp } from '../common/calendar.ts';

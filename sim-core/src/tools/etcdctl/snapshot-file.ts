@@ -3,13 +3,16 @@
  * status` reads back.
  *
  * A real snapshot is the member's bbolt database streamed as-is plus a
- * 32-byte SHA-256 trailer, so its size is the DB size + 32 bytes
- * (client/v3/snapshot/v3_snapshot.go hasChecksum: size % 512 == 32). The
- * simulated file keeps that size, but its content is readable: a header
- * line, the revision, then one line per live key (`key<TAB>create<TAB>mod
- * <TAB>version<TAB>lease<TAB>value`), padded with NUL bytes (a terminal shows
- * nothing for them, as for bbolt's empty pages). Values are the JSON the
- * simulated API server stores; a real cluster stores protobuf.
+ * 32-byte SHA-256 trailer, so its size is the DB size + 32 bytes (size % 512
+ * == 32). The simulated file keeps that size, but its content is readable: a
+ * header line, the revision, then one line per live key
+ * (`key<TAB>create<TAB>mod <TAB>version<TAB>lease<TAB>value`), padded with
+ * NUL bytes (a terminal shows nothing for them, as for bbolt's empty pages).
+ * Values are the JSON the simulated API server stores; a real cluster stores
+ * protobuf.
+ *
+ * Mirrors etcd-io/etcd client/v3/snapshot/v3_snapshot.go (SaveWithVersion),
+ * etcd-io/etcd etcdutl/snapshot/v3_snapshot.go (hasChecksum).
  */
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { KeyValue } from '../../etcd-api/etcd.ts';

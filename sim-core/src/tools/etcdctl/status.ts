@@ -1,13 +1,14 @@
 /**
  * The numbers `etcdctl endpoint status` reports, derived from the simulated
- * store: the backend file size and the part in use, and the Raft index.
- * Mirrors what server/etcdserver/api/v3rpc/maintenance.go Status fills in
- * (DbSize = backend size, DbSizeInUse = size minus free pages, RaftIndex,
- * RaftAppliedIndex).
+ * store: the backend file size and the part in use, and the Raft index. They
+ * are what the Status call fills in (DbSize = backend size, DbSizeInUse =
+ * size minus free pages, RaftIndex, RaftAppliedIndex).
  *
  * The store counts bytes per revision (key + value + an estimated page and
  * index overhead); a real bbolt file grows in 4 KiB pages and a fresh etcd
  * data file is already 20 kB, so both are added here.
+ *
+ * Mirrors etcd-io/etcd server/etcdserver/api/v3rpc/maintenance.go (Status).
  */
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { EtcdMemberFacts } from './types.ts';

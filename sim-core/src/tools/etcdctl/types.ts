@@ -1,9 +1,13 @@
 /**
- * What etcdctl (and etcdutl) need from the cluster, passed in by the
- * cluster wiring: the member's data when it can be reached, the facts
- * `member list` and `endpoint status` report, the virtual clock and the
- * node's seeded random stream. Nothing here reaches into another
- * component's folder: the store type is etcd's own data (store/mvcc.ts).
+ * What etcdctl (and etcdutl) need from the cluster, passed in by the cluster
+ * wiring: the member's data when it can be reached, the facts `member list`
+ * and `endpoint status` report, the virtual clock and the node's seeded
+ * random stream. Nothing here reaches into another component's folder: the
+ * member is reached through etcd's own client API (etcd-api/etcd.ts).
+ *
+ * Mirrors nothing upstream: what the cluster wiring hands etcdctl and
+ * etcdutl (the member, the facts member list and endpoint status report, the
+ * clock).
  */
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 

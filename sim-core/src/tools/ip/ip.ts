@@ -1,14 +1,16 @@
 /**
  * `ip` from iproute2 6.1 (Ubuntu 24.04's), for looking at a node's network:
- * `ip a`/`ip addr [show [dev] X]`, `ip -4 a`, `ip -6 a`, `ip -br a`,
- * `ip link`/`ip -br link`, `ip route`/`ip r`. Output follows
- * iproute2's ip/ipaddress.c (print_linkinfo, print_addrinfo,
- * print_linkinfo_brief) and ip/iproute.c (print_route): every field is
- * printed with a trailing space, so inet6 lines and route lines end in a
- * space; IPv4 address lines end with the device label. Object names match
- * by prefix in the order of ip.c's table (`a` is address, `l` link, `r`
- * route). Changing the network (`ip addr add`, `ip route del`...) is not
+ * `ip a`/`ip addr [show [dev] X]`, `ip -4 a`, `ip -6 a`, `ip -br a`, `ip
+ * link`/`ip -br link`, `ip route`/`ip r`. Output follows iproute2's: every
+ * field is printed with a trailing space, so inet6 lines and route lines end
+ * in a space; IPv4 address lines end with the device label. Object names
+ * match by prefix in the order of ip.c's table (`a` is address, `l` link,
+ * `r` route). Changing the network (`ip addr add`, `ip route del`...) is not
  * simulated.
+ *
+ * Mirrors iproute2/iproute2 ip/ipaddress.c (print_linkinfo, print_addrinfo,
+ * print_linkinfo_brief), iproute2/iproute2 ip/iproute.c (print_route),
+ * iproute2/iproute2 ip/ip.c (the object table).
  */
 import type { CommandHandler, CommandResult } from '../../shell/types.ts';
 import { devices, routes, type Address, type Device, type IpDeps, type Route } from './network.ts';

@@ -18,6 +18,11 @@
  * MAC addresses, veth names and netns names are random on a real node; here
  * they derive from the node and pod names so they stay the same between
  * commands. Host-network pods (the control plane's static pods) get no veth.
+ *
+ * Mirrors flannel-io/flannel pkg/backend/vxlan/vxlan.go,
+ * containernetworking/plugins plugins/main/bridge/bridge.go (cni0 and the
+ * veths), containerd/containerd pkg/netns/netns_linux.go (the cni-<uuid>
+ * netns).
  */
 import { sha1 } from '../../golang/sha1.ts';
 import { utf8Encode } from '../../golang/utf8.ts';

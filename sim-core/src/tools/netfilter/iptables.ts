@@ -15,10 +15,13 @@
  * No chain/target/match by that name.` (1), `unknown option` (2), `table
  * 'x' does not exist` (3), `Permission denied (you must be root)` (4).
  *
- * Mirrors iptables/xtables.c and xshared.c (do_parse, the usage text,
- * xtables_error's exit codes and wording), iptables/nft.c (nft_rule_list,
- * nft_rule_list_save, nft_strerror) and iptables/xtables-save.c; the rule
- * formats are ./iptables-format.ts.
+ * The rule formats are ../../host/netfilter/iptables-format.ts.
+ *
+ * Mirrors netfilter/iptables iptables/xtables.c, netfilter/iptables
+ * iptables/xshared.c (do_parse, the usage text, xtables_error's exit codes
+ * and wording), netfilter/iptables iptables/nft.c (nft_rule_list,
+ * nft_rule_list_save, nft_strerror), netfilter/iptables
+ * iptables/xtables-save.c.
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { BUILTIN_CHAINS, type Chain, type Table, type TableName } from '../../host/netfilter/iptables.ts';

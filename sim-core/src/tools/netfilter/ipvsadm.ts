@@ -2,17 +2,17 @@
  * `ipvsadm` (1.31, Ubuntu 24.04's) listing the node's IP Virtual Server
  * table: `ipvsadm -L|-l|--list [-n] [--stats] [-t|-u service]`, also as
  * `-Ln`. The header names the kernel's IPVS version and connection table
- * size; each virtual service reads `TCP  10.96.0.1:443 rr` and each real
- * server `  -> 192.168.56.10:6443           Masq    1      0          0`
- * (the printf widths of print_service_entry). Without `-n`, ports get their
- * /etc/services names (`10.96.0.1:https`, `10.96.0.10:domain`) and addresses
- * the names the node's resolver knows (only its own: service and pod IPs
- * have none). On a node whose kube-proxy runs another mode the table
- * is empty (ipvsadm loads the ip_vs module itself). Changing the table is
- * not simulated.
+ * size; each virtual service reads `TCP 10.96.0.1:443 rr` and each real
+ * server ` -> 192.168.56.10:6443 Masq 1 0 0` (the printf widths of
+ * print_service_entry). Without `-n`, ports get their /etc/services names
+ * (`10.96.0.1:https`, `10.96.0.10:domain`) and addresses the names the
+ * node's resolver knows (only its own: service and pod IPs have none). On a
+ * node whose kube-proxy runs another mode the table is empty (ipvsadm loads
+ * the ip_vs module itself). Changing the table is not simulated.
  *
- * Mirrors ipvsadm.c (print_title, print_service_entry, list_all,
- * print_largenum, the usage text's first line and its error wording).
+ * Mirrors kernel/ipvsadm ipvsadm.c (print_title, print_service_entry,
+ * list_all, print_largenum, the usage text's first line and its error
+ * wording).
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import type { VirtualServer } from '../../host/netfilter/ipvs.ts';

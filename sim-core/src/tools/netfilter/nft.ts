@@ -1,24 +1,25 @@
 /**
- * `nft` (nftables 1.0.9, Ubuntu 24.04's) listing one node's nftables
- * tables: `nft list ruleset`, `nft list tables`, `nft list table [family]
- * NAME`, `nft list chain [family] TABLE CHAIN`, `nft list set|map [family]
- * TABLE NAME`, `nft list chains`, `nft -v`. The listing is nft's own
- * layout: a table's comment, then its sets and maps, then its chains,
- * separated by blank lines; a base chain's `type ... hook ... priority
- * ...; policy accept;` line; set elements two addresses to a line, map
- * elements one to a line, continuation lines indented to the opening brace
- * (`\t\t\t     `). A table that does not exist gets nft's error with the
- * command echoed and the name underlined, and a "did you mean" when a
- * table's name is close (its string_misspell threshold).
+ * `nft` (nftables 1.0.9, Ubuntu 24.04's) listing one node's nftables tables:
+ * `nft list ruleset`, `nft list tables`, `nft list table [family] NAME`,
+ * `nft list chain [family] TABLE CHAIN`, `nft list set|map [family] TABLE
+ * NAME`, `nft list chains`, `nft -v`. The listing is nft's own layout: a
+ * table's comment, then its sets and maps, then its chains, separated by
+ * blank lines; a base chain's `type ... hook ... priority ...; policy
+ * accept;` line; set elements two addresses to a line, map elements one to a
+ * line, continuation lines indented to the opening brace (`\t\t\t `). A
+ * table that does not exist gets nft's error with the command echoed and the
+ * name underlined, and a "did you mean" when a table's name is close (its
+ * string_misspell threshold).
  *
  * Only the tables nft itself owns here are listed (kube-proxy's `ip` and
  * `ip6` tables in nftables mode): the iptables-nft tables of the kubelet
  * and of kube-proxy's other modes are read with iptables.
  *
- * Mirrors nftables src/rule.c (table_print, set_print_declaration,
- * chain_print_declaration), src/expression.c (set_expr_print,
- * calculate_delim), src/cmd.c (nft_cmd_enoent_table), src/misspell.c and
- * src/erec.c (the error location markers).
+ * Mirrors netfilter/nftables src/rule.c (table_print, set_print_declaration,
+ * chain_print_declaration), netfilter/nftables src/expression.c
+ * (set_expr_print, calculate_delim), netfilter/nftables src/cmd.c
+ * (nft_cmd_enoent_table), netfilter/nftables src/misspell.c,
+ * netfilter/nftables src/erec.c (the error location markers).
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import type { NftChain, NftElement, NftSet, NftTable } from '../../host/netfilter/nftables.ts';

@@ -1,8 +1,11 @@
 /**
  * What the packet-filter tools of one node read: the node's kernel state
- * (network/dataplane.ts, owned by the node, changed by kube-proxy), the
- * virtual wall clock for iptables-save's banner, and the node's own names
- * for reverse lookups. The tools never change the rules.
+ * (host/netfilter/dataplane.ts, owned by the node, changed by kube-proxy),
+ * the virtual wall clock for iptables-save's banner, and the node's own
+ * names for reverse lookups. The tools never change the rules.
+ *
+ * Mirrors nothing upstream: what the cluster wiring hands the packet-filter
+ * tools.
  */
 import type { NodeDataplaneState } from '../../host/netfilter/dataplane.ts';
 

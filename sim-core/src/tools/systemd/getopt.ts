@@ -5,6 +5,8 @@
  * argument may be attached (`-n20`) or follow, long options take `=value`
  * or the next word, and a unique prefix of a long option is accepted.
  * Errors are worded as glibc's getopt prints them.
+ *
+ * Mirrors gnu/glibc posix/getopt.c (getopt_long and its error wording).
  */
 
 export interface OptSpec {

@@ -12,6 +12,8 @@
  * With `power` and `boots` in the deps, `systemctl poweroff|reboot`,
  * `poweroff`, `reboot` and `shutdown` (haltCommand, shutdownCommand) take
  * the machine down, and journalctl tells its boots apart.
+ *
+ * Mirrors nothing upstream: the entry point of the node's systemd tools.
  */
 export { systemctlCommand, runSystemctl, SYSTEMD_VERSION } from './systemctl.ts';
 export { journalctlCommand, runJournalctl, FOLLOW_MS as JOURNAL_FOLLOW_MS } from './journalctl.ts';

@@ -3,9 +3,9 @@
  * short-iso, short-precise, short-full, short-unix, cat, with-unit) and the
  * catalog explanations `-x` adds under systemd's messages.
  *
- * Mirrors systemd v255 src/shared/logs-show.c (output_short, output_cat)
- * and catalog/systemd.catalog.in (the Ubuntu build sets the Support URL to
- * http://www.ubuntu.com/support).
+ * Mirrors systemd/systemd src/shared/logs-show.c (output_short, output_cat),
+ * systemd/systemd catalog/systemd.catalog.in (the Ubuntu build sets the
+ * Support URL to http://www.ubuntu.com/support).
  */
 import type { CatalogKind, JournalRecord } from '../../host/systemd/journal.ts';
 import { fullTimestamp, isoTimestamp, shortPreciseTimestamp, shortTimestamp } from '../../host/systemd/time.ts';

@@ -6,9 +6,9 @@
  * -l/-a (no effect: lines are never cut here), -k (no kernel messages are
  * kept).
  *
- * Mirrors systemd v255 src/journal/journalctl.c (parse_argv, the
- * `-- No entries --` line, -n's optional argument, -e implying -n1000,
- * -f implying -n10) and src/shared/logs-show.c.
+ * Mirrors systemd/systemd src/journal/journalctl.c (parse_argv, the -- No
+ * entries -- line, the optional argument of -n, -e implying -n1000, -f
+ * implying -n10), systemd/systemd src/shared/logs-show.c.
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { getopt, type OptSpec } from './getopt.ts';

@@ -12,13 +12,14 @@
  * (logind_wall_tty_filter), and the reader has no other. What the reader
  * sees next is ssh losing the connection, which the cluster's shell prints.
  *
- * Mirrors systemd v255 src/systemctl: systemctl-compat-halt.c (halt_help,
- * halt_parse_argv: `-f` skips the orderly shutdown, `-w` only writes wtmp),
- * systemctl-compat-shutdown.c (shutdown_help, shutdown_parse_argv: one
- * minute by default, `-k` only warns), systemctl-logind.c
- * (logind_schedule_shutdown, logind_show_shutdown), src/shared/
- * parse-argument.c parse_shutdown_time_spec, and src/login/logind-dbus.c
- * update_schedule_file for the file's fields.
+ * Mirrors systemd/systemd src/systemctl/systemctl-compat-halt.c (halt_help,
+ * halt_parse_argv: -f skips the orderly shutdown, -w only writes wtmp),
+ * systemd/systemd src/systemctl/systemctl-compat-shutdown.c (shutdown_help,
+ * shutdown_parse_argv: one minute by default, -k only warns),
+ * systemd/systemd src/systemctl/systemctl-logind.c
+ * (logind_schedule_shutdown, logind_show_shutdown), systemd/systemd
+ * src/shared/parse-argument.c (parse_shutdown_time_spec), systemd/systemd
+ * src/login/logind-dbus.c (update_schedule_file, for the file's fields).
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import type { MemoryFs } from '../../host/fs.ts';

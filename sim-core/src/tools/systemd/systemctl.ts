@@ -4,10 +4,15 @@
  * restart, enable, disable, cat and daemon-reload. start, stop and restart
  * change the simulation: they stop or start the service's process.
  *
- * Mirrors systemd v255 (Ubuntu 24.04) src/systemctl: systemctl-show.c
- * (print_status_info: the layout of `status`), systemctl-is-active.c,
- * systemctl-start-unit.c, systemctl-enable.c, systemctl-cat.c, and the exit
- * codes of `status` (3: not running, 4: no such unit; LSB).
+ * It follows systemd v255 (Ubuntu 24.04), with the LSB exit codes of
+ * `status` (3: not running, 4: no such unit).
+ *
+ * Mirrors systemd/systemd src/systemctl/systemctl-show.c (print_status_info:
+ * the layout of status), systemd/systemd
+ * src/systemctl/systemctl-is-active.c, systemd/systemd
+ * src/systemctl/systemctl-start-unit.c, systemd/systemd
+ * src/systemctl/systemctl-enable.c, systemd/systemd
+ * src/systemctl/systemctl-cat.c.
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { getopt, type OptSpec } from './getopt.ts';

@@ -6,6 +6,10 @@
  * two actions that change the simulation, stopping and starting a service.
  * The shell gives the rest: the node's files (unit files, enablement links)
  * and the virtual clock.
+ *
+ * Mirrors nothing upstream: what the cluster wiring hands systemctl and
+ * journalctl (the machine's unit records, containerd's cgroup, the stop and
+ * start actions).
  */
 import type { BootRecord, ContainerdUnitRecord, KubeletUnitRecord } from '../../host/systemd/records.ts';
 import type { NodeService } from '../../host/systemd/units.ts';

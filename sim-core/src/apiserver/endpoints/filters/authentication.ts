@@ -3,12 +3,13 @@
  * (known to the transport) wins, else the bearer token is checked by the
  * service account token authenticator, else the request is anonymous; a
  * token that is present but not valid is a 401. The reason a token was
- * refused goes to the server's log (the trace), never to the client.
+ * refused goes to the server's log (the trace), never to the client. The
+ * authenticator union itself is ../../auth/authentication.ts and the token
+ * check ../../auth/token-authenticator.ts.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/filters/authentication.go
- * (WithAuthentication); the authenticator union itself is
- * ../../auth/authentication.ts and the token check
- * ../../auth/token-authenticator.ts.
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go
+ * (WithAuthentication).
  */
 import type { ApiResponse, UserInfo } from '../../../api/request.ts';
 import { parseRfc3339 } from '../../../golang/time.ts';

@@ -5,9 +5,12 @@
  * the 403 sentence, and what they log (RBAC's denial line) goes only to
  * the trace.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/filters/authorization.go
- * (WithAuthorization), the union authorizer of
- * k8s.io/apiserver/pkg/authorization/union and responsewriters.Forbidden.
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/authorization.go
+ * (WithAuthorization),
+ * staging/src/k8s.io/apiserver/pkg/authorization/union/union.go,
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go
+ * (Forbidden).
  */
 import type { AuthorizationAttributes } from '../../auth/authorizer.ts';
 import { forbiddenReason } from '../../auth/authorizer.ts';

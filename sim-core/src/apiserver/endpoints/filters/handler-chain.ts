@@ -6,10 +6,11 @@
  * etcd error its API status, anything else a 500), the resource's warnings
  * are added, and the response is traced with its code.
  *
- * Mirrors k8s.io/apiserver/pkg/server/config.go (DefaultBuildHandlerChain)
- * with the filters of k8s.io/apiserver/pkg/endpoints/filters (the request
- * line and response code as server/httplog logs them, warning.go for the
- * warnings).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/server/config.go
+ * (DefaultBuildHandlerChain),
+ * staging/src/k8s.io/apiserver/pkg/server/httplog/httplog.go (the request
+ * line and response code),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/warning.go.
  */
 import type { KubeObject, Status } from '../../../api/types.ts';
 import { resourceByName } from '../../../api/resources.ts';

@@ -5,7 +5,8 @@
  * as that user, with the groups a service account or any authenticated
  * user has added.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/filters/impersonation.go
+ * Mirrors
+ * staging/src/k8s.io/apiserver/pkg/endpoints/filters/impersonation/impersonation.go
  * (WithImpersonation).
  */
 import type { ApiResponse } from '../../../api/request.ts';

@@ -10,10 +10,11 @@
  * decodes a TokenRequest, runs mutating admission and hands it to the
  * TokenRequest registry; nothing is stored.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/create.go
- * (createHandler, for CreateResource and CreateNamedResource) with
- * k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate) and the
- * create path of registry/generic/registry/store.go.
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go
+ * (createHandler, for CreateResource and CreateNamedResource),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate),
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (the
+ * create path).
  */
 import type { KubeObject } from '../../../api/types.ts';
 import { qualifiedResource, type ResourceInfo } from '../../../api/resources.ts';

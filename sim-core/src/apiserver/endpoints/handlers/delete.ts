@@ -7,11 +7,11 @@
  * theirs; Background leaves the dependents to the garbage collector).
  * Namespaces only start their clean-up (../../registry/namespace-storage.ts).
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/delete.go
- * (DeleteResource, DeleteCollection) with
- * k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete) and the
- * delete path of registry/generic/registry/store.go (Delete,
- * updateForGracefulDeletionAndFinalizers, DeleteCollection).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/delete.go
+ * (DeleteResource, DeleteCollection),
+ * staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete),
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+ * (Delete, updateForGracefulDeletionAndFinalizers, DeleteCollection).
  */
 import type { KubeObject } from '../../../api/types.ts';
 import { groupVersion, qualifiedResource, type ResourceInfo } from '../../../api/resources.ts';

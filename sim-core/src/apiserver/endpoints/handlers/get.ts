@@ -5,8 +5,9 @@
  * already compacted away. The scale subresource answers with the object's
  * autoscaling/v1 Scale.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/get.go (GetResource,
- * ListResource) and the list path of storage/cacher (GetList).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go
+ * (GetResource, ListResource),
+ * staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go (GetList).
  */
 import type { KubeList, KubeObject } from '../../../api/types.ts';
 import { groupVersion, qualifiedResource, type ResourceInfo } from '../../../api/resources.ts';

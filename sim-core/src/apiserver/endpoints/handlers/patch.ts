@@ -5,8 +5,8 @@
  * fail rather than be lost. A patch of the scale subresource applies to
  * the Scale and updates spec.replicas.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource,
- * patcher.applyPatch).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go
+ * (PatchResource, patcher.applyPatch).
  */
 import type { KubeObject } from '../../../api/types.ts';
 import { qualifiedResource, type ResourceInfo } from '../../../api/resources.ts';

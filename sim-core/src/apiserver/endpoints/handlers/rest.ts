@@ -5,9 +5,12 @@
  * decoding of request bodies (defaulting, apiVersion/kind checks and
  * server-side field validation), and the admission chain.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/rest.go (RequestScope)
- * and the decoding steps of create.go and update.go (the serializer with
- * strict field validation, then the defaulter).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go
+ * (RequestScope),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go (decoding:
+ * the serializer with strict field validation, then the defaulter),
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/update.go (decoding,
+ * likewise).
  */
 import type { KubeObject } from '../../../api/types.ts';
 import { groupVersion, type ResourceInfo } from '../../../api/resources.ts';

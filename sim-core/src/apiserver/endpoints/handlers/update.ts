@@ -10,11 +10,11 @@
  * changes nothing writes nothing. Resources that allow create on update
  * (nodes, leases, events...) are created when missing.
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/update.go
- * (UpdateResource) with k8s.io/apiserver/pkg/registry/rest/update.go
- * (BeforeUpdate) and the update path of
- * registry/generic/registry/store.go (Update, including the deletion of an
- * object whose finalizers are gone).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/update.go
+ * (UpdateResource), staging/src/k8s.io/apiserver/pkg/registry/rest/update.go
+ * (BeforeUpdate),
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+ * (Update, including the deletion of an object whose finalizers are gone).
  */
 import type { KubeObject, ObjectMeta } from '../../../api/types.ts';
 import { qualifiedResource, type ResourceInfo } from '../../../api/resources.ts';

@@ -5,8 +5,9 @@
  * that revision, and answers at once; events then reach the watcher's
  * process as they happen (../../cache-watcher.ts).
  *
- * Mirrors k8s.io/apiserver/pkg/endpoints/handlers/watch.go (serveWatch)
- * and the registration in storage/cacher/cacher.go (Watch).
+ * Mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go
+ * (serveWatch), staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go
+ * (Watch, the registration).
  */
 import type { KubeObject } from '../../../api/types.ts';
 import { etcdPrefix, type ResourceInfo } from '../../../api/resources.ts';

@@ -1,9 +1,10 @@
 /**
- * DefaultNormalizeScore (pkg/scheduler/framework/plugins/helper/
- * normalize_score.go): scale raw scores so the highest becomes
+ * DefaultNormalizeScore: scale raw scores so the highest becomes
  * `maxPriority`, in integer arithmetic; with `reverse`, the highest raw
  * score becomes the lowest. When every raw score is 0, nodes get 0 (or
  * `maxPriority` when reversed).
+ *
+ * Mirrors pkg/scheduler/framework/plugins/helper/normalize_score.go.
  */
 import type { NodeScore } from '../../framework/interface.ts';
 

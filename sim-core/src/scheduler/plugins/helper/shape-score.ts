@@ -1,9 +1,10 @@
 /**
- * BuildBrokenLinearFunction (pkg/scheduler/framework/plugins/helper/
- * shape_score.go): a function made of straight segments between the shape
- * points, flat before the first and after the last, evaluated in integer
- * arithmetic (Go's division truncates toward zero, which matters on
+ * BuildBrokenLinearFunction: a function made of straight segments between
+ * the shape points, flat before the first and after the last, evaluated in
+ * integer arithmetic (Go's division truncates toward zero, which matters on
  * falling segments).
+ *
+ * Mirrors pkg/scheduler/framework/plugins/helper/shape_score.go.
  */
 
 /** helper.FunctionShapePoint. */

@@ -1,7 +1,11 @@
 /**
- * The taints the scheduler's filters look at (plugins/helper/taint.go
- * DoNotScheduleTaintsFilterFunc): NoSchedule and NoExecute, not
- * PreferNoSchedule. The matching itself is ../../../component-helpers/taints.ts.
+ * The taints the scheduler's filters look at
+ * (DoNotScheduleTaintsFilterFunc): NoSchedule and NoExecute, not
+ * PreferNoSchedule. The matching itself is
+ * ../../../component-helpers/taints.ts.
+ *
+ * Mirrors pkg/scheduler/framework/plugins/helper/taint.go
+ * (DoNotScheduleTaintsFilterFunc).
  */
 import type { Taint } from '../../../api/types.ts';
 
