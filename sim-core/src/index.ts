@@ -1,6 +1,8 @@
 /**
  * sim-core's public API. The site, the scenario files and every test outside
  * sim-core use only what is exported here; see ../README.md.
+ *
+ * Mirrors nothing upstream: sim-core's public API.
  */
 export type { Scenario, ScenarioStep, ScheduledFault, ScenarioTask, StateCheck, LocalizedText, PanelName, ComponentName } from './scenario/types.ts';
 export { parseScenario, validateScenario, ScenarioError, COMPONENTS, NODE_COMPONENTS, PANELS } from './scenario/validate.ts';

@@ -13,6 +13,9 @@
  * they all meet at the API server.
  *
  * This file only connects the parts and exposes the public API (../index.ts).
+ *
+ * Mirrors nothing upstream: the simulator's wiring of a whole cluster and
+ * its public API.
  */
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, resourceByName, type ResourceInfo } from '../api/resources.ts';

@@ -13,6 +13,8 @@
  *   crash-loops until started again; a stopped unit stays down);
  * - `partitions`: nodes cut off from the control plane.
  * A powered-off machine's state lives with the machine (NodeHost).
+ *
+ * Mirrors nothing upstream: the simulator's fault injection.
  */
 import type { Kernel } from '../sim/kernel.ts';
 import type { NodeHost } from './node-host.ts';

@@ -5,6 +5,11 @@
  * its subject (CN = user, O = groups) in readable text, which is how the
  * simulated API server learns who a kubeconfig belongs to, as a real one
  * reads the subject of a TLS client certificate.
+ *
+ * Mirrors cmd/kubeadm/app/phases/kubeconfig/kubeconfig.go,
+ * cmd/kubeadm/app/phases/certs/certs.go,
+ * cmd/kubeadm/app/phases/controlplane/manifests.go,
+ * cmd/kubeadm/app/phases/kubelet/config.go.
  */
 import { encodeBase64 as base64 } from '../golang/base64.ts';
 import { stringifyYaml } from '../yaml/index.ts';

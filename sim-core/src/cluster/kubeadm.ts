@@ -2,13 +2,19 @@
  * `kubeadm init`, the part that talks to the API server: once the control
  * plane's static pods answer, it uploads its configuration, publishes
  * `cluster-info`, creates its RBAC rules and the kube-proxy and CoreDNS
- * add-ons, and marks the control-plane node (label and NoSchedule taint)
- * as soon as that node has registered. Then it exits, as the real command
- * does. (The certificates and static pod manifests it writes before that
- * are files, laid out by ./hosts.ts.)
+ * add-ons, and marks the control-plane node (label and NoSchedule taint) as
+ * soon as that node has registered. Then it exits, as the real command does.
+ * (The certificates and static pod manifests it writes before that are
+ * files, laid out by ./files.ts.)
  *
- * Mirrors kubeadm's init phases upload-config, bootstrap-token,
- * mark-control-plane and addon (cmd/kubeadm/app/phases).
+ * It runs kubeadm's init phases upload-config, bootstrap-token,
+ * mark-control-plane and addon.
+ *
+ * Mirrors cmd/kubeadm/app/cmd/phases/init/uploadconfig.go,
+ * cmd/kubeadm/app/cmd/phases/init/bootstraptoken.go,
+ * cmd/kubeadm/app/cmd/phases/init/markcontrolplane.go,
+ * cmd/kubeadm/app/cmd/phases/init/addons.go,
+ * cmd/kubeadm/app/phases/markcontrolplane/markcontrolplane.go.
  */
 import type { KubeObject, Node } from '../api/types.ts';
 import { resourceForKind } from '../api/resources.ts';

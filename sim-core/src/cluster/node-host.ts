@@ -17,6 +17,9 @@
  * CrashLoopBackOff, as a broken control-plane component does. "Start"
  * clears the failure and touches the manifest, so the kubelet recreates the
  * pod at its next file check (within 20 s), as fixing a manifest does.
+ *
+ * Mirrors nothing upstream: the simulator's wiring of one machine (its
+ * files, containerd and the kubelet, its power).
  */
 import type { Taint } from '../api/types.ts';
 import type { ApiRequest, ApiResponse } from '../api/request.ts';

@@ -1,14 +1,18 @@
 /**
  * One machine's network side, wired: its kernel's packet-filter state
- * (network/dataplane.ts, durable with the node, lost with its power) and
- * its kube-proxy (`kube-proxy/<node>`), which runs while the kube-proxy
+ * (host/netfilter/dataplane.ts, durable with the node, lost with its power)
+ * and its kube-proxy (`kube-proxy/<node>`), which runs while the kube-proxy
  * DaemonSet's container runs, as the control plane's processes run with
  * their static pods' containers. kube-proxy reads its mode from the
  * configuration file its container mounts (the `kube-proxy` ConfigMap at
- * /var/lib/kube-proxy/config.conf); its log lines go to that container's log.
+ * /var/lib/kube-proxy/config.conf); its log lines go to that container's
+ * log.
  *
  * Also here: where a connection from a machine or a Pod lands
  * (network/service-traffic.ts over every node's rules), for curl.
+ *
+ * Mirrors nothing upstream: the simulator's wiring of one machine's network
+ * side (its kernel rules and its kube-proxy).
  */
 import type { KubeObject } from '../api/types.ts';
 import { ApiClient } from '../client/client.ts';

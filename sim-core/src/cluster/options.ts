@@ -2,6 +2,8 @@
  * What a cluster is made of: the options `createCluster` accepts, their
  * defaults (a kubeadm-style cluster: one control-plane node and two
  * workers), and the addresses the simulated network hands out.
+ *
+ * Mirrors nothing upstream: the options of the simulator's createCluster.
  */
 import type { Taint } from '../api/types.ts';
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.ts';

@@ -14,6 +14,8 @@
  * closes the connection and ssh says so at once; cut off by a power loss,
  * the session just hangs, and the next line typed finds it dead. ssh to a
  * machine that is off finds no route to it.
+ *
+ * Mirrors nothing upstream: the simulator's wiring of the reader's terminal.
  */
 import type { ApiRequest, WatchEvent } from '../api/request.ts';
 import { ApiClient, type CallResult, type ResourceRef } from '../client/client.ts';

@@ -15,6 +15,9 @@
  *
  * Each connection writes one trace event (`curl` `connect`), naming the
  * rules it went through, so the story of a request shows kube-proxy's work.
+ *
+ * Mirrors nothing upstream: the simulator's wiring of the packet-filter
+ * tools and of curl's network.
  */
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
 import { MemoryFs } from '../host/fs.ts';

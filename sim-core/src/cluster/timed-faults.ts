@@ -4,6 +4,9 @@
  * coming back up, logind's scheduled shutdown. They fire from inside the
  * simulation, so they replay, snapshot and travel in time like everything
  * else.
+ *
+ * Mirrors nothing upstream: the simulator's planned faults, fired on the
+ * virtual clock.
  */
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';

@@ -6,6 +6,9 @@
  * poweroff, reboot and shutdown, which take the machine down; iptables,
  * iptables-save, ipvsadm and nft on every node, and curl through Services
  * and inside Pods (./service-tools.ts).
+ *
+ * Mirrors nothing upstream: the simulator's wiring of the tools a reader
+ * types.
  */
 import type { UserInfo } from '../api/request.ts';
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';

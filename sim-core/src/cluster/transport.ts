@@ -5,6 +5,9 @@
  * off from the control plane cannot reach the API server; nothing answers
  * on 6443 while the API server is down; and while the control-plane
  * machine is powered off nothing answers at its address at all).
+ *
+ * Mirrors nothing upstream: the simulated network between clients and
+ * kube-apiserver, in place of TLS and TCP.
  */
 import type { ApiRequest } from '../api/request.ts';
 import type { Caller, KubeApiServer } from '../apiserver/apiserver.ts';

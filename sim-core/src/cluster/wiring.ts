@@ -3,6 +3,9 @@
  * views instead of the whole Cluster, so a machine, the reader's shell and
  * the tools depend on what they use and the Cluster class stays the only
  * thing that holds everything.
+ *
+ * Mirrors nothing upstream: the narrow views the simulator's wiring parts
+ * get of their cluster.
  */
 import type { ApiRequest, ApiResponse, UserInfo } from '../api/request.ts';
 import type { KubeObject } from '../api/types.ts';

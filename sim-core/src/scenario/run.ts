@@ -3,6 +3,8 @@
  * setup steps as a reader would, arms its timed faults (kept in the
  * simulation itself, so they replay and snapshot like everything else), and
  * checks its declared state.
+ *
+ * Mirrors nothing upstream: the site's scenario player.
  */
 import type { KubeObject } from '../api/types.ts';
 import { parseGoDurationMs } from '../golang/duration.ts';

@@ -6,6 +6,8 @@
  *
  * Authors write it; `validateScenario` checks it with clear errors at build
  * time; `startScenario` plays it on a cluster.
+ *
+ * Mirrors nothing upstream: the site's scenario file format.
  */
 import type { NodeOptions, KubeSchedulerConfiguration } from '../cluster/options.ts';
 

@@ -3,6 +3,8 @@
  * reported with its path in the file (`setup[2].stop`), unknown fields are
  * errors (a typo must not be silently ignored), durations are Go-style
  * (`30s`, `2m`), both locales are required for every text.
+ *
+ * Mirrors nothing upstream: the site's scenario checker.
  */
 import { parseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml, YamlError } from '../yaml/index.ts';

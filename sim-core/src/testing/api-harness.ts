@@ -4,6 +4,9 @@
  * given), and clients acting as any process. Tests play the other
  * components' parts by writing objects through the API, as upstream's
  * integration tests do.
+ *
+ * Mirrors nothing upstream: a test harness; upstream's integration tests
+ * start a real API server the same way (test/integration/framework).
  */
 import { Kernel, type KernelState } from '../sim/kernel.ts';
 import { MvccStore, type MvccState } from '../store/mvcc.ts';

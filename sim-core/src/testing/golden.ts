@@ -15,6 +15,9 @@
  * Output layout: lines after `----` until a blank line. An output that has
  * blank lines of its own is written between `----` `----` and `----` `----`
  * lines. A command that fails shows `[exit N]` as its last output line.
+ *
+ * Mirrors cockroachdb/datadriven datadriven.go (the file format, as
+ * etcd-io/raft's tests use it).
  */
 import { Cluster, type ClusterInput } from '../cluster/cluster.ts';
 import { parseGoDurationMs } from '../golang/duration.ts';

@@ -2,6 +2,8 @@
  * A KubectlEnvironment over the API harness, for kubectl's tests: files in
  * a plain map, waits that run the harness's virtual clock, watches through a
  * small watcher process.
+ *
+ * Mirrors nothing upstream: a kubectl environment over the test harness.
  */
 import type { ApiHarness } from './api-harness.ts';
 import type { KubectlEnvironment } from '../kubectl/kubectl.ts';

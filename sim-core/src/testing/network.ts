@@ -2,6 +2,8 @@
  * Fixtures for the network tests: Services and EndpointSlices shaped as the
  * API server and the EndpointSlice controller write them, and node-1 of a
  * three-node cluster with the pod network 10.244.0.0/16.
+ *
+ * Mirrors nothing upstream: fixtures for the network tests.
  */
 import type { EndpointSlice, KubeObject, Service } from '../api/types.ts';
 import { buildEndpoints, buildServicePorts, type EndpointInfo, type ServicePortInfo } from '../network/service-map.ts';

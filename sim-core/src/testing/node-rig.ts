@@ -3,6 +3,8 @@
  * a real etcd and kube-apiserver (testing/api-harness.ts), a shell session
  * on that node, and the crictl pull sink. Tests play the scheduler by
  * creating pods with spec.nodeName set, as the kubelet's own tests do.
+ *
+ * Mirrors nothing upstream: a one-node rig for the node tools' tests.
  */
 import { createApiHarness, type ApiHarness } from './api-harness.ts';
 import { ContainerRuntime } from '../runtime/container-runtime.ts';

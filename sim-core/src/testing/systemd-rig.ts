@@ -3,6 +3,9 @@
  * kubelet and containerd against etcd and kube-apiserver) with kubeadm's
  * unit files and flags on its disk and systemctl and journalctl installed,
  * their stop and start mapped to the kernel.
+ *
+ * Mirrors nothing upstream: a node rig with systemctl and journalctl for
+ * their tests.
  */
 import { nodeRig, type NodeRig } from './node-rig.ts';
 import { journalctlCommand, systemctlCommand } from '../tools/systemd/index.ts';

@@ -4,6 +4,13 @@
  * its own configuration ConfigMaps, the `cluster-info` ConfigMap, and the two
  * essential add-ons, kube-proxy (a DaemonSet) and CoreDNS (a Deployment and
  * the kube-dns Service). Built here from the settings kubeadm v1.36 uses.
+ *
+ * Mirrors cmd/kubeadm/app/phases/uploadconfig/uploadconfig.go,
+ * cmd/kubeadm/app/phases/bootstraptoken/clusterinfo/clusterinfo.go,
+ * cmd/kubeadm/app/phases/addons/proxy/proxy.go,
+ * cmd/kubeadm/app/phases/addons/proxy/manifests.go,
+ * cmd/kubeadm/app/phases/addons/dns/dns.go,
+ * cmd/kubeadm/app/phases/addons/dns/manifests.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { stringifyYaml } from '../../yaml/index.ts';

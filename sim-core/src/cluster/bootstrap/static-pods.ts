@@ -2,9 +2,11 @@
  * The control plane as kubeadm writes it: one static Pod manifest per
  * component in /etc/kubernetes/manifests on the control-plane node, which
  * the kubelet runs without any API server (it starts the API server, after
- * all). The flags are the ones `kubeadm init` v1.36 sets (kubeadm's
- * cmd/kubeadm/app/phases/controlplane/manifests.go and phases/etcd/local.go);
- * the manifests are built here, not copied.
+ * all). The flags are the ones `kubeadm init` v1.36 sets; the manifests are
+ * built here, not copied.
+ *
+ * Mirrors cmd/kubeadm/app/phases/controlplane/manifests.go,
+ * cmd/kubeadm/app/phases/etcd/local.go.
  */
 import type { Pod } from '../../api/types.ts';
 import { ETCD_IMAGE, controlPlaneImage } from './versions.ts';

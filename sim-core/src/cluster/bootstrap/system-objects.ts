@@ -1,8 +1,14 @@
 /**
  * Objects the API server creates for itself when it starts (its post-start
- * hooks, k8s.io/kubernetes/pkg/controlplane): the system namespaces, the two
- * system PriorityClasses, and the `kubernetes` Service that lets Pods reach
- * the API server at 10.96.0.1, with its endpoints.
+ * hooks): the system namespaces, the two system PriorityClasses, and the
+ * `kubernetes` Service that lets Pods reach the API server at 10.96.0.1,
+ * with its endpoints.
+ *
+ * Mirrors
+ * pkg/controlplane/controller/systemnamespaces/system_namespaces_controller.go,
+ * pkg/registry/scheduling/rest/storage_scheduling.go (the system
+ * PriorityClasses),
+ * pkg/controlplane/controller/kubernetesservice/controller.go.
  */
 import type { KubeObject } from '../../api/types.ts';
 

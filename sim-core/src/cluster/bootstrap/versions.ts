@@ -2,6 +2,9 @@
  * The versions a v1.36 kubeadm cluster runs. The image references live with
  * the container runtime's image catalogue (runtime/images.ts), which knows
  * their sizes; the bootstrap takes them from there so the two never drift.
+ *
+ * Mirrors cmd/kubeadm/app/constants/constants.go (the versions kubeadm v1.36
+ * installs).
  */
 import { COREDNS_IMAGE, ETCD_IMAGE, KUBERNETES_IMAGE_VERSION, PAUSE_IMAGE } from '../../runtime/images.ts';
 

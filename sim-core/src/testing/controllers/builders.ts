@@ -1,6 +1,8 @@
 /**
  * Builders for the controller tests: objects as a reader's manifests would
  * give them, and helpers to wait on the simulated cluster.
+ *
+ * Mirrors nothing upstream: test builders for the controller tests.
  */
 import type { CoreEvent, DaemonSet, Deployment, Pod, ReplicaSet } from '../../api/types.ts';
 import { R } from '../../client/client.ts';

@@ -12,6 +12,9 @@
  * replicaset, daemonset, core/pod, core/namespace strategies, and the
  * DefaultTolerationSeconds and NamespaceLifecycle admission plugins); the
  * API server's own ones live in apiserver/.
+ *
+ * Mirrors nothing upstream: the controller tests' harness, with small
+ * stand-ins for the registry strategies and admission plugins.
  */
 import type { KubeObject, Lease, Namespace, Node, Pod, PodCondition, Taint, Toleration } from '../../api/types.ts';
 import type { AdmissionPlugin } from '../../apiserver/admission/plugin.ts';

@@ -4,6 +4,8 @@
  * environment over it, and small builders for the objects a scenario
  * needs. Tests play the controllers and kubelets by writing objects and
  * statuses through the API. Not used by the simulation itself.
+ *
+ * Mirrors nothing upstream: fixtures for kubectl's reading commands' tests.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { resourceForKind } from '../../api/resources.ts';

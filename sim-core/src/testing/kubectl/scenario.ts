@@ -5,6 +5,9 @@
  * expected outputs can be worked out by hand: everything is created at the
  * harness's start (2026-11-30T08:00:00Z) unless a test says otherwise.
  * Not used by the simulation itself.
+ *
+ * Mirrors nothing upstream: the shop cluster of kubectl's reading commands'
+ * tests.
  */
 import type { KubeObject, Pod, PodStatus } from '../../api/types.ts';
 import type { KubectlFixture } from './fixtures.ts';

@@ -1,7 +1,8 @@
 /**
  * A profile's framework over a test snapshot, as upstream's tests build one
- * with runtime.NewFramework and a fake handle (pkg/scheduler/testing/
- * framework). Test-only helper.
+ * with runtime.NewFramework and a fake handle. Test-only helper.
+ *
+ * Mirrors pkg/scheduler/testing/framework/framework_helpers.go.
  */
 import type { ApiRequest } from '../../api/request.ts';
 import type { KubeSchedulerConfiguration } from '../../scheduler/config/types.ts';

@@ -1,9 +1,11 @@
 /**
- * Builders for scheduler tests, after pkg/scheduler/testing/wrappers.go
- * (MakePod, MakeNode) and the plugins' test_util.go: short ways to write
- * the nodes and pods of upstream's test tables as data, plus a snapshot and
- * a Handle to run one plugin against them. Test-only helpers, but pure
- * TypeScript like the rest of the folder.
+ * Builders for scheduler tests, after upstream's MakePod and MakeNode and
+ * the plugins' test_util.go: short ways to write the nodes and pods of
+ * upstream's test tables as data, plus a snapshot and a Handle to run one
+ * plugin against them. Test-only helpers, but pure TypeScript like the rest
+ * of the folder.
+ *
+ * Mirrors pkg/scheduler/testing/wrappers.go (MakePod, MakeNode).
  */
 import type { Container, KubeObject, Node, Pod, PodSpec, Taint, Toleration } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
