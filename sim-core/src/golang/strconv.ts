@@ -3,8 +3,9 @@
  * json/yaml/Prometheus printers use, the `%.Nf` rounding, and uint64s too
  * large for a JavaScript number.
  *
- * Mirrors golang/go src/strconv/ftoa.go (FormatFloat), golang/go
- * src/strconv/itoa.go (FormatUint).
+ * Mirrors golang/go src/strconv/number.go (FormatFloat, FormatUint),
+ * golang/go src/internal/strconv/ftoa.go, golang/go
+ * src/internal/strconv/itoa.go.
  */
 
 /**
