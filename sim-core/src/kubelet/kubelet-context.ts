@@ -46,6 +46,8 @@ export interface KubeletState {
 	runtime: { lastOkMs?: number; networkError?: string; down: boolean };
 	leaseDelayMs: number;
 	podInformer: InformerState;
+	/** The kubelet's own Node, watched (metadata.name=<node>) as its nodeLister is; admission reads it. */
+	nodeInformer?: InformerState;
 	recorder: RecorderState;
 	/** Node events recorded before the Node exists (sent after registration). */
 	pendingNodeEvents: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
@@ -72,6 +74,7 @@ interface KubeletContextParts {
 	defaults: KubeletConfig;
 	identity: NodeIdentity;
 	podInformer: Informer;
+	nodeInformer: Informer;
 	recorder: EventRecorder;
 	/** The process state, which the kernel sets at start and on restore. */
 	state: () => KubeletState;
@@ -87,6 +90,7 @@ export class KubeletContext {
 	readonly runtime: CriRuntime;
 	readonly client: ApiClient;
 	readonly podInformer: Informer;
+	readonly nodeInformer: Informer;
 	readonly recorder: EventRecorder;
 	private readonly kernel: Kernel;
 	private readonly getState: () => KubeletState;
@@ -101,6 +105,7 @@ export class KubeletContext {
 		this.runtime = parts.deps.runtime;
 		this.client = parts.deps.client;
 		this.podInformer = parts.podInformer;
+		this.nodeInformer = parts.nodeInformer;
 		this.recorder = parts.recorder;
 		this.getState = parts.state;
 	}
@@ -185,8 +190,14 @@ export class KubeletContext {
 		return `${method} "https://${address}${path}": ${result.message}`;
 	}
 
-	/** The Node used for admission and the downward API: the one from the API, or the one the kubelet would register (getNodeAnyWay). */
+	/**
+	 * The Node used for admission and the downward API (getNodeAnyWay): the
+	 * node informer's copy, which a label added a moment ago has already
+	 * reached; before it has synced, the one last written to the API; before
+	 * registration, the one the kubelet would register.
+	 */
 	getNodeAnyWay(): Node {
-		return this.state.node ?? initialNode(this.identity);
+		const watched = this.nodeInformer.synced ? (this.nodeInformer.get(this.nodeName) as Node | undefined) : undefined;
+		return watched ?? this.state.node ?? initialNode(this.identity);
 	}
 }

@@ -163,6 +163,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	readonly nodeName: string;
 	private readonly identity: NodeIdentity;
 	private readonly podInformer: Informer;
+	private readonly nodeInformer: Informer;
 	private readonly ctx: KubeletContext;
 
 	constructor(
@@ -184,9 +185,11 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			},
 			() => this.state.podInformer,
 		);
+		// kl.nodeLister: an informer on this one Node, so admission sees labels and taints as soon as they are written.
+		this.nodeInformer = new Informer('node', kernel, this.id, deps.client, { ...R.nodes, fieldSelector: `metadata.name=${deps.nodeName}` }, {}, () => (this.state.nodeInformer ??= emptyInformer()));
 		const recorder = new EventRecorder(kernel, deps.client, { component: 'kubelet', host: deps.nodeName }, () => this.state.recorder);
 		this.identity = nodeIdentity(deps);
-		this.ctx = new KubeletContext({ kernel, id: this.id, deps, defaults: { ...DEFAULT_KUBELET_CONFIG, ...deps.config }, identity: this.identity, podInformer: this.podInformer, recorder, state: () => this.state });
+		this.ctx = new KubeletContext({ kernel, id: this.id, deps, defaults: { ...DEFAULT_KUBELET_CONFIG, ...deps.config }, identity: this.identity, podInformer: this.podInformer, nodeInformer: this.nodeInformer, recorder, state: () => this.state });
 	}
 
 	freshState(): KubeletState {
@@ -199,6 +202,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 			runtime: { down: false },
 			leaseDelayMs: 0,
 			podInformer: emptyInformer(),
+			nodeInformer: emptyInformer(),
 			recorder: emptyRecorder(),
 			pendingNodeEvents: [],
 			pods: {},
@@ -238,6 +242,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		ctx.nodeEvent('Normal', 'Starting', 'Starting kubelet.');
 		ctx.nodeEvent('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
 		this.podInformer.start();
+		this.nodeInformer.start();
 		readManifests(ctx);
 		register(ctx);
 		renewLease(ctx);
@@ -258,6 +263,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		const ctx = this.ctx;
 		try {
 			if (this.podInformer.handle(event)) return;
+			if (this.nodeInformer.handle(event)) return;
 			switch (event.kind) {
 				case 'register':
 					register(ctx);
