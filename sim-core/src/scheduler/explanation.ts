@@ -5,9 +5,14 @@
  * annotations (filter-result, score-result, finalscore-result,
  * selected-node), one record per pod.
  *
- * The store is bounded: the last MAX_EXPLANATIONS pods, and per pod at
- * most `maxNodes` node rows (the scored nodes first, best first, then the
- * rejected ones), with a count of the rows left out.
+ * Every pod the scheduler has tried can be explained, at any cluster size,
+ * without keeping per-node rows for all of them: the last MAX_EXPLANATIONS
+ * decisions keep their node rows (at most `maxNodes` each: the scored nodes
+ * first, best first, then the rejected ones, with a count of the rows left
+ * out); an older decision is folded into a summary (the outcome, the
+ * message, the node counts, preemption's answer) with `detail: 'summary'`.
+ * A summary is forgotten when its pod is deleted, so the store grows with
+ * the live pods only.
  *
  * Mirrors kubernetes-sigs/kube-scheduler-simulator
  * simulator/scheduler/plugin/annotation/annotation.go (the result
@@ -102,6 +107,8 @@ export interface SchedulingExplanation {
 	postFilter?: PluginOutcomeRecord & { nominatedNodeName?: string };
 	/** The binding step, when it failed. */
 	bind?: { code: string; message: string };
+	/** 'summary': an older decision whose per-node rows and plugin outcomes were dropped (nodesOmitted counts the rows). */
+	detail?: 'summary';
 }
 
 /** Plain-JSON store of explanations (in the scheduler's state). */
@@ -109,23 +116,46 @@ export interface ExplanationStoreState {
 	byPod: Record<string, SchedulingExplanation>;
 	/** Pod keys, least recently explained first. */
 	order: string[];
+	/** Older decisions, folded (absent in snapshots taken before summaries existed). */
+	summaries?: Record<string, SchedulingExplanation>;
 }
 
-/** How many pods' last decisions are kept. */
+/** How many pods' last decisions keep their node rows. */
 export const MAX_EXPLANATIONS = 500;
 /** How many node rows one explanation keeps by default. */
 export const DEFAULT_EXPLAIN_NODES_MAX = 100;
 
 export function emptyExplanations(): ExplanationStoreState {
-	return { byPod: {}, order: [] };
+	return { byPod: {}, order: [], summaries: {} };
 }
 
-/** Records `e` as the pod's last decision, evicting the oldest beyond the bound. */
+/** The decision without its per-node rows and plugin outcomes. */
+function summarize(e: SchedulingExplanation): SchedulingExplanation {
+	return { ...e, preFilter: [], preScore: [], nodes: [], nodesOmitted: e.nodes.length + e.nodesOmitted, notEvaluated: [], detail: 'summary' };
+}
+
+/** Records `e` as the pod's last decision; the oldest full records beyond the bound are folded into summaries. */
 export function recordExplanation(store: ExplanationStoreState, e: SchedulingExplanation, max = MAX_EXPLANATIONS): void {
+	const summaries = (store.summaries ??= {});
 	if (store.byPod[e.pod]) store.order = store.order.filter((k) => k !== e.pod);
+	delete summaries[e.pod];
 	store.byPod[e.pod] = e;
 	store.order.push(e.pod);
-	while (store.order.length > max) delete store.byPod[store.order.shift()!];
+	while (store.order.length > max) {
+		const oldest = store.order.shift()!;
+		summaries[oldest] = summarize(store.byPod[oldest]);
+		delete store.byPod[oldest];
+	}
+}
+
+/** The pod's last decision, full or summarized. */
+export function lookupExplanation(store: ExplanationStoreState, podKey: string): SchedulingExplanation | undefined {
+	return store.byPod[podKey] ?? store.summaries?.[podKey];
+}
+
+/** Forgets the summary of a deleted pod (its full record, if recent, ages out with the others). */
+export function forgetSummary(store: ExplanationStoreState, podKey: string): void {
+	if (store.summaries) delete store.summaries[podKey];
 }
 
 /** Keeps at most `max` rows: scored nodes by total (best first), then the others in evaluation order. */

@@ -7,10 +7,10 @@ import { KUBE_SCHEDULER, KubeScheduler } from './scheduler.ts';
 import { makeNode, makePod } from '../testing/scheduler/wrappers.ts';
 
 /** A cluster with etcd and kube-apiserver; the test plays the kubelets (nodes) and the user (pods). */
-function cluster(options: { seed?: number; config?: KubeSchedulerConfiguration; nodes?: Node[]; start?: boolean } = {}) {
+function cluster(options: { seed?: number; config?: KubeSchedulerConfiguration; nodes?: Node[]; start?: boolean; explanationsMax?: number } = {}) {
 	const h = createApiHarness({ seed: options.seed ?? 7 });
 	for (const node of options.nodes ?? [workerNode('node-1'), workerNode('node-2')]) h.client(`kubelet/${node.metadata.name}`).create(R.nodes, undefined, node);
-	const scheduler = new KubeScheduler(h.kernel, h.transport, { config: options.config });
+	const scheduler = new KubeScheduler(h.kernel, h.transport, { config: options.config, ...(options.explanationsMax ? { explanationsMax: options.explanationsMax } : {}) });
 	h.kernel.register(scheduler);
 	if (options.start !== false) h.kernel.start(KUBE_SCHEDULER);
 	return { h, scheduler, user: h.client('kubectl') };
@@ -44,6 +44,27 @@ function events(h: ApiHarness, namespace = 'default'): CoreEvent[] {
 }
 
 describe('kube-scheduler against a real API server', () => {
+	it('explains every pod it tried: the most recent in full, older ones as a summary, forgotten once deleted', () => {
+		const { h, scheduler, user } = cluster({ explanationsMax: 2 });
+		for (const name of ['a', 'b', 'c']) user.create(R.pods, 'default', userPod(name, { requests: [{ cpu: '100m' }] }));
+		user.create(R.pods, 'default', userPod('huge', { requests: [{ cpu: '64' }] }));
+		h.advance(100);
+		// Four pods tried, two full records kept: a and b are summaries, with their outcome and no node rows.
+		const a = scheduler.explain('default/a')!;
+		expect(a).toMatchObject({ result: 'Scheduled', detail: 'summary', nodes: [], nodesOmitted: 2, numAllNodes: 2 });
+		expect(a.node).toBe(getPod(h, 'a').spec.nodeName);
+		expect(scheduler.explain('default/c')!.detail).toBeUndefined();
+		expect(scheduler.explain('default/c')!.nodes).toHaveLength(2);
+		const huge = scheduler.explain('default/huge')!;
+		expect(huge).toMatchObject({ result: 'Unschedulable', message: expect.stringMatching(/^0\/2 nodes are available: 2 Insufficient cpu\./) });
+		expect(huge.detail).toBeUndefined();
+		user.delete(R.pods, 'default', 'a');
+		h.advance(100);
+		expect(scheduler.explain('default/a')).toBeUndefined();
+		expect(scheduler.explain('default/b')).toMatchObject({ result: 'Scheduled', detail: 'summary' });
+		expectNoErrors(h);
+	});
+
 	it('binds a pod, records Scheduled, and explains the decision', () => {
 		const { h, scheduler, user } = cluster({ nodes: [workerNode('node-1'), workerNode('node-2', '4', '8Gi')] });
 		user.create(R.pods, 'default', userPod('web', { requests: [{ cpu: '500m', memory: '256Mi' }] }));

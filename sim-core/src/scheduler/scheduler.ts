@@ -34,7 +34,7 @@ import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { SchedulerCache, type AssumedPod } from './cache/cache.ts';
 import { ConfigError, completeConfig, DEFAULT_POD_INITIAL_BACKOFF_SECONDS, DEFAULT_POD_MAX_BACKOFF_SECONDS, type SchedulerConfig } from './config/config.ts';
-import { emptyExplanations, recordExplanation, DEFAULT_EXPLAIN_NODES_MAX, MAX_EXPLANATIONS, type ExplanationStoreState, type SchedulingExplanation } from './explanation.ts';
+import { emptyExplanations, forgetSummary, lookupExplanation, recordExplanation, DEFAULT_EXPLAIN_NODES_MAX, MAX_EXPLANATIONS, type ExplanationStoreState, type SchedulingExplanation } from './explanation.ts';
 import { CycleState } from './framework/cycle-state.ts';
 import { EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD, EVENT_NODE_DELETE, EVENT_UNSCHEDULED_POD_DELETE, nodeSchedulingPropertiesChange, podSchedulingPropertiesChange } from './framework/events.ts';
 import { addPluginStatus, FitError, newDiagnosis, truncateMessage } from './framework/fit-error.ts';
@@ -209,9 +209,9 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 
 	// ---- public API ------------------------------------------------------------
 
-	/** The last scheduling decision for a pod (`namespace/name`), as plain JSON; undefined if the pod was never tried (or its record was evicted). */
+	/** The last scheduling decision for a pod (`namespace/name`), as plain JSON; undefined if the pod was never tried (or was deleted long ago). */
 	explain(podKey: string): SchedulingExplanation | undefined {
-		const e = this.state?.explanations.byPod[podKey];
+		const e = this.state ? lookupExplanation(this.state.explanations, podKey) : undefined;
 		return e ? deepCopy(e) : undefined;
 	}
 
@@ -434,7 +434,10 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 			return {
 				onAdd: (obj) => this.onPodAdd(obj as Pod),
 				onUpdate: (oldObj, newObj) => this.onPodUpdate(oldObj as Pod, newObj as Pod),
-				onDelete: (obj) => this.onPodDelete(obj as Pod),
+				onDelete: (obj) => {
+					forgetSummary(this.state.explanations, podKey(obj as Pod));
+					this.onPodDelete(obj as Pod);
+				},
 			};
 		}
 		return {};

@@ -60,6 +60,7 @@ function Explanation({ e, t }: { e: SchedulingExplanation; t: T }) {
 				<span class="ca-muted">{t('sandbox.why.attempt', { attempt: model.attempt, time: formatClock(model.atMs) })}</span>
 			</p>
 			{model.message && <p class="ca-why__message">{model.message}</p>}
+			{e.detail === 'summary' && <p class="ca-muted">{t('sandbox.why.summary')}</p>}
 			{model.scorePlugins.length > 0 && <p class="ca-muted">{t('sandbox.why.scoreKey')}</p>}
 			<ScrollRegion label={t('sandbox.why.tableRegion')} class="ca-why__scroll">
 				<table class="ca-table ca-why__table">
