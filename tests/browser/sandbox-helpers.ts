@@ -30,11 +30,11 @@ export interface SharedSandbox extends OpenSandbox {
  * opened and its cluster started, both closed at the end. The object is
  * filled in by beforeAll, so read its fields inside tests only.
  */
-export function useStartedSandbox(): SharedSandbox {
+export function useStartedSandbox(options: { path?: string } = {}): SharedSandbox {
 	const shared = {} as SharedSandbox;
 	beforeAll(async () => {
 		const browser = await launchBrowser();
-		Object.assign(shared, await openSandbox(browser), { browser });
+		Object.assign(shared, await openSandbox(browser, options), { browser });
 		await startCluster(shared.sandbox);
 	}, 90_000);
 	afterAll(async () => {
