@@ -182,6 +182,8 @@ export class Cluster {
 		// Losing the leader lease ends the process (its container exits 1 and the kubelet restarts it).
 		const crash = (component: string) => () => this.hosts.get(controlPlane.name)?.componentCrashed(component);
 		this.scheduler = new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: controlPlane.name, onLeadershipLost: crash('kube-scheduler') });
+		// An invalid KubeSchedulerConfiguration is refused before anything runs, in the words kube-scheduler exits with.
+		if (this.scheduler.configError) throw new Error(`scheduler: ${this.scheduler.configError}`);
 		this.controllerManager = new KubeControllerManager(this.kernel, this.transport, { onLeadershipLost: crash('kube-controller-manager') });
 		const kubeadm = new KubeadmInit(this.kernel, this.transport, controlPlane.name, () => [
 			...kubeadmConfigMaps(this.addonFacts(apiServerUrl)),
