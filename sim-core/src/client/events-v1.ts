@@ -1,6 +1,6 @@
 /**
  * The events.k8s.io/v1 event recorder (client-go's tools/events), which
- * kube-scheduler's profiles record with: each event names its reporting
+ * kube-scheduler's profiles and kube-proxy record with: each event names its reporting
  * controller (the profile's schedulerName) and instance
  * (`<controller>-<hostname>`), an action, the object it is about
  * (`regarding`, a reference that includes the object's resourceVersion)
@@ -19,7 +19,8 @@
  * whose status was patched between two attempts gets a new event object.
  *
  * The owner calls refreshSeries() every REFRESH_MS and finishSeries() every
- * FINISH_MS, as StartRecordingToSinkWithContext's two loops do.
+ * FINISH_MS, as StartRecordingToSinkWithContext's two loops do (kube-proxy,
+ * which records only at start, runs neither: nothing of it would show).
  *
  * Difference from upstream, on purpose: the events are written through
  * core/v1 in the shape the API server stores an events.k8s.io/v1 Event
