@@ -435,6 +435,8 @@ export interface CoreEvent extends KubeObject {
 	eventTime?: string | null;
 	series?: { count?: number; lastObservedTime?: string };
 	action?: string;
+	/** A second object the event is about (events.k8s.io's `related`: the preemptor of a Preempted event). */
+	related?: { kind?: string; namespace?: string; name?: string; uid?: string; apiVersion?: string; resourceVersion?: string };
 	reportingComponent?: string;
 	reportingInstance?: string;
 }

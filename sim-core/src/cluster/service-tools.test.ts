@@ -109,8 +109,10 @@ describe.each(['iptables', 'ipvs', 'nftables'] as const)('Services in %s mode', 
 		expect(log).toContain(' "Caches are synced" controller="node config"\n');
 		const deprecation = "The ipvs proxier is now deprecated and may be removed in a future release. Please use 'nftables' instead.";
 		expect(log.includes(`] "${deprecation}"`)).toBe(mode === 'ipvs');
-		const events = cluster.list('events', 'default').filter((e) => (e as KubeObject & { involvedObject: { name: string } }).involvedObject.name === 'node-1' && (e as KubeObject & { source?: { component?: string } }).source?.component === 'kube-proxy');
+		const events = cluster.list('events', 'default').filter((e) => (e as KubeObject & { involvedObject: { name: string } }).involvedObject.name === 'node-1' && (e as KubeObject & { reportingComponent?: string }).reportingComponent === 'kube-proxy');
 		expect(events.map((e) => [(e as KubeObject & { type: string }).type, (e as KubeObject & { reason: string }).reason])).toEqual(mode === 'ipvs' ? [['Normal', 'Starting'], ['Warning', 'IPVSDeprecation']] : [['Normal', 'Starting']]);
+		// events.k8s.io: reported by kube-proxy-<hostname>, action StartKubeProxy (server.go).
+		expect(events.map((e) => [(e as KubeObject & { reportingInstance: string }).reportingInstance, (e as KubeObject & { action: string }).action])[0]).toEqual(['kube-proxy-node-1', 'StartKubeProxy']);
 	});
 
 	it('kube-proxy’s health server answers on 10256 from anywhere, its metrics only on 127.0.0.1:10249', () => {

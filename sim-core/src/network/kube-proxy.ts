@@ -32,7 +32,7 @@
  */
 import type { KubeObject, Node } from '../api/types.ts';
 import { R, type ApiClient } from '../client/client.ts';
-import { EventRecorder, emptyRecorder, type RecorderState } from '../client/events.ts';
+import { EventsV1Recorder, emptyEventsV1Recorder, type EventsV1RecorderState } from '../client/events-v1.ts';
 import { Informer, emptyInformer, type InformerState } from '../client/informer.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
@@ -110,7 +110,8 @@ interface KubeProxyState {
 	/** The nftables proxiers' memory: the IPv4 one and its IPv6 twin. */
 	nft: NftProxierMemory;
 	nft6: NftProxierMemory;
-	recorder: RecorderState;
+	/** The events.k8s.io recorder's cache (absent in snapshots from before it; each start begins a new one). */
+	events?: EventsV1RecorderState;
 	logSeq: number;
 }
 
@@ -119,7 +120,7 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 	private readonly services: Informer;
 	private readonly slices: Informer;
 	private readonly nodes: Informer;
-	private readonly recorder: EventRecorder;
+	private readonly recorder: EventsV1Recorder;
 
 	constructor(
 		kernel: Kernel,
@@ -130,8 +131,8 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 		this.services = new Informer('services', kernel, this.id, this.client, { ...R.services, labelSelector: PROXY_LABEL_SELECTOR }, { onAdd: (o) => this.onService(undefined, o), onUpdate: (a, b) => this.onService(a, b), onDelete: (o) => this.onService(o, undefined) }, () => this.state.services);
 		this.slices = new Informer('endpointslices', kernel, this.id, this.client, { ...R.endpointslices, labelSelector: PROXY_LABEL_SELECTOR }, { onAdd: (o) => this.onSlice(undefined, o), onUpdate: (a, b) => this.onSlice(a, b), onDelete: (o) => this.onSlice(o, undefined) }, () => this.state.slices);
 		this.nodes = new Informer('nodes', kernel, this.id, this.client, { ...R.nodes, fieldSelector: `metadata.name=${deps.nodeName}` }, { onAdd: (o) => this.onNode(o), onUpdate: (_a, b) => this.onNode(b), onDelete: () => this.onNodeDeleted() }, () => this.state.nodes);
-		// kube-proxy's recorder reports as `kube-proxy` from its node (server.go: eventBroadcaster.NewRecorder(..., "kube-proxy")).
-		this.recorder = new EventRecorder(kernel, this.client, { component: 'kube-proxy', host: deps.nodeName }, () => this.state.recorder);
+		// server.go: an events.k8s.io broadcaster's NewRecorder(scheme, "kube-proxy"), so reportingInstance is kube-proxy-<hostname> (the node's: host network).
+		this.recorder = new EventsV1Recorder(kernel, this.client, 'kube-proxy', `kube-proxy-${deps.nodeName}`, () => (this.state.events ??= emptyEventsV1Recorder()));
 	}
 
 	freshState(): KubeProxyState {
@@ -153,7 +154,7 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 			nodeLabels: null,
 			nft: emptyNftMemory(),
 			nft6: emptyNftMemory(),
-			recorder: emptyRecorder(),
+			events: emptyEventsV1Recorder(),
 			logSeq: 0,
 		};
 	}
@@ -182,8 +183,8 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 		}
 		if (mode === 'ipvs') this.deps.dataplane.ipvsModuleLoaded = true;
 		this.emit({ action: 'start', msg: `kube-proxy ${KUBE_PROXY_VERSION} started on ${this.deps.nodeName} in ${mode} mode` });
-		this.recorder.record(this.nodeRef(), 'Normal', 'Starting', '');
-		if (mode === 'ipvs') this.recorder.record(this.nodeRef(), 'Warning', 'IPVSDeprecation', IPVS_DEPRECATION_MESSAGE);
+		this.recorder.eventf(this.nodeRef(), undefined, 'Normal', 'Starting', 'StartKubeProxy', '');
+		if (mode === 'ipvs') this.recorder.eventf(this.nodeRef(), undefined, 'Warning', 'IPVSDeprecation', 'StartKubeProxy', IPVS_DEPRECATION_MESSAGE);
 		this.log('I', 'config.go:199', 'Starting service config controller');
 		this.log('I', 'config.go:105', 'Starting endpoint slice config controller');
 		this.log('I', 'config.go:329', 'Starting node config controller');

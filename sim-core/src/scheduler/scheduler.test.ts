@@ -73,8 +73,9 @@ describe('kube-scheduler against a real API server', () => {
 		expect(pod.spec.nodeName).toBe('node-2');
 		expect(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
 		const scheduled = events(h).filter((e) => e.reason === 'Scheduled');
-		expect(scheduled.map((e) => ({ type: e.type, from: e.source?.component, message: e.message, kind: e.involvedObject.kind }))).toEqual([
-			{ type: 'Normal', from: 'default-scheduler', message: 'Successfully assigned default/web to node-2', kind: 'Pod' },
+		// The profile's events.k8s.io recorder: reportingController the scheduler name, reportingInstance `<name>-<hostname>`, no legacy source.
+		expect(scheduled.map((e) => ({ type: e.type, source: e.source, controller: e.reportingComponent, instance: e.reportingInstance, action: e.action, message: e.message, kind: e.involvedObject.kind, lastTimestamp: e.lastTimestamp }))).toEqual([
+			{ type: 'Normal', source: {}, controller: 'default-scheduler', instance: 'default-scheduler-control-plane', action: 'Binding', message: 'Successfully assigned default/web to node-2', kind: 'Pod', lastTimestamp: null },
 		]);
 		const e = scheduler.explain('default/web')!;
 		expect(e).toMatchObject({ pod: 'default/web', result: 'Scheduled', node: 'node-2', attempt: 1, numAllNodes: 2, numNodesToFind: 2, notEvaluated: [] });
@@ -113,7 +114,7 @@ describe('kube-scheduler against a real API server', () => {
 		h.advance(100);
 		const message = '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
 		const failed = events(h).filter((e) => e.reason === 'FailedScheduling');
-		expect(failed.map((e) => ({ type: e.type, from: e.source?.component, message: e.message }))).toEqual([{ type: 'Warning', from: 'default-scheduler', message }]);
+		expect(failed.map((e) => ({ type: e.type, from: e.reportingComponent, action: e.action, message: e.message }))).toEqual([{ type: 'Warning', from: 'default-scheduler', action: 'Scheduling', message }]);
 		const condition = getPod(h, 'huge').status?.conditions?.find((c) => c.type === 'PodScheduled');
 		expect(condition).toMatchObject({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null });
 		expect(scheduler.explain('default/huge')).toMatchObject({ result: 'Unschedulable', message });
@@ -203,6 +204,7 @@ describe('kube-scheduler against a real API server', () => {
 		expect(getPod(h, 'vip').spec.nodeName).toBe('node-1');
 		const preempted = events(h).find((e) => e.reason === 'Preempted');
 		expect(preempted?.message).toBe(`Preempted by pod ${getPod(h, 'vip').metadata.uid} on node node-1`);
+		expect(preempted && { action: preempted.action, related: preempted.related?.name }).toEqual({ action: 'Preempting', related: 'vip' });
 		expect(scheduler.explain('default/vip')).toMatchObject({ result: 'Scheduled', node: 'node-1', nominatedNode: { node: 'node-1', feasible: true } });
 		expectNoErrors(h);
 	});
@@ -217,7 +219,7 @@ describe('kube-scheduler against a real API server', () => {
 		h.advance(50);
 		expect(getPod(h, 'second').spec.nodeName).toBe(first);
 		expect(getPod(h, 'other').spec.nodeName).toBeUndefined();
-		expect(events(h).find((e) => e.involvedObject.name === 'second')?.source?.component).toBe('bin-packer');
+		expect(events(h).find((e) => e.involvedObject.name === 'second')?.reportingComponent).toBe('bin-packer');
 		expectNoErrors(h);
 	});
 });

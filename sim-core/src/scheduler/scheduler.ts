@@ -7,7 +7,10 @@
  * through pods/binding; the assumption lasts until the pod informer shows
  * the bound pod. A failure records a `FailedScheduling` Warning event with
  * the FitError message and sets the PodScheduled=False condition through
- * the status subresource.
+ * the status subresource. Each profile records its events through the
+ * events.k8s.io recorder under its schedulerName (../client/events-v1.ts);
+ * only the LeaderElection event goes through the legacy recorder, under the
+ * first profile's name.
  *
  * Losing the lease: the real binary exits and is restarted by the kubelet;
  * here the process drops its volatile state (caches, queue, assumptions)
@@ -24,6 +27,7 @@
 import type { KubeObject, Node, Pod, PodCondition } from '../api/types.ts';
 import { ApiClient, R } from '../client/client.ts';
 import { EventRecorder, emptyRecorder, type RecorderState } from '../client/events.ts';
+import { EventsV1Recorder, emptyEventsV1Recorder, FINISH_MS, REFRESH_MS, type EventsV1RecorderState } from '../client/events-v1.ts';
 import { Informer, emptyInformer, type InformerState } from '../client/informer.ts';
 import { DEFAULT_LEADER_ELECTION, LeaderElector, freshLeaderElection, type LeaderElectionState } from '../client/leader-election.ts';
 import type { ApiTransport } from '../client/transport.ts';
@@ -111,7 +115,10 @@ interface KubeSchedulerState {
 	scheduleOnePending: boolean;
 	/** The origin of each queued pod's latest cause, so its cycle joins that story in the trace. */
 	origins: Record<string, string>;
+	/** The legacy recorder LeaderElection events go through (by component name). */
 	recorders: Record<string, RecorderState>;
+	/** Each profile's events.k8s.io recorder (by schedulerName). */
+	profileRecorders?: Record<string, EventsV1RecorderState>;
 	explanations: ExplanationStoreState;
 }
 
@@ -150,6 +157,7 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 	private readonly informers = new Map<InformerName, Informer>();
 	private readonly frameworks = new Map<string, Framework>();
 	private readonly recorders = new Map<string, EventRecorder>();
+	private readonly profileRecorders = new Map<string, EventsV1Recorder>();
 	private readonly queue: SchedulingQueue;
 	private readonly elector: LeaderElector;
 	/** Derived from the state: rebuilt whenever the state object changes (start, restore). */
@@ -252,6 +260,9 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		this.emit({ action: 'start', msg: `kube-scheduler started with profile(s) ${[...this.frameworks.keys()].join(', ')}` });
 		for (const warning of this.config!.warnings) this.emit({ action: 'config', msg: warning });
 		for (const informer of this.informers.values()) informer.start();
+		// StartRecordingToSink: the event broadcaster's two loops run from the start, leader or not.
+		this.kernel.schedule(this.id, REFRESH_MS, 'event-series-refresh', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
+		this.kernel.schedule(this.id, FINISH_MS, 'event-series-finish', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
 		if (!this.config!.leaderElection.leaderElect) {
 			this.startLeading();
 			return;
@@ -286,6 +297,14 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 					this.queue.flushBackoffQCompleted();
 					this.kernel.schedule(this.id, BACKOFF_ORDERING_WINDOW_MS, 'flush-backoff', { term: this.state.term }, { background: true, origin: `periodic:${this.id}:flush-backoff` });
 				}
+				return;
+			case 'event-series-refresh':
+				for (const recorder of this.allProfileRecorders()) recorder.refreshSeries();
+				this.kernel.schedule(this.id, REFRESH_MS, 'event-series-refresh', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
+				return;
+			case 'event-series-finish':
+				for (const recorder of this.allProfileRecorders()) recorder.finishSeries();
+				this.kernel.schedule(this.id, FINISH_MS, 'event-series-finish', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
 				return;
 			case 'flush-unschedulable':
 				if (payload.term === this.state.term && this.state.leading) {
@@ -386,12 +405,27 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 			},
 			listers: this.listers(),
 			client: this.client,
-			recordEvent: (obj, type, reason, message) => this.recorder(profileName).record(obj, type, reason, message),
+			recordEvent: (regarding, related, type, reason, action, note) => this.profileRecorder(profileName).eventf(regarding, related, type, reason, action, note),
 			random: (n) => this.rng.int(n),
 			wallMs: () => this.kernel.wallMs(),
 			profileName,
 			nominator: { nominatedPodsForNode: (node) => this.queue.nominatedPodsForNode(node) },
 		};
+	}
+
+	/** A profile's recorder: events.k8s.io, reportingController the schedulerName, reportingInstance `<schedulerName>-<hostname>` (the broadcaster's NewRecorder). */
+	private profileRecorder(profileName: string): EventsV1Recorder {
+		let recorder = this.profileRecorders.get(profileName);
+		if (!recorder) {
+			recorder = new EventsV1Recorder(this.kernel, this.client, profileName, `${profileName}-${this.options.hostname}`, () => ((this.state.profileRecorders ??= {})[profileName] ??= emptyEventsV1Recorder()));
+			this.profileRecorders.set(profileName, recorder);
+		}
+		return recorder;
+	}
+
+	/** The recorders of the profiles that have recorded something since the start. */
+	private allProfileRecorders(): EventsV1Recorder[] {
+		return Object.keys(this.state.profileRecorders ?? {}).map((name) => this.profileRecorder(name));
 	}
 
 	private recorder(component: string): EventRecorder {
@@ -647,7 +681,7 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 			return;
 		}
 		this.emit({ action: 'bind', object, peer: 'kube-apiserver', msg: `bound ${key} to ${host}` });
-		this.recorder(fw.profileName).record(assumedPod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${host}`);
+		this.profileRecorder(fw.profileName).eventf(assumedPod, undefined, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${host}`);
 		fw.runPostBindPlugins(state, assumedPod, host);
 		this.queue.done(key);
 		delete this.state.origins[key];
@@ -678,7 +712,8 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		this.queue.addNominatedPod(cached ?? pod, nominatingInfo);
 		this.emit({ action: reason === 'Unschedulable' ? 'unschedulable' : 'error', object: `pods/${key}`, msg: errMsg });
 		const current = cached ?? pod;
-		this.recorder(fw.profileName).record(current, 'Warning', 'FailedScheduling', truncateMessage(errMsg));
+		// About the pod as it was popped (its resourceVersion is part of the event's regarding reference).
+		this.profileRecorder(fw.profileName).eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(errMsg));
 		this.updatePodStatus(current, reason, errMsg, nominatingInfo);
 	}
 

@@ -189,8 +189,8 @@ export interface Handle {
 	listers: Listers;
 	/** The scheduler's API client (DefaultBinder, preemption). */
 	client: ApiClient;
-	/** Records a core/v1 Event from the profile's scheduler name. */
-	recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+	/** EventRecorder().Eventf: an events.k8s.io Event about `regarding` (and `related`), reported by the profile's scheduler name. */
+	recordEvent(regarding: KubeObject, related: KubeObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, note: string): void;
 	/** An integer in [0, n) from the scheduler's seeded stream. */
 	random(n: number): number;
 	/** Wall-clock-looking time of the virtual now (epoch ms), for timestamps the plugin writes. */

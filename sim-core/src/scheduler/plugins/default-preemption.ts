@@ -274,7 +274,7 @@ export class DefaultPreemption implements PostFilterPlugin {
 			if (!patched.ok && patched.code !== 404) return Status.asError(patched.message);
 			const deleted = client.delete(R.pods, ns, name);
 			if (!deleted.ok && deleted.code !== 404) return Status.asError(deleted.message);
-			this.handle.recordEvent(victim, 'Normal', 'Preempted', `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.name}`);
+			this.handle.recordEvent(victim, preemptor, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.name}`);
 		}
 		const priority = podPriority(preemptor);
 		for (const pi of this.handle.nominator.nominatedPodsForNode(c.name)) {
