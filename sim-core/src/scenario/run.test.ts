@@ -35,3 +35,11 @@ describe('power in scenarios', () => {
 		expect(cluster.inputs()).toHaveLength(inputs);
 	});
 });
+
+describe('the cluster a scenario asks for', () => {
+	it('builds a managed-style cluster whose Nodes are only the workers', () => {
+		const run = startScenario({ ...base, cluster: { controlPlane: { registerNode: false } } });
+		expect(run.cluster.exec('kubectl get nodes -o name').stdout).toBe('node/node-1\nnode/node-2\n');
+	});
+});
+

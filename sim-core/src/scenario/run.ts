@@ -52,6 +52,7 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 		nodes: scenario.cluster?.nodes,
 		scheduler: scenario.cluster?.scheduler,
 		kubeProxyMode: scenario.cluster?.kubeProxyMode,
+		...(scenario.cluster?.controlPlane ? { controlPlane: scenario.cluster.controlPlane } : {}),
 	});
 	const problems: string[] = [];
 	for (const step of scenario.setup ?? []) {

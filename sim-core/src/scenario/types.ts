@@ -96,6 +96,8 @@ export interface Scenario {
 		nodes?: NodeOptions[];
 		scheduler?: KubeSchedulerConfiguration;
 		kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
+		/** `registerNode: false`: the control plane runs but is not a Node, as on managed clusters. */
+		controlPlane?: { registerNode?: boolean };
 	};
 	/** Done before the reader arrives, in order. */
 	setup?: ScenarioStep[];

@@ -105,4 +105,9 @@ tasks:
 		const text = scenario('cluster:\n  nodes:\n    - {name: cp, cpu: "2", memory: 4Gi}\n    - {name: worker, cpu: "2", memory: 4Gi}\nsetup:\n  - partition: node-1\n');
 		expect(problemsOf(text)).toEqual(['setup[0].partition: no node "node-1" in this cluster (nodes: cp, worker)']);
 	});
+
+	it('accepts a managed-style control plane that is not a Node, and refuses a value that is not a boolean', () => {
+		expect(parseScenario(scenario('cluster:\n  controlPlane: {registerNode: false}\n'), 'demo').cluster).toEqual({ controlPlane: { registerNode: false } });
+		expect(problemsOf(scenario('cluster:\n  controlPlane: {registerNode: nope}\n'))).toEqual(['cluster.controlPlane.registerNode: must be true or false']);
+	});
 });

@@ -158,7 +158,11 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 	if (top.summary !== undefined) c.localized(top.summary, 'summary');
 	const nodes: string[] = [];
 	if (top.cluster !== undefined) {
-		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode']);
+		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane']);
+		if (cluster?.controlPlane !== undefined) {
+			const controlPlane = c.object(cluster.controlPlane, 'cluster.controlPlane', ['registerNode']);
+			if (controlPlane?.registerNode !== undefined && typeof controlPlane.registerNode !== 'boolean') c.problem('cluster.controlPlane.registerNode', 'must be true or false');
+		}
 		if (cluster?.seed !== undefined && !(Number.isInteger(cluster.seed) && (cluster.seed as number) >= 0)) c.problem('cluster.seed', 'must be a non-negative integer');
 		if (cluster?.kubeProxyMode !== undefined && !['iptables', 'ipvs', 'nftables'].includes(cluster.kubeProxyMode as string)) c.problem('cluster.kubeProxyMode', 'must be iptables, ipvs or nftables');
 		if (cluster?.nodes !== undefined) {
