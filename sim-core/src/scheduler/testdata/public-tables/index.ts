@@ -1,0 +1,8 @@
+/**
+ * Every upstream table replayed through the public API, in the order the
+ * test file runs them.
+ */
+import type { PublicTable } from './table.ts';
+import { balancedAllocation, leastAllocated, mostAllocated, requestedToCapacityRatio } from './noderesources.ts';
+
+export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation];

@@ -1,0 +1,268 @@
+/**
+ * NodeResourcesFit's scoring strategies and NodeResourcesBalancedAllocation:
+ * upstream's tables in pkg/scheduler/framework/plugins/noderesources,
+ * replayed through the public API. Both score each node on its own (no
+ * NormalizeScore), so the four tables share one cluster that holds every
+ * node they use.
+ */
+import { boundPods, node, pod, scoreOnly, type NotExpressible, type PublicTable } from './table.ts';
+
+const cpuMem = (cpu: string, memory: string) => ({ cpu, memory });
+/** MakePod().Req(1000/2000).Req(2000/3000): the tables' usual incoming pod. */
+const twoContainers = (name: string) => pod(name, { requests: [cpuMem('1000', '2000'), cpuMem('2000', '3000')] });
+
+const n4k = (name: string) => node(name, '4000', 10000);
+const n6k = (name: string) => node(name, '6000', 10000);
+const n10k = (name: string, memory = 20000) => node(name, '10000', memory);
+
+/** A profile scoring with NodeResourcesFit only, with this scoring strategy. */
+const fitProfile = (schedulerName: string, scoringStrategy: Record<string, unknown>, filter = true) =>
+	scoreOnly(schedulerName, 'NodeResourcesFit', { scoringStrategy }, filter ? {} : { plugins: { preFilter: { disabled: [{ name: 'NodeResourcesFit' }] }, filter: { disabled: [{ name: 'NodeResourcesFit' }] } } });
+const cpuAndMemory1 = [
+	{ name: 'cpu', weight: 1 },
+	{ name: 'memory', weight: 1 },
+];
+const memory2cpu1 = [
+	{ name: 'memory', weight: 2 },
+	{ name: 'cpu', weight: 1 },
+];
+
+/** The filter is off in `*-nofilter` profiles: upstream scores nodes the pod does not fit, which Filter would reject first. */
+const NO_FILTER_NOTE = "the pod does not fit (upstream calls Score without Filter), so this profile disables NodeResourcesFit's PreFilter and Filter; the kubelet then rejects the pod (OutOfcpu)";
+
+const EXTENDED: NotExpressible[] = [
+	{ name: 'bypass extended resource if the pod does not request', why: 'needs a node with the extended resource abc.com/xyz: kubelets here report only cpu, memory, pods, ephemeral-storage and hugepages (no device plugins, and the kubelet rewrites its capacity on every status update)' },
+	{ name: 'honor extended resource if the pod requests', why: 'needs nodes with the extended resource abc.com/xyz (see above)' },
+	{ name: "if the node doesn't have a resource", why: 'needs a node with the extended resource abc.com/xyz (see above)' },
+];
+const WEIGHT_VALIDATION: NotExpressible[] = [
+	{ name: 'resource with negative weight', why: "an argument validation case (NewFit's error), not a score; node-resources-fit.test.ts checks the message" },
+	{ name: 'resource with zero weight', why: 'an argument validation case (see above)' },
+	{ name: 'resource weight larger than MaxNodeScore', why: 'an argument validation case (see above)' },
+];
+
+export const leastAllocated: PublicTable = {
+	test: 'TestLeastAllocatedScoringStrategy',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	source: 'noderesources/least_allocated_test.go @008b3652',
+	plugin: 'NodeResourcesFit',
+	profiles: [fitProfile('least-allocated', { type: 'LeastAllocated', resources: cpuAndMemory1 }), fitProfile('least-allocated-nofilter', { type: 'LeastAllocated', resources: cpuAndMemory1 }, false), fitProfile('least-allocated-memory2', { type: 'LeastAllocated', resources: memory2cpu1 })],
+	defaultProfile: 'least-allocated',
+	cases: [
+		{ name: 'nothing scheduled, nothing requested', nodes: [n4k('node1'), n4k('node2')], pod: pod('la-1'), expect: { scores: { node1: 100, node2: 100 } } },
+		{ name: 'nothing scheduled, resources requested, differently sized nodes', nodes: [n4k('node1'), n6k('node2')], pod: twoContainers('la-2'), expect: { scores: { node1: 37, node2: 50 } } },
+		{ name: 'no resources requested, pods scheduled', nodes: [n4k('node1'), n4k('node2')], existingPods: boundPods('la-3', [['node1'], ['node1'], ['node2'], ['node2']]), pod: pod('la-3'), expect: { scores: { node1: 100, node2: 100 } } },
+		{
+			name: 'no resources requested, pods scheduled with resources',
+			nodes: [n10k('node1'), n10k('node2')],
+			existingPods: boundPods('la-4', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: pod('la-4'),
+			expect: { scores: { node1: 70, node2: 57 } },
+		},
+		{
+			name: 'resources requested, pods scheduled with resources',
+			nodes: [n10k('node1'), n10k('node2')],
+			existingPods: boundPods('la-5', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: twoContainers('la-5'),
+			expect: { scores: { node1: 57, node2: 45 } },
+		},
+		{
+			name: 'resources requested, pods scheduled with resources, differently sized nodes',
+			nodes: [n10k('node1'), n10k('node2', 50000)],
+			existingPods: boundPods('la-6', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: twoContainers('la-6'),
+			expect: { scores: { node1: 57, node2: 60 } },
+		},
+		{
+			name: 'requested resources exceed node capacity',
+			nodes: [n4k('node1'), n4k('node2')],
+			existingPods: boundPods('la-7', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: pod('la-7', { requests: [cpuMem('3000', '0')] }),
+			profile: 'least-allocated-nofilter',
+			note: NO_FILTER_NOTE,
+			expect: { scores: { node1: 50, node2: 25 } },
+		},
+		{
+			name: 'zero node resources, pods scheduled with resources',
+			nodes: [node('node1', '0', 0), node('node2', '0', 0)],
+			existingPods: boundPods('la-8', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: pod('la-8'),
+			note: 'the kubelets of nodes with no allocatable cpu or memory reject the existing pods (OutOfcpu), as real ones would; with allocatable 0 every score is 0 whatever is requested',
+			expect: { scores: { node1: 0, node2: 0 } },
+		},
+		{
+			name: 'nothing scheduled, resources requested with different weight on CPU and memory, differently sized nodes',
+			nodes: [n4k('node1'), n6k('node2')],
+			pod: twoContainers('la-9'),
+			profile: 'least-allocated-memory2',
+			note: "upstream's pod also names node1 in spec.nodeName, which would bypass the scheduler; it is left out",
+			expect: { scores: { node1: 41, node2: 50 } },
+		},
+	],
+	notExpressible: [{ name: 'Resources not set, pods scheduled with error', why: 'a KubeSchedulerConfiguration cannot leave scoringStrategy.resources empty: defaulting fills in cpu and memory (SetDefaults_NodeResourcesFitArgs)' }, ...WEIGHT_VALIDATION, ...EXTENDED],
+};
+
+export const mostAllocated: PublicTable = {
+	test: 'TestMostAllocatedScoringStrategy',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	source: 'noderesources/most_allocated_test.go @030880a5',
+	plugin: 'NodeResourcesFit',
+	profiles: [fitProfile('most-allocated', { type: 'MostAllocated', resources: cpuAndMemory1 }), fitProfile('most-allocated-memory2', { type: 'MostAllocated', resources: memory2cpu1 })],
+	defaultProfile: 'most-allocated',
+	cases: [
+		{ name: 'nothing scheduled, nothing requested', nodes: [n4k('node1'), n4k('node2')], pod: pod('ma-1'), expect: { scores: { node1: 0, node2: 0 } } },
+		{ name: 'nothing scheduled, resources requested, differently sized nodes', nodes: [n4k('node1'), n6k('node2')], pod: twoContainers('ma-2'), expect: { scores: { node1: 62, node2: 50 } } },
+		{
+			name: 'no resources requested, pods scheduled with resources',
+			nodes: [n10k('node1'), n10k('node2')],
+			existingPods: boundPods('ma-3', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: pod('ma-3'),
+			expect: { scores: { node1: 30, node2: 42 } },
+		},
+		{
+			name: 'resources requested, pods scheduled with resources',
+			nodes: [n10k('node1'), n10k('node2')],
+			existingPods: boundPods('ma-4', [
+				['node1', { requests: [cpuMem('3000', '0')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: twoContainers('ma-4'),
+			expect: { scores: { node1: 42, node2: 55 } },
+		},
+		{
+			name: 'resources requested equal node capacity',
+			nodes: [node('node1', '5000', 10000), node('node2', '10000', 9000)],
+			pod: pod('ma-5', { requests: [cpuMem('2000', '4000'), cpuMem('3000', '5000')] }),
+			expect: { scores: { node1: 95, node2: 75 } },
+		},
+		{
+			name: 'nothing scheduled, resources requested, differently sized nodes, memory weighted 2',
+			nodes: [n4k('node1'), n6k('node2')],
+			pod: twoContainers('ma-6'),
+			profile: 'most-allocated-memory2',
+			expect: { scores: { node1: 58, node2: 50 } },
+		},
+		{
+			name: 'no resources requested, pods scheduled, nonzero request for resource',
+			nodes: [node('node1', '250m', 1000 * 1024 * 1024), node('node2', '250m', 1000 * 1024 * 1024)],
+			existingPods: boundPods('ma-7', [['node1', { images: ['registry.k8s.io/pause:3.10.2'] }], ['node1', { images: ['registry.k8s.io/pause:3.10.2'] }]]),
+			// The containers set no requests at all, so the 100m / 200Mi scoring defaults count.
+			pod: pod('ma-7', { images: ['registry.k8s.io/pause:3.10.2'] }),
+			expect: { scores: { node1: 80, node2: 30 } },
+		},
+	],
+	notExpressible: [...WEIGHT_VALIDATION, ...EXTENDED.map((e) => (e.name === 'honor extended resource if the pod requests' ? { ...e, name: 'honor extended resource if the pod request' } : e))],
+};
+
+const shape = [
+	{ utilization: 0, score: 10 },
+	{ utilization: 100, score: 0 },
+];
+
+export const requestedToCapacityRatio: PublicTable = {
+	test: 'TestRequestedToCapacityRatioScoringStrategy',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	source: 'noderesources/requested_to_capacity_ratio_test.go @00b9ead0',
+	plugin: 'NodeResourcesFit',
+	profiles: [fitProfile('requested-to-capacity-ratio', { type: 'RequestedToCapacityRatio', resources: cpuAndMemory1, requestedToCapacityRatio: { shape } })],
+	defaultProfile: 'requested-to-capacity-ratio',
+	cases: [
+		{ name: 'nothing scheduled, nothing requested (default - least requested nodes have priority)', nodes: [n4k('node1'), n4k('node2')], existingPods: boundPods('rtcr-1', [['node1'], ['node1']]), pod: pod('rtcr-1'), expect: { scores: { node1: 100, node2: 100 } } },
+		{ name: 'nothing scheduled, resources requested, differently sized nodes (default - least requested nodes have priority)', nodes: [n4k('node1'), n6k('node2')], existingPods: boundPods('rtcr-2', [['node1'], ['node1']]), pod: twoContainers('rtcr-2'), expect: { scores: { node1: 38, node2: 50 } } },
+		{
+			name: 'no resources requested, pods scheduled with resources (default - least requested nodes have priority)',
+			nodes: [n4k('node1'), n6k('node2')],
+			existingPods: boundPods('rtcr-3', [
+				['node1', { requests: [cpuMem('3000', '5000')] }],
+				['node2', { requests: [cpuMem('3000', '5000')] }],
+			]),
+			pod: pod('rtcr-3'),
+			expect: { scores: { node1: 38, node2: 50 } },
+		},
+	],
+	notExpressible: [],
+};
+
+export const balancedAllocation: PublicTable = {
+	test: 'TestNodeResourcesBalancedAllocation',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	source: 'noderesources/balanced_allocation_test.go (v1.36, after #135573)',
+	plugin: 'NodeResourcesBalancedAllocation',
+	profiles: [scoreOnly('balanced-allocation', 'NodeResourcesBalancedAllocation', { resources: cpuAndMemory1 })],
+	defaultProfile: 'balanced-allocation',
+	cases: [
+		{ name: 'nothing scheduled, nothing requested, skip in PreScore', nodes: [node('node1', '4', 10000), node('node2', '4', 10000)], pod: pod('ba-1'), expect: { preScore: 'Skip' } },
+		{ name: 'nothing scheduled, resources requested, differently sized nodes', nodes: [node('node1', '4', 10000), node('node2', '6', 10000)], pod: pod('ba-2', { requests: [cpuMem('1000m', '2000'), cpuMem('2000m', '3000')] }), expect: { scores: { node1: 68, node2: 75 } } },
+		{
+			name: 'resources requested, pods scheduled with resources',
+			nodes: [node('node1', '10', 20000), node('node2', '10', 20000)],
+			existingPods: boundPods('ba-3', [
+				['node1', { requests: [{ cpu: '1000m' }, { cpu: '2000m' }] }],
+				['node2', { requests: [cpuMem('1000m', '2000'), cpuMem('2000m', '3000')] }],
+			]),
+			pod: pod('ba-3', { requests: [cpuMem('1000m', '2000'), cpuMem('2000m', '3000')] }),
+			expect: { scores: { node1: 73, node2: 74 } },
+		},
+		{
+			name: 'resources requested, pods scheduled with resources, differently sized nodes',
+			nodes: [node('node1', '10', 20000), node('node2', '10', 50000)],
+			existingPods: boundPods('ba-4', [
+				['node1', { requests: [{ cpu: '1000m' }, { cpu: '2000m' }] }],
+				['node2', { requests: [cpuMem('1000m', '2000'), cpuMem('2000m', '3000')] }],
+			]),
+			pod: pod('ba-4', { requests: [cpuMem('1000m', '2000'), cpuMem('2000m', '3000')] }),
+			expect: { scores: { node1: 73, node2: 70 } },
+		},
+		{
+			name: 'resources requested, pods scheduled with resources, nodes to reach min/max score',
+			nodes: [node('node1', '3', 5000), node('node2', '3', 5000)],
+			existingPods: boundPods('ba-5', [['node1', { requests: [{ cpu: '1000m' }, { cpu: '2000m' }] }]]),
+			pod: pod('ba-5', { requests: [{ memory: '2000' }, { memory: '3000' }] }),
+			note: "NodeResourcesFit's filter lets the pod onto node1 although its cpu is all requested: the pod asks for no cpu",
+			expect: { scores: { node1: 100, node2: 50 } },
+		},
+		{
+			name: 'requested resources at node capacity',
+			nodes: [node('node1', '6', 10000), node('node2', '6', 10000)],
+			existingPods: boundPods('ba-6', [
+				['node1', { requests: [{ cpu: '1000m' }, { cpu: '2000m' }] }],
+				['node2', { requests: [cpuMem('1000m', '2000'), cpuMem('2000m', '3000')] }],
+			]),
+			pod: pod('ba-6', { requests: [{ cpu: '1000m' }, { cpu: '2000m' }] }),
+			expect: { scores: { node1: 62, node2: 62 } },
+		},
+	],
+	notExpressible: [
+		{ name: 'scalar resource is included in the score computation if pod requests the scalar resource', why: 'needs nodes with the extended resource nvidia.com/gpu: kubelets here report only cpu, memory, pods, ephemeral-storage and hugepages (no device plugins)' },
+		{ name: "scalar resource is not included in the score computation if pod doesn't request the scalar resource", why: 'needs a node with the extended resource nvidia.com/gpu (see above)' },
+		{ name: 'resources requested, pods scheduled with resources if PreScore not called', why: 'the framework always runs PreScore before Score; the case checks the plugin without it, which only a direct call can do' },
+		{ name: 'include DRA resource on a node for balanced resource allocation', why: 'needs DRA (a DeviceClass and a ResourceSlice), which the simulation does not run' },
+		{ name: 'include DRA resource on a node for balanced resource allocation if PreScore not called', why: 'needs DRA (see above)' },
+	],
+};
