@@ -4,5 +4,6 @@
  */
 import type { PublicTable } from './table.ts';
 import { balancedAllocation, leastAllocated, mostAllocated, requestedToCapacityRatio } from './noderesources.ts';
+import { taintTolerationFilter, taintTolerationFilterWithFeatureGate, taintTolerationScore } from './tainttoleration.ts';
 
-export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation];
+export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate];

@@ -39,8 +39,13 @@ export type Expectation =
 	| { scores: Record<string, number> }
 	/** The plugin's PreScore returned Skip, so it scored nothing. */
 	| { preScore: 'Skip' }
-	/** The plugin's Filter verdict per node ('Success' when it let the node through). */
-	| { filter: Record<string, FilterVerdict> }
+	/**
+	 * The plugin's Filter verdict per node ('Success' when it let the node
+	 * through), or 'not examined' for a node the framework never ran
+	 * Filter on because a PreFilter result (upstream's wantPreFilterResult)
+	 * left it out.
+	 */
+	| { filter: Record<string, FilterVerdict | 'not examined'> }
 	/** The plugin's PreFilter outcome (a rejection there applies to every node). */
 	| { preFilter: { code: string; message: string } };
 
@@ -49,7 +54,7 @@ export interface TableCase {
 	name: string;
 	/** The nodes the pod may go to (upstream's nodes, or the candidates Score is called with). */
 	nodes: NodeOptions[];
-	/** Nodes in the cluster that the pod must not go to (upstream's failed nodes: in the snapshot, not candidates); they are cordoned. Only with `isolation: 'cordon'`. */
+	/** Nodes in the cluster that the pod must not go to (upstream's failed nodes: in the snapshot, not candidates); they are cordoned. Only with `isolation: 'relabel'`. */
 	failedNodes?: NodeOptions[];
 	/** Objects applied before the pods (Namespaces, Services, ReplicaSets...). */
 	objects?: KubeObject[];
@@ -73,31 +78,33 @@ export interface NotExpressible {
 /**
  * How a table's cases share clusters (a boot costs far more than a case):
  *
- * - 'none': one cluster holds every node the table's cases use, and a case
- *   reads the rows of its own nodes only. Right for plugins that score or
- *   filter each node on its own (no NormalizeScore across nodes, nothing
- *   counted over the cluster).
- * - 'cordon': the same shared cluster, with every node the case does not
- *   use cordoned (`kubectl cordon`), so exactly the case's nodes are
- *   feasible and NormalizeScore sees only them. Right for plugins that
- *   normalize over the feasible nodes and count pods only on them (or on
- *   nodes that hold the case's pods).
+ * - 'none': one cluster holds every node the table's cases use (nodes equal
+ *   in everything but the name are shared), and a case reads the rows of
+ *   its own nodes only. Right for plugins that score or filter each node on
+ *   its own (no NormalizeScore across nodes, nothing counted over the
+ *   cluster). A node keeps upstream's name when it is the first of that
+ *   name; another node of the same name with other options gets a suffix
+ *   (node1-2).
+ * - 'relabel': one cluster with a node of every name the cases use. Before
+ *   each case its nodes get the case's labels and taints (`kubectl patch
+ *   node`, as a reader would label and taint them) and are uncordoned;
+ *   every other worker is cordoned, so exactly the case's nodes are
+ *   feasible and NormalizeScore sees only them. `failedNodes` get their
+ *   labels and taints but stay cordoned. Right for plugins that read labels
+ *   and taints and count pods only on nodes holding the case's pods.
  * - 'own': a cluster with exactly the case's nodes (cases with the same
- *   nodes share it). For plugins that count every node of the cluster
- *   (ImageLocality's spread, PodTopologySpread's domains for Filter).
+ *   nodes share it). For what a kubectl patch cannot set (a node's images)
+ *   or what counts every node of the cluster (ImageLocality's spread).
  *
- * In shared clusters a node keeps upstream's name when it is the first
- * node of that name; another node of the same name but other options gets
- * a suffix (node1-2). Expectations and spec.nodeName use upstream's names;
- * the runner maps them.
+ * Expectations and spec.nodeName use upstream's names; the runner maps them.
  */
-export type Isolation = 'none' | 'cordon' | 'own';
+export type Isolation = 'none' | 'relabel' | 'own';
 
 export interface PublicTable {
 	/** The upstream test function, e.g. TestLeastAllocatedScoringStrategy. */
 	test: string;
 	isolation: Isolation;
-	/** Tables with the same group (and isolation other than 'own') share one cluster; default: the table's own. */
+	/** Tables with the same group and isolation ('none' or 'relabel') share one cluster; default: the table's own. */
 	clusterGroup?: string;
 	/** The upstream file and the commit the cases were read at. */
 	source: string;
@@ -109,6 +116,11 @@ export interface PublicTable {
 	defaultProfile: string;
 	cases: TableCase[];
 	notExpressible: NotExpressible[];
+}
+
+/** A node for the 'relabel' tables: the default size, with labels and taints. */
+export function labelled(name: string, labels: Record<string, string> = {}, taints: NonNullable<NodeOptions['taints']> = []): NodeOptions {
+	return { name, cpu: '2', memory: '4Gi', ...(Object.keys(labels).length ? { labels } : {}), ...(taints.length ? { taints } : {}) };
 }
 
 /** The memory a kubelet here keeps back from allocatable (memory.available<100Mi). */
