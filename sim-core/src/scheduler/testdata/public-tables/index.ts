@@ -4,6 +4,7 @@
  */
 import type { PublicTable } from './table.ts';
 import { balancedAllocation, leastAllocated, mostAllocated, requestedToCapacityRatio } from './noderesources.ts';
+import { nodeAffinityFilter, nodeAffinityPriority } from './nodeaffinity.ts';
 import { taintTolerationFilter, taintTolerationFilterWithFeatureGate, taintTolerationScore } from './tainttoleration.ts';
 
-export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate];
+export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter];
