@@ -42,7 +42,7 @@ import { KubeadmInit } from './kubeadm.ts';
 import { NodeHost, type NodeHostState } from './node-host.ts';
 import { systemNamespaces, systemPriorityClasses, kubernetesService } from './bootstrap/system-objects.ts';
 import { coreDnsObjects, kubeadmConfigMaps, kubeProxyObjects } from './bootstrap/addons.ts';
-import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
+import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, isControlPlane, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { registerTools } from './tools.ts';
@@ -107,6 +107,13 @@ const BOOT_MAX_MS = 180_000;
  * node-monitor grace period, so the control plane rarely notices a reboot.
  */
 export const REBOOT_MS = 30_000;
+/**
+ * The pod CIDR a machine without a Node gives its runtime: node IPAM never
+ * assigns it one, and its static pods use the host's network. The last /24
+ * of the cluster CIDR, which the range allocator reaches only at the 256th
+ * Node.
+ */
+const UNREGISTERED_POD_CIDR = nodePodCidr(255);
 
 export class Cluster {
 	readonly kernel: Kernel;
@@ -124,6 +131,8 @@ export class Cluster {
 	private readonly faults: Faults;
 	private readonly inputLog: ClusterInput[] = [];
 	private inputCount = 0;
+	/** False with `controlPlane: { registerNode: false }`: the control-plane machines' kubelets create no Node. */
+	private readonly registerControlPlane: boolean;
 
 	constructor(options: ClusterOptions = {}, restore?: ClusterSnapshot) {
 		this.options = {
@@ -135,9 +144,12 @@ export class Cluster {
 		// A highly available control plane (several etcd members in a Raft
 		// cluster, several API servers behind a load balancer) comes with the
 		// HA chapter; until then say so rather than quietly build one of each.
-		for (const [field, value] of Object.entries(options.controlPlane ?? {})) {
+		const { registerNode, ...counts } = options.controlPlane ?? {};
+		for (const [field, value] of Object.entries(counts)) {
 			if (value !== undefined && value !== 1) throw new Error(`controlPlane.${field}: ${String(value)} is not supported yet; this version runs one etcd member and one kube-apiserver (set 1 or leave it out)`);
 		}
+		if (registerNode !== undefined && typeof registerNode !== 'boolean') throw new Error(`controlPlane.registerNode: ${JSON.stringify(registerNode)} is not a boolean (false: the control-plane machine registers no Node, as on a managed cluster)`);
+		this.registerControlPlane = registerNode !== false;
 		const epochMs = parseRfc3339(this.options.startTime);
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
@@ -183,7 +195,8 @@ export class Cluster {
 		const crash = (component: string) => () => this.hosts.get(controlPlane.name)?.componentCrashed(component);
 		this.scheduler = new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: controlPlane.name, onLeadershipLost: crash('kube-scheduler') });
 		this.controllerManager = new KubeControllerManager(this.kernel, this.transport, { onLeadershipLost: crash('kube-controller-manager') });
-		const kubeadm = new KubeadmInit(this.kernel, this.transport, controlPlane.name, () => [
+		// No Node to mark without its registration: as `kubeadm init --skip-phases=mark-control-plane`.
+		const kubeadm = new KubeadmInit(this.kernel, this.transport, this.registerControlPlane ? controlPlane.name : undefined, () => [
 			...kubeadmConfigMaps(this.addonFacts(apiServerUrl)),
 			...kubeadmRbacObjects(),
 			...kubeProxyObjects(this.addonFacts(apiServerUrl)),
@@ -216,11 +229,15 @@ export class Cluster {
 			nodeFault: (fault, cause) => this.nodeFault(fault, cause),
 			scheduleShutdownCheck: (node, atWallMs) => this.scheduleShutdownCheck(node, atWallMs),
 		};
+		// Pod CIDRs as node IPAM hands them out: in the order the Nodes register (a machine without a Node gets none from it).
+		let cidrIndex = 0;
 		this.nodes.forEach((node, index) => {
+			const registerNode = this.registersNode(node);
 			const host = new NodeHost(context, node, index, {
 				apiServerUrl,
 				nodeIp: nodeIp(index),
-				podCidr: nodePodCidr(index),
+				podCidr: registerNode ? nodePodCidr(cidrIndex++) : UNREGISTERED_POD_CIDR,
+				registerNode,
 				restore: restore?.hosts[node.name],
 			});
 			this.hosts.set(node.name, host);
@@ -257,6 +274,11 @@ export class Cluster {
 			kubeProxyMode: this.options.kubeProxyMode ?? ('' as const),
 			controlPlaneEndpoint: `${nodeIp(0)}:${NETWORK.apiServerPort}`,
 		};
+	}
+
+	/** Whether a machine's kubelet registers its Node. */
+	private registersNode(node: NodeOptions): boolean {
+		return this.registerControlPlane || !isControlPlane(node);
 	}
 
 	/** The node a control-plane component runs on (one control plane for now; HA comes later). */
@@ -306,7 +328,7 @@ export class Cluster {
 
 	private bootComplete(): boolean {
 		const nodes = this.list('nodes');
-		if (nodes.length < this.nodes.length) return false;
+		if (nodes.length < this.nodes.filter((n) => this.registersNode(n)).length) return false;
 		const ready = (n: KubeObject) => ((n.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 		if (!nodes.every(ready)) return false;
 		// Every system pod up and Ready, CoreDNS included (its Deployment exists once kubeadm finished).

@@ -56,6 +56,8 @@ interface MachineFacts {
 	apiServerUrl: string;
 	controlPlane: boolean;
 	controlPlaneFacts?: ControlPlaneFacts;
+	/** false: the kubelet's config says registerNode: false (it never creates its Node). */
+	registerNode?: boolean;
 	/** Extra files (e.g. a KubeSchedulerConfiguration for --config). */
 	extra?: Record<string, string>;
 }
@@ -66,7 +68,7 @@ export function nodeFiles(f: MachineFacts): Record<string, string> {
 		'/etc/hostname': `${f.nodeName}\n`,
 		'/etc/kubernetes/pki/ca.crt': certificate('kubernetes'),
 		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, ['system:nodes'], `system:node:${f.nodeName}`),
-		'/var/lib/kubelet/config.yaml': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nstaticPodPath: /etc/kubernetes/manifests\nrotateCertificates: true\n',
+		'/var/lib/kubelet/config.yaml': `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nstaticPodPath: /etc/kubernetes/manifests\n${f.registerNode === false ? 'registerNode: false\n' : ''}rotateCertificates: true\n`,
 		'/var/lib/kubelet/kubeadm-flags.env': 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n',
 		// The kubelet and containerd units (systemctl cat, the command line in systemctl status) and crictl's endpoint.
 		...systemdNodeFiles(),

@@ -8,7 +8,9 @@
  * files, laid out by ./files.ts.)
  *
  * It runs kubeadm's init phases upload-config, bootstrap-token,
- * mark-control-plane and addon.
+ * mark-control-plane and addon; on a cluster whose control-plane kubelet
+ * registers no Node, mark-control-plane is skipped (`--skip-phases`), as
+ * it would wait for a Node that never comes.
  *
  * Mirrors cmd/kubeadm/app/cmd/phases/init/uploadconfig.go,
  * cmd/kubeadm/app/cmd/phases/init/bootstraptoken.go,
@@ -42,7 +44,8 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 	constructor(
 		kernel: Kernel,
 		transport: ApiTransport,
-		private readonly controlPlaneNode: string,
+		/** The control-plane Node to mark; undefined skips the mark-control-plane phase (its kubelet registers no Node). */
+		private readonly controlPlaneNode: string | undefined,
 		private readonly objects: () => KubeObject[],
 	) {
 		super('kubeadm', kernel);
@@ -61,7 +64,7 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 	handle(event: QueuedEvent): void {
 		if (event.kind !== 'step') return;
 		if (this.step()) {
-			this.emit({ action: 'done', msg: 'kubeadm init finished: configuration uploaded, add-ons installed, control-plane node marked' });
+			this.emit({ action: 'done', msg: `kubeadm init finished: configuration uploaded, add-ons installed${this.controlPlaneNode === undefined ? '' : ', control-plane node marked'}` });
 			this.kernel.stop(this.id);
 			return;
 		}
@@ -87,7 +90,7 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 			if (!created.ok && created.code !== 409) return false;
 			this.state.next++;
 		}
-		if (!this.state.controlPlaneMarked) {
+		if (!this.state.controlPlaneMarked && this.controlPlaneNode !== undefined) {
 			const node = this.client.get<Node>(R.nodes, undefined, this.controlPlaneNode);
 			if (!node.ok) return false;
 			const taints = node.object.spec?.taints ?? [];

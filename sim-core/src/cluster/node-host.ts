@@ -94,6 +94,8 @@ export class NodeHost {
 	readonly ip: string;
 	readonly podCidr: string;
 	readonly controlPlane: boolean;
+	/** Whether this machine's kubelet creates its Node (false: registerNode: false in its config, as on a managed control plane). */
+	readonly registersNode: boolean;
 	readonly fs: MemoryFs;
 	readonly runtimeState: RuntimeHostState;
 	readonly kubeletState: KubeletUnitRecord;
@@ -118,12 +120,13 @@ export class NodeHost {
 		private readonly cluster: MachineContext,
 		readonly options: NodeOptions,
 		readonly index: number,
-		facts: { apiServerUrl: string; nodeIp: string; podCidr: string; restore?: NodeHostState },
+		facts: { apiServerUrl: string; nodeIp: string; podCidr: string; registerNode?: boolean; restore?: NodeHostState },
 	) {
 		this.name = options.name;
 		this.ip = facts.nodeIp;
 		this.podCidr = facts.podCidr;
 		this.controlPlane = isControlPlane(options);
+		this.registersNode = facts.registerNode !== false;
 		const kernel = cluster.kernel;
 
 		if (facts.restore) {
@@ -141,6 +144,7 @@ export class NodeHost {
 				nodeIp: this.ip,
 				apiServerUrl: facts.apiServerUrl,
 				controlPlane: this.controlPlane,
+				registerNode: this.registersNode,
 				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr } : undefined,
 			});
 			for (const [path, text] of Object.entries(files)) {

@@ -35,7 +35,15 @@ export interface ClusterOptions {
 	nodes?: NodeOptions[];
 	scheduler?: KubeSchedulerConfiguration;
 	kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
-	controlPlane?: { etcdMembers?: number; apiServers?: number };
+	/**
+	 * The control plane. `etcdMembers` and `apiServers`: one each (the HA
+	 * chapter will lift that). `registerNode: false`: the control-plane
+	 * machine still runs its static pods, but its kubelet runs with
+	 * registerNode false, so the cluster's Nodes are exactly the workers, as
+	 * on a managed cluster (no Node, no Lease, no mirror pods for it;
+	 * kubeadm skips mark-control-plane).
+	 */
+	controlPlane?: { etcdMembers?: number; apiServers?: number; registerNode?: boolean };
 	/** The wall-clock instant virtual time 0 stands for (RFC 3339). */
 	startTime?: string;
 	/** kubeadm's default is 'Node,RBAC'. */

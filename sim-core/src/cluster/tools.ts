@@ -95,7 +95,8 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			'ip',
 			createIp({
 				node: () => ({ name: host.name, ip: host.ip, index: host.index }),
-				podCidrs: () => [...cluster.hosts.values()].map((h) => ({ node: h.name, cidr: h.podCidr, nodeIp: h.ip })),
+				// A machine whose kubelet registers no Node has no podCIDR, so no flannel route leads to it.
+				podCidrs: () => [...cluster.hosts.values()].filter((h) => h.registersNode).map((h) => ({ node: h.name, cidr: h.podCidr, nodeIp: h.ip })),
 				pods: () =>
 					Object.values(host.runtimeState.sandboxes)
 						.filter((s) => s.state === 'SANDBOX_READY')

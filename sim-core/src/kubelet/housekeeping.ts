@@ -42,6 +42,11 @@ export function housekeeping(ctx: KubeletContext): void {
 
 /** Publishes a mirror pod for each static pod, and removes mirror pods without one. */
 export function syncMirrorPods(ctx: KubeletContext): void {
+	if (!ctx.state.registered && !ctx.config.registerNode && !ctx.state.mirrorPodsWithoutNodeLogged && ctx.state.nodeEventsUnregistered && Object.values(ctx.state.pods).some((w) => w.source === 'file')) {
+		// syncPod of a static pod: kl.GetNode() fails, so no mirror pod (logged once per start here, at every sync upstream).
+		ctx.state.mirrorPodsWithoutNodeLogged = true;
+		ctx.log('E', 'kubelet.go:3344', 'No need to create a mirror pod, since failed to get node info from the cluster', { err: `node "${ctx.nodeName}" not found`, node: ctx.nodeName });
+	}
 	if (!ctx.state.registered || !ctx.podInformer.synced || !ctx.state.node) return;
 	const wanted = new Map<string, PodWorker>();
 	for (const w of Object.values(ctx.state.pods)) if (w.source === 'file' && !w.removedFromSource) wanted.set(keyOf(w.pod), w);

@@ -11,6 +11,11 @@ describe('the KubeletConfiguration file', () => {
 		expect(config).toEqual({ nodeStatusUpdateFrequencyMs: 4_000, nodeStatusReportFrequencyMs: 60_000, fileCheckFrequencyMs: 500, syncFrequencyMs: 150_000, nodeLeaseDurationSeconds: 20, staticPodPath: '/etc/kubernetes/static' });
 	});
 
+	it('reads registerNode, which must be a boolean', () => {
+		expect(loadKubeletConfigFile(`${HEADER}registerNode: false\n`)).toEqual({ config: { registerNode: false } });
+		expect(loadKubeletConfigFile(`${HEADER}registerNode: "no"\n`).error).toBe('failed to decode: json: cannot unmarshal "no" into Go struct field KubeletConfiguration.registerNode of type bool');
+	});
+
 	it.each([
 		['another kind', 'apiVersion: v1\nkind: ConfigMap\n', /no kind "ConfigMap" is registered/],
 		['a duration that is not one', `${HEADER}syncFrequency: soon\n`, /KubeletConfiguration\.syncFrequency of type time\.Duration/],

@@ -60,6 +60,10 @@ export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 		config.nodeLeaseDurationSeconds = doc.nodeLeaseDurationSeconds as number;
 	}
 	if (typeof doc.staticPodPath === 'string' && doc.staticPodPath !== '') config.staticPodPath = doc.staticPodPath;
+	if (doc.registerNode !== undefined) {
+		if (typeof doc.registerNode !== 'boolean') return { config: {}, error: `failed to decode: json: cannot unmarshal ${JSON.stringify(doc.registerNode)} into Go struct field KubeletConfiguration.registerNode of type bool` };
+		config.registerNode = doc.registerNode;
+	}
 	// ValidateKubeletConfiguration refuses periods that are not positive.
 	for (const [field, key] of [...DURATIONS, ['nodeLeaseDurationSeconds', 'nodeLeaseDurationSeconds'] as const]) {
 		const value = config[key];

@@ -51,6 +51,14 @@ export interface KubeletState {
 	recorder: RecorderState;
 	/** Node events recorded before the Node exists (sent after registration). */
 	pendingNodeEvents: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
+	/**
+	 * With registerNode false, set once the API server has answered: node
+	 * events go out at once although no Node exists (the event broadcaster
+	 * posts them about kl.nodeRef all the same).
+	 */
+	nodeEventsUnregistered?: boolean;
+	/** With registerNode false: "no Node, so no mirror pods" has been logged since this start. */
+	mirrorPodsWithoutNodeLogged?: boolean;
 	pods: Record<string, PodWorker>;
 	crashBackoff: BackoffState;
 	imageBackoff: BackoffState;
@@ -169,11 +177,16 @@ export class KubeletContext {
 
 	/** Records a Node event; before registration they wait (bounded). */
 	nodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
-		if (!this.state.registered) {
+		if (!this.state.registered && !this.state.nodeEventsUnregistered) {
 			if (this.state.pendingNodeEvents.length < MAX_PENDING_NODE_EVENTS) this.state.pendingNodeEvents.push({ type, reason, message });
 			return;
 		}
 		this.recorder.record(this.nodeRef(), type, reason, message);
+	}
+
+	/** Sends the node events held so far (at registration, or when an unregistered kubelet first reaches the API). */
+	flushNodeEvents(): void {
+		for (const e of this.state.pendingNodeEvents.splice(0)) this.recorder.record(this.nodeRef(), e.type, e.reason, e.message);
 	}
 
 	podEvent(w: PodWorker, type: 'Normal' | 'Warning', reason: string, message: string, container?: string, init = false): void {

@@ -75,7 +75,7 @@ function registered(ctx: KubeletContext, node: Node): void {
 	ctx.state.nodeUid = node.metadata.uid;
 	ctx.log('I', 'kubelet_node_status.go:78', 'Node registered with the API server', { node: ctx.nodeName });
 	ctx.emit({ action: 'register', object: `nodes/${ctx.nodeName}`, msg: `registered node ${ctx.nodeName}` });
-	for (const e of ctx.state.pendingNodeEvents.splice(0)) ctx.recorder.record(ctx.nodeRef(), e.type, e.reason, e.message);
+	ctx.flushNodeEvents();
 	updateNodeStatus(ctx, true);
 	syncMirrorPods(ctx);
 }
@@ -113,15 +113,28 @@ export function updateRuntimeUp(ctx: KubeletContext): void {
 
 /** updateNodeStatus: compute every tick, post when changed or when the report is due. */
 export function updateNodeStatus(ctx: KubeletContext, force = false): void {
-	if (!ctx.state.registered || ctx.state.nodeStatus.busy) return;
+	// A registering kubelet posts status once registered; one with registerNode false tries every tick, as syncNodeStatus does.
+	if ((!ctx.state.registered && ctx.config.registerNode) || ctx.state.nodeStatus.busy) return;
 	ctx.state.nodeStatus.busy = true;
 	try {
 		const got = ctx.client.get<Node>(R.nodes, undefined, ctx.nodeName);
 		if (!got.ok) {
+			// registerNode false: the API answers, and there is no Node (nobody else created it).
+			if (got.code === 404 && !ctx.state.registered && !ctx.state.nodeEventsUnregistered) {
+				ctx.state.nodeEventsUnregistered = true;
+				ctx.flushNodeEvents();
+			}
 			ctx.log('E', 'kubelet_node_status.go:535', 'Could not update the node status; retrying at the next tick', { err: got.code === 404 ? `nodes "${ctx.nodeName}" not found` : ctx.callError(got, 'Get', `/api/v1/nodes/${ctx.nodeName}`) });
 			return;
 		}
 		const current = got.object;
+		if (!ctx.state.registered) {
+			// registerNode false, and someone created this Node: from now on the kubelet keeps it, as a registered one would.
+			ctx.state.registered = true;
+			ctx.state.nodeUid = current.metadata.uid;
+			ctx.flushNodeEvents();
+			force = true;
+		}
 		ctx.state.node = current;
 		// The MachineInfo setter (nodestatus/setters.go) notices a new boot ID: the node rebooted.
 		const previousBoot = current.status?.nodeInfo?.bootID;

@@ -89,6 +89,13 @@ export interface KubeletConfig {
 	syncFrequencyMs: number;
 	/** staticPodPath: the directory of static pod manifests (kubeadm: /etc/kubernetes/manifests). */
 	staticPodPath: string;
+	/**
+	 * registerNode (the --register-node flag): create the Node at start. When
+	 * false the kubelet never creates it; it still runs its static pods, but
+	 * finds no Node to post status to, to own its Lease or to own mirror pods,
+	 * so it creates none of them until someone else creates the Node.
+	 */
+	registerNode: boolean;
 }
 
 const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -108,6 +115,7 @@ const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	plegRelistPeriodMs: 1_000,
 	syncFrequencyMs: SYNC_FREQUENCY_MS,
 	staticPodPath: STATIC_POD_PATH,
+	registerNode: true,
 };
 
 /** What the cluster gives a kubelet. */
@@ -244,7 +252,8 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		this.podInformer.start();
 		this.nodeInformer.start();
 		readManifests(ctx);
-		register(ctx);
+		// syncNodeStatus: registerWithAPIServer only when registerNode; the status loop runs either way.
+		if (ctx.config.registerNode) register(ctx);
 		renewLease(ctx);
 		this.after(0, 'runtime-check', undefined, { background: true });
 		this.periodic(this.ctx.config.housekeepingPeriodMs, 'housekeeping');

@@ -6,12 +6,15 @@
  * deletes its Lease. While the API server is away the renewal is retried
  * with back-off (200 ms doubling to 7 s).
  *
+ * A kubelet that does not register its Node (registerNode false) creates
+ * no Lease while the Node does not exist: the Lease must be owned by it.
+ *
  * Mirrors
  * staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go
  * (Run, sync, ensureLease, renewLease, backoffEnsureLease),
  * pkg/kubelet/util/nodelease.go (setNodeOwnerFunc).
  */
-import type { Lease } from '../api/types.ts';
+import type { Lease, Node } from '../api/types.ts';
 import { R, type ApiClient, type CallResult } from '../client/client.ts';
 import { deepCopy } from '../golang/json.ts';
 import { formatGoDurationMs } from '../golang/duration.ts';
@@ -44,8 +47,31 @@ function renewNodeLease(client: ApiClient, nodeName: string, nodeUid: string | u
 	return { ...client.update(R.leases, lease), method: 'Put' };
 }
 
+/**
+ * setNodeOwnerFunc for a kubelet that does not register its Node: the
+ * Lease is created only with the Node as its owner, so while there is no
+ * Node there is no Lease (ensureLease creates nothing and the next try
+ * comes a renew interval later). True when the Node was found.
+ */
+function ensureNodeOwner(ctx: KubeletContext): boolean {
+	const node = ctx.client.get<Node>(R.nodes, undefined, ctx.nodeName);
+	if (node.ok) {
+		ctx.state.nodeUid = node.object.metadata.uid;
+		return true;
+	}
+	const renewMs = ctx.config.nodeLeaseDurationSeconds * 1000 * LEASE_RENEW_FRACTION;
+	if (node.code === 404) {
+		ctx.log('E', 'nodelease.go:49', 'Failed to get node when trying to set owner ref to the node lease', { err: `nodes "${ctx.nodeName}" not found`, node: ctx.nodeName });
+		ctx.after(renewMs, 'lease', undefined, { background: true, origin: `periodic:${ctx.id}:lease` });
+		return false;
+	}
+	// The API server is away: the Lease GET would fail too; back off as a failed renewal does.
+	return true;
+}
+
 /** The node lease in kube-node-lease, renewed every 10 s; retried with back-off while the API server is away. */
 export function renewLease(ctx: KubeletContext): void {
+	if (!ctx.state.nodeUid && !ctx.config.registerNode && !ensureNodeOwner(ctx)) return;
 	const result = renewNodeLease(ctx.client, ctx.nodeName, ctx.state.nodeUid, ctx.config.nodeLeaseDurationSeconds, formatRfc3339Micro(ctx.wallMs()));
 	if (result.ok) {
 		ctx.state.leaseDelayMs = 0;
