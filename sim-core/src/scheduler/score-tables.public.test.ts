@@ -10,9 +10,11 @@
  * A boot costs far more than a case, so cases share clusters as their
  * table's `isolation` allows (see table.ts). Every cluster carries every
  * table's profiles. Before the first case the cluster's own pods leave the
- * workers (kube-proxy's DaemonSet and CoreDNS's Deployment are deleted):
+ * nodes (kube-proxy's DaemonSet and CoreDNS's Deployment are deleted):
  * upstream's nodes hold only the test's pods, and a pod without requests
- * counts 100m / 200Mi in NodeResourcesFit's scores. After each case its
+ * counts 100m / 200Mi in NodeResourcesFit's scores. The control-plane
+ * machine registers no Node (controlPlane.registerNode: false), so the
+ * cluster's Nodes are exactly the table's. After each case its
  * pods are force-deleted.
  */
 import { describe, expect, it } from 'vitest';
@@ -104,7 +106,7 @@ function clusterFor(key: string): Cluster {
 	let cluster = clusters.get(key);
 	if (!cluster) {
 		const nodes = clusterNodes.get(key)!;
-		cluster = createCluster({ seed: 1, nodes, scheduler: { profiles: ALL_PROFILES } });
+		cluster = createCluster({ seed: 1, nodes, controlPlane: { registerNode: false }, scheduler: { profiles: ALL_PROFILES } });
 		const registered = new Set(cluster.list('nodes').map((n) => n.metadata.name));
 		const missing = nodes.filter((n) => !registered.has(n.name)).map((n) => n.name);
 		if (missing.length) throw new Error(`nodes ${missing.join(', ')} did not register`);
@@ -126,14 +128,13 @@ interface NodeView {
 }
 const nodesOf = (cluster: Cluster) => cluster.list('nodes') as unknown as NodeView[];
 
-/** kube-proxy and CoreDNS leave; the control-plane node keeps its static pods (and its NoSchedule taint). */
+/** kube-proxy and CoreDNS leave the nodes (the control-plane machine registers no Node: its static pods are no Pods here). */
 function emptyTheWorkers(cluster: Cluster): void {
 	run(cluster, 'kubectl -n kube-system delete daemonset kube-proxy');
 	run(cluster, 'kubectl -n kube-system delete deployment coredns');
-	const controlPlane = cluster.nodeNames()[0];
 	for (let i = 0; i < 120; i++) {
 		cluster.advance(500);
-		if (cluster.list('pods').every((p) => (p as { spec?: { nodeName?: string } }).spec?.nodeName === controlPlane)) return;
+		if (cluster.list('pods').length === 0) return;
 	}
 	throw new Error('kube-proxy and CoreDNS pods did not go');
 }
@@ -148,12 +149,11 @@ const caseLabels = (n: NodeOptions) => ({ ...(n.labels ?? {}), ...(n.zone ? { 't
 
 /**
  * Gives the case's nodes its labels and taints and uncordons them (failed
- * nodes: cordoned), cordons every other worker, and waits until the Nodes
+ * nodes: cordoned), cordons every other node, and waits until the Nodes
  * say so. The node lifecycle controller's unschedulable taint is written
  * with the cordon, as it would add it.
  */
 function relabel(cluster: Cluster, c: TableCase, names: Map<string, string>): void {
-	const controlPlane = cluster.nodeNames()[0];
 	const wanted = new Map<string, { labels: Record<string, string>; taints: TaintView[]; cordoned: boolean }>();
 	for (const n of c.nodes) wanted.set(names.get(n.name)!, { labels: caseLabels(n), taints: [...(n.taints ?? [])], cordoned: false });
 	for (const n of c.failedNodes ?? []) wanted.set(names.get(n.name)!, { labels: caseLabels(n), taints: [...(n.taints ?? []), UNSCHEDULABLE_TAINT], cordoned: true });
@@ -164,7 +164,7 @@ function relabel(cluster: Cluster, c: TableCase, names: Map<string, string>): vo
 		return sameSet(labels.map(([k, v]) => `${k}=${v}`), Object.entries(w.labels).map(([k, v]) => `${k}=${v}`)) && sameSet((node.spec?.taints ?? []).map(taintText), w.taints.map(taintText)) && (node.spec?.unschedulable === true) === w.cordoned;
 	};
 	for (const node of nodesOf(cluster)) {
-		if (node.metadata.name === controlPlane || isSettled(node)) continue;
+		if (isSettled(node)) continue;
 		const w = wanted.get(node.metadata.name);
 		const patch = w
 			? {
@@ -176,7 +176,7 @@ function relabel(cluster: Cluster, c: TableCase, names: Map<string, string>): vo
 		if (text.includes("'")) throw new Error(`a quote in ${text}`);
 		run(cluster, `kubectl patch node ${node.metadata.name} --type=merge -p '${text}'`);
 	}
-	const settled = () => nodesOf(cluster).every((n) => n.metadata.name === controlPlane || isSettled(n));
+	const settled = () => nodesOf(cluster).every(isSettled);
 	for (let i = 0; i < 50 && !settled(); i++) cluster.advance(100);
 	if (!settled()) throw new Error(`the nodes did not take the labels and taints of ${c.name}`);
 	// The scheduler's informer sees the updates.
