@@ -139,13 +139,26 @@ function emptyTheWorkers(cluster: Cluster): void {
 	throw new Error('kube-proxy and CoreDNS pods did not go');
 }
 
-/** The labels a kubelet gives its Node itself; the rest are the case's. */
-const KUBELET_LABELS = new Set(['beta.kubernetes.io/arch', 'beta.kubernetes.io/os', 'kubernetes.io/arch', 'kubernetes.io/hostname', 'kubernetes.io/os']);
 type TaintView = { key: string; value?: string; effect?: string };
 const UNSCHEDULABLE_TAINT: TaintView = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 const taintText = (t: TaintView) => `${t.key}=${t.value ?? ''}:${t.effect ?? ''}`;
 const sameSet = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
-const caseLabels = (n: NodeOptions) => ({ ...(n.labels ?? {}), ...(n.zone ? { 'topology.kubernetes.io/zone': n.zone } : {}) });
+const labelTexts = (labels: Record<string, string>) => Object.entries(labels).map(([k, v]) => `${k}=${v}`);
+
+/** Each cluster's Nodes' labels as their kubelets registered them (kubernetes.io/hostname, os, arch). */
+const kubeletLabels = new Map<Cluster, Map<string, Record<string, string>>>();
+
+/** The labels a case wants on a node: the kubelet's own, but those the case removes, and the case's. */
+function labelsFor(cluster: Cluster, clusterName: string, n: NodeOptions, removed: string[] = []): Record<string, string> {
+	let byNode = kubeletLabels.get(cluster);
+	if (!byNode) {
+		byNode = new Map(nodesOf(cluster).map((node) => [node.metadata.name, { ...(node.metadata.labels ?? {}) }]));
+		kubeletLabels.set(cluster, byNode);
+	}
+	const labels: Record<string, string> = { ...byNode.get(clusterName)!, ...(n.labels ?? {}), ...(n.zone ? { 'topology.kubernetes.io/zone': n.zone } : {}) };
+	for (const key of removed) delete labels[key];
+	return labels;
+}
 
 /**
  * Gives the case's nodes its labels and taints and uncordons them (failed
@@ -155,20 +168,21 @@ const caseLabels = (n: NodeOptions) => ({ ...(n.labels ?? {}), ...(n.zone ? { 't
  */
 function relabel(cluster: Cluster, c: TableCase, names: Map<string, string>): void {
 	const wanted = new Map<string, { labels: Record<string, string>; taints: TaintView[]; cordoned: boolean }>();
-	for (const n of c.nodes) wanted.set(names.get(n.name)!, { labels: caseLabels(n), taints: [...(n.taints ?? [])], cordoned: false });
-	for (const n of c.failedNodes ?? []) wanted.set(names.get(n.name)!, { labels: caseLabels(n), taints: [...(n.taints ?? []), UNSCHEDULABLE_TAINT], cordoned: true });
+	for (const [n, cordoned] of [...c.nodes.map((x) => [x, false] as const), ...(c.failedNodes ?? []).map((x) => [x, true] as const)]) {
+		const name = names.get(n.name)!;
+		wanted.set(name, { labels: labelsFor(cluster, name, n, c.removeLabels?.[n.name]), taints: [...(n.taints ?? []), ...(cordoned ? [UNSCHEDULABLE_TAINT] : [])], cordoned });
+	}
 	const isSettled = (node: NodeView) => {
 		const w = wanted.get(node.metadata.name);
 		if (!w) return node.spec?.unschedulable === true;
-		const labels = Object.entries(node.metadata.labels ?? {}).filter(([k]) => !KUBELET_LABELS.has(k));
-		return sameSet(labels.map(([k, v]) => `${k}=${v}`), Object.entries(w.labels).map(([k, v]) => `${k}=${v}`)) && sameSet((node.spec?.taints ?? []).map(taintText), w.taints.map(taintText)) && (node.spec?.unschedulable === true) === w.cordoned;
+		return sameSet(labelTexts(node.metadata.labels ?? {}), labelTexts(w.labels)) && sameSet((node.spec?.taints ?? []).map(taintText), w.taints.map(taintText)) && (node.spec?.unschedulable === true) === w.cordoned;
 	};
 	for (const node of nodesOf(cluster)) {
 		if (isSettled(node)) continue;
 		const w = wanted.get(node.metadata.name);
 		const patch = w
 			? {
-					metadata: { labels: { ...Object.fromEntries(Object.keys(node.metadata.labels ?? {}).filter((k) => !KUBELET_LABELS.has(k)).map((k) => [k, null])), ...w.labels } },
+					metadata: { labels: { ...Object.fromEntries(Object.keys(node.metadata.labels ?? {}).map((k) => [k, null])), ...w.labels } },
 					spec: { unschedulable: w.cordoned ? true : null, taints: w.taints.length ? w.taints : null },
 				}
 			: { spec: { unschedulable: true, taints: [...(node.spec?.taints ?? []).filter((t) => t.key !== UNSCHEDULABLE_TAINT.key), UNSCHEDULABLE_TAINT] } };
@@ -201,14 +215,22 @@ function runCase(table: PublicTable, c: TableCase): { explanation: ReturnType<Cl
 	const existing = (c.existingPods ?? []).map((p) => placed(p, names));
 	try {
 		for (const o of c.objects ?? []) run(cluster, 'kubectl apply -f -', JSON.stringify(o));
+		// A new namespace takes pods once its ServiceAccount controller made the default ServiceAccount.
+		for (const ns of (c.objects ?? []).filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name!)) {
+			for (let i = 0; i < 50 && !cluster.get('serviceaccounts', ns, 'default'); i++) cluster.advance(100);
+		}
 		for (const p of existing) run(cluster, 'kubectl create -f -', JSON.stringify(p));
 		// The scheduler's cache has them once its informer saw them (their kubelets start them meanwhile).
 		if (existing.length) cluster.advance(100);
+		// Pods the case wants terminating: deleted, and kept by their finalizer.
+		for (const name of c.terminating ?? []) run(cluster, `kubectl delete pod ${name} --wait=false`);
+		if (c.terminating?.length) cluster.advance(100);
 		run(cluster, 'kubectl create -f -', JSON.stringify(incoming));
 		const key = `${namespaceOf(incoming)}/${incoming.metadata.name}`;
 		for (let i = 0; i < 100 && !cluster.explain(key); i++) cluster.advance(10);
 		return { explanation: cluster.explain(key), names };
 	} finally {
+		for (const p of existing.filter((x) => (x.metadata as { finalizers?: string[] }).finalizers?.length)) run(cluster, `kubectl -n ${namespaceOf(p)} patch pod ${p.metadata.name} --type=merge -p '{"metadata":{"finalizers":null}}'`);
 		const namespaces = new Set([incoming, ...existing].map(namespaceOf));
 		for (const ns of namespaces) run(cluster, `kubectl -n ${ns} delete pods --all --force --grace-period=0`);
 		for (const o of c.objects ?? []) if (o.kind !== 'Namespace') run(cluster, `kubectl -n ${namespaceOf(o)} delete ${o.kind.toLowerCase()} ${o.metadata.name}`);

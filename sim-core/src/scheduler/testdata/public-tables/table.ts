@@ -60,6 +60,10 @@ export interface TableCase {
 	objects?: KubeObject[];
 	/** Pods already running on the nodes (each with spec.nodeName). */
 	existingPods?: KubeObject[];
+	/** Existing pods deleted before the pod comes (they carry a finalizer, so they stay Terminating). */
+	terminating?: string[];
+	/** Labels the kubelet set that a node must not have for the case, by upstream node name ('relabel' only). */
+	removeLabels?: Record<string, string[]>;
 	/** The pod being scheduled. */
 	pod: KubeObject;
 	/** The profile (by schedulerName, from the table's `profiles`) the pod asks for; the table's default otherwise. */
@@ -148,6 +152,7 @@ export interface PodOptions {
 	affinity?: Record<string, unknown>;
 	topologySpreadConstraints?: Array<Record<string, unknown>>;
 	ownerReferences?: Array<Record<string, unknown>>;
+	finalizers?: string[];
 }
 
 /** A Pod manifest, as upstream's MakePod() with the given options. */
@@ -168,6 +173,7 @@ export function pod(name: string, o: PodOptions = {}): KubeObject {
 	if (o.namespace) metadata.namespace = o.namespace;
 	if (o.labels) metadata.labels = o.labels;
 	if (o.ownerReferences) (metadata as Record<string, unknown>).ownerReferences = o.ownerReferences;
+	if (o.finalizers) (metadata as Record<string, unknown>).finalizers = o.finalizers;
 	return { apiVersion: 'v1', kind: 'Pod', metadata, spec } as KubeObject;
 }
 
