@@ -5,8 +5,9 @@
 import type { PublicTable } from './table.ts';
 import { balancedAllocation, leastAllocated, mostAllocated, requestedToCapacityRatio } from './noderesources.ts';
 import { imageLocalityPriority } from './imagelocality.ts';
+import { interPodAffinityHardWeight, interPodAffinityPreferred } from './interpodaffinity.ts';
 import { nodeAffinityFilter, nodeAffinityPriority } from './nodeaffinity.ts';
 import { podTopologySpreadScore } from './podtopologyspread.ts';
 import { taintTolerationFilter, taintTolerationFilterWithFeatureGate, taintTolerationScore } from './tainttoleration.ts';
 
-export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter, imageLocalityPriority, podTopologySpreadScore];
+export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter, imageLocalityPriority, podTopologySpreadScore, interPodAffinityPreferred, interPodAffinityHardWeight];

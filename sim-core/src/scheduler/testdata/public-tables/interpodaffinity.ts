@@ -1,0 +1,323 @@
+/**
+ * InterPodAffinity: upstream's TestPreferredAffinity and
+ * TestPreferredAffinityWithHardPodAffinitySymmetricWeight
+ * (pkg/scheduler/framework/plugins/interpodaffinity/scoring_test.go),
+ * replayed through the public API. The nodes are labelled with kubectl
+ * before each case (isolation 'relabel').
+ *
+ * Two renamings, both forced by the API server: upstream's pods without a
+ * namespace (namespace "") live in `default` here, so a term's namespace ""
+ * is `default`; and its namespaces subteam1.team1 and the like are
+ * subteam1-team1 (a Namespace's name is a DNS-1123 label: no dots).
+ */
+import type { KubeObject } from '../../../index.ts';
+import { boundPods, labelled, pod, scoreOnly, type PodOptions, type PublicTable, type TableCase } from './table.ts';
+
+const ns = (name: string, team: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { team } } }) as KubeObject;
+/** upstream's `namespaces` (subteam1.team1 ...) with the dots made dashes. */
+const NAMESPACES = [ns('subteam1-team1', 'team1'), ns('subteam2-team1', 'team1'), ns('subteam1-team2', 'team2'), ns('subteam2-team2', 'team2')];
+
+const labelRgChina = { region: 'China' };
+const labelRgIndia = { region: 'India' };
+const labelAzAz1 = { az: 'az1' };
+const labelAzAz2 = { az: 'az2' };
+const labelRgChinaAzAz1 = { region: 'China', az: 'az1' };
+const S1 = { security: 'S1' };
+const S2 = { security: 'S2' };
+
+type Expression = { key: string; operator: string; values?: string[] };
+const term = (matchExpressions: Expression[], topologyKey: string, extra: Record<string, unknown> = {}) => ({ labelSelector: { matchExpressions }, topologyKey, ...extra });
+const weighted = (weight: number, podAffinityTerm: Record<string, unknown>) => ({ weight, podAffinityTerm });
+const securityIn = (...values: string[]): Expression => ({ key: 'security', operator: 'In', values });
+const teamSelector = { namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'In', values: ['team1'] }] } };
+
+const stayWithS1InRegion = { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, term([securityIn('S1')], 'region'))] } };
+const stayWithS2InRegion = { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(6, term([securityIn('S2')], 'region'))] } };
+const affinity3 = {
+	podAffinity: {
+		preferredDuringSchedulingIgnoredDuringExecution: [
+			weighted(8, term([{ key: 'security', operator: 'NotIn', values: ['S1'] }, securityIn('S2')], 'region')),
+			weighted(2, term([{ key: 'security', operator: 'Exists' }, { key: 'wrongkey', operator: 'DoesNotExist' }], 'region')),
+		],
+	},
+};
+const hardAffinity = {
+	podAffinity: {
+		requiredDuringSchedulingIgnoredDuringExecution: [term([securityIn('S1', 'value2')], 'region'), term([{ key: 'security', operator: 'Exists' }, { key: 'wrongkey', operator: 'DoesNotExist' }], 'region')],
+	},
+};
+const awayFromS1InAz = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, term([securityIn('S1')], 'az'))] } };
+const awayFromS2InAz = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, term([securityIn('S2')], 'az'))] } };
+const stayWithS1InRegionAwayFromS2InAz = {
+	podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(8, term([securityIn('S1')], 'region'))] },
+	podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, term([securityIn('S2')], 'az'))] },
+};
+const affinityNamespaceSelector = { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, term([securityIn('S1')], 'region', { namespaces: ['subteam2-team2'], ...teamSelector }))] } };
+const antiAffinityNamespaceSelector = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [weighted(5, term([securityIn('S1')], 'region', { namespaces: ['subteam2-team2'], ...teamSelector }))] } };
+
+let n = 0;
+const incoming = (o: PodOptions = {}) => pod(`ipa-${++n}`, o);
+/** Existing pods: [node, labels?, affinity?, namespace?] each. */
+const on = (list: Array<[string, Record<string, string>?, Record<string, unknown>?, string?]>) =>
+	boundPods(`ipa-${++n}`, list.map(([node, labels, affinity, namespace]) => [node, { ...(labels ? { labels } : {}), ...(affinity ? { affinity } : {}), ...(namespace ? { namespace } : {}) }]));
+const nodes = (...list: Array<[string, Record<string, string>]>) => list.map(([name, labels]) => labelled(name, labels));
+const three = () => nodes(['node1', labelRgChina], ['node2', labelRgIndia], ['node3', labelAzAz1]);
+
+const preferredCases: TableCase[] = [
+	{ name: 'all nodes are same priority as Affinity is nil', nodes: three(), pod: incoming({ labels: S1 }), expect: { preScore: 'Skip' } },
+	{
+		name: "Affinity: pod that matches topology key & pods in nodes will get high score comparing to otherswhich doesn't match either pods in nodes or in topology key",
+		nodes: three(),
+		existingPods: on([['node1', S1], ['node2', S2], ['node3', S1]]),
+		pod: incoming({ labels: S1, affinity: stayWithS1InRegion }),
+		expect: { scores: { node1: 100, node2: 0, node3: 0 } },
+	},
+	{
+		name: 'All the nodes that have the same topology key & label value with one of them has an existing pod that match the affinity rules, have the same score',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgChinaAzAz1], ['node3', labelRgIndia]),
+		existingPods: on([['node1', S1]]),
+		pod: incoming({ affinity: stayWithS1InRegion }),
+		expect: { scores: { node1: 100, node2: 100, node3: 0 } },
+	},
+	{
+		name: 'Affinity: nodes in one region has more matching pods comparing to other region, so the region which has more matches will get high score',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia], ['node3', labelRgChina], ['node4', labelRgChina], ['node5', labelRgIndia]),
+		existingPods: on([['node1', S2], ['node1', S2], ['node2', S2], ['node3', S2], ['node4', S2], ['node5', S2]]),
+		pod: incoming({ labels: S1, affinity: stayWithS2InRegion }),
+		expect: { scores: { node1: 100, node2: 0, node3: 100, node4: 100, node5: 0 } },
+	},
+	{
+		name: 'Affinity: different Label operators and values for pod affinity scheduling preference, including some match failures ',
+		nodes: three(),
+		existingPods: on([['node1', S1], ['node2', S2], ['node3', S1]]),
+		pod: incoming({ labels: S1, affinity: affinity3 }),
+		expect: { scores: { node1: 20, node2: 100, node3: 0 } },
+	},
+	{
+		name: 'Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry',
+		nodes: three(),
+		existingPods: on([
+			['node1', S1, stayWithS1InRegion],
+			['node2', S2, stayWithS2InRegion],
+		]),
+		pod: incoming({ labels: S2 }),
+		expect: { scores: { node1: 0, node2: 100, node3: 0 } },
+	},
+	{
+		name: 'Affinity symmetry with namespace selector',
+		nodes: three(),
+		objects: NAMESPACES,
+		existingPods: on([
+			['node1', S1, affinityNamespaceSelector],
+			['node2', S2, stayWithS2InRegion],
+		]),
+		pod: incoming({ namespace: 'subteam1-team1', labels: S1 }),
+		expect: { scores: { node1: 100, node2: 0, node3: 0 } },
+	},
+	{
+		name: 'AntiAffinity symmetry with namespace selector',
+		nodes: three(),
+		objects: NAMESPACES,
+		existingPods: on([
+			['node1', S1, antiAffinityNamespaceSelector],
+			['node2', S2, stayWithS2InRegion],
+		]),
+		pod: incoming({ namespace: 'subteam1-team1', labels: S1 }),
+		expect: { scores: { node1: 0, node2: 100, node3: 100 } },
+	},
+	{
+		name: 'Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry',
+		nodes: three(),
+		existingPods: on([
+			['node1', S1, hardAffinity],
+			['node2', S2, hardAffinity],
+		]),
+		pod: incoming({ labels: S1 }),
+		expect: { scores: { node1: 100, node2: 100, node3: 0 } },
+	},
+	{
+		name: 'Anti Affinity: pod that does not match existing pods in node will get high score ',
+		nodes: nodes(['node1', labelAzAz1], ['node2', labelRgChina]),
+		existingPods: on([['node1', S1], ['node2', S2]]),
+		pod: incoming({ labels: S1, affinity: awayFromS1InAz }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+	{
+		name: 'Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher score comparing to others ',
+		nodes: nodes(['node1', labelAzAz1], ['node2', labelRgChina]),
+		existingPods: on([['node1', S1], ['node2', S1]]),
+		pod: incoming({ labels: S1, affinity: awayFromS1InAz }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+	{
+		name: 'Anti Affinity: one node has more matching pods comparing to other node, so the node which has more unmatches will get high score',
+		nodes: nodes(['node1', labelAzAz1], ['node2', labelRgIndia]),
+		existingPods: on([['node1', S1], ['node1', S1], ['node2', S2]]),
+		pod: incoming({ labels: S1, affinity: awayFromS1InAz }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+	{
+		name: 'Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score',
+		nodes: nodes(['node1', labelAzAz1], ['node2', labelAzAz2]),
+		existingPods: on([
+			['node1', S1, awayFromS2InAz],
+			['node2', S2, awayFromS1InAz],
+		]),
+		pod: incoming({ labels: S2 }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+	{
+		name: 'Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelAzAz1]),
+		existingPods: on([['node1', S1], ['node2', S1]]),
+		pod: incoming({ labels: S1, affinity: stayWithS1InRegionAwayFromS2InAz }),
+		expect: { scores: { node1: 100, node2: 0 } },
+	},
+	{
+		name: 'Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and existing pods have the same labels',
+		nodes: nodes(['node1', labelRgChinaAzAz1], ['node2', labelRgIndia], ['node3', labelRgChina], ['node4', labelRgChina], ['node5', labelRgIndia]),
+		existingPods: on([['node1', S1], ['node1', S1], ['node2', S1], ['node3', S1], ['node3', S1], ['node4', S1], ['node5', S1]]),
+		pod: incoming({ labels: S1, affinity: stayWithS1InRegionAwayFromS2InAz }),
+		expect: { scores: { node1: 100, node2: 0, node3: 100, node4: 100, node5: 0 } },
+	},
+	{
+		name: 'Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity & symmetry',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelAzAz1], ['node3', labelRgIndia], ['node4', labelAzAz2]),
+		existingPods: on([['node1', S1], ['node2', S2], ['node3', undefined, stayWithS1InRegionAwayFromS2InAz], ['node4', undefined, awayFromS1InAz]]),
+		pod: incoming({ labels: S1, affinity: stayWithS1InRegionAwayFromS2InAz }),
+		expect: { scores: { node1: 100, node2: 0, node3: 100, node4: 0 } },
+	},
+	{
+		name: "Avoid panic when partial nodes in a topology don't have pods with affinity",
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgChina]),
+		existingPods: on([['node1', S1], ['node2', undefined, stayWithS1InRegionAwayFromS2InAz]]),
+		pod: incoming({ labels: S1 }),
+		expect: { scores: { node1: 0, node2: 0 } },
+	},
+	{
+		name: 'Affinity with pods matching NamespaceSelector',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia]),
+		objects: NAMESPACES,
+		existingPods: on([
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam1-team2'],
+			['node2', S1, undefined, 'subteam2-team1'],
+		]),
+		pod: incoming({ namespace: 'subteam1-team1', labels: S1, affinity: affinityNamespaceSelector }),
+		expect: { scores: { node1: 100, node2: 0 } },
+	},
+	{
+		name: 'Affinity with pods matching both NamespaceSelector and Namespaces fields',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia]),
+		objects: NAMESPACES,
+		existingPods: on([
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam2-team2'],
+			['node2', S1, undefined, 'subteam2-team1'],
+		]),
+		pod: incoming({ namespace: 'subteam1-team1', labels: S1, affinity: affinityNamespaceSelector }),
+		expect: { scores: { node1: 100, node2: 0 } },
+	},
+	{
+		// Go's t.Run names the second subtest of a name with #01.
+		name: 'Affinity with pods matching NamespaceSelector#01',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia]),
+		objects: NAMESPACES,
+		existingPods: on([
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam1-team2'],
+			['node2', S1, undefined, 'subteam2-team1'],
+		]),
+		pod: incoming({ namespace: 'subteam1-team1', labels: S1, affinity: antiAffinityNamespaceSelector }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+	{
+		name: 'Affinity with pods matching both NamespaceSelector and Namespaces fields#01',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia]),
+		objects: NAMESPACES,
+		existingPods: on([
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam1-team1'],
+			['node1', S1, undefined, 'subteam2-team2'],
+			['node2', S1, undefined, 'subteam2-team1'],
+		]),
+		pod: incoming({ namespace: 'subteam1-team1', labels: S1, affinity: antiAffinityNamespaceSelector }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+	{
+		name: 'Ignore preferred terms of existing pods',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia]),
+		existingPods: on([
+			['node1', S1, stayWithS1InRegionAwayFromS2InAz],
+			['node2', S2, stayWithS2InRegion],
+		]),
+		pod: incoming({ labels: S2 }),
+		profile: 'inter-pod-affinity-ignore-preferred',
+		expect: { preScore: 'Skip' },
+	},
+	{
+		name: 'Do not ignore preferred terms of existing pods',
+		nodes: nodes(['node1', labelRgChina], ['node2', labelRgIndia]),
+		existingPods: on([
+			['node1', S1, stayWithS1InRegionAwayFromS2InAz],
+			['node2', S2, stayWithS2InRegion],
+		]),
+		pod: incoming({ labels: S2 }),
+		expect: { scores: { node1: 0, node2: 100 } },
+	},
+];
+
+export const interPodAffinityPreferred: PublicTable = {
+	test: 'TestPreferredAffinity',
+	source: 'interpodaffinity/scoring_test.go @8a4d98ac',
+	isolation: 'relabel',
+	clusterGroup: 'labels',
+	plugin: 'InterPodAffinity',
+	profiles: [scoreOnly('inter-pod-affinity', 'InterPodAffinity'), scoreOnly('inter-pod-affinity-ignore-preferred', 'InterPodAffinity', { ignorePreferredTermsOfExistingPods: true }), scoreOnly('inter-pod-affinity-hard-weight-0', 'InterPodAffinity', { hardPodAffinityWeight: 0 })],
+	defaultProfile: 'inter-pod-affinity',
+	cases: preferredCases,
+	notExpressible: [
+		{ name: 'invalid Affinity fails PreScore', why: 'the API server refuses the pod: "{{.bad-value.}}" is not a valid label value in a pod affinity term\'s selector (upstream\'s ValidatePodAffinityTerm; the simulated API server does not validate affinity terms yet, so through it the pod would be stored and fail in PreScore)' },
+		{ name: 'invalid AntiAffinity fails PreScore', why: 'the API server refuses the pod (see above)' },
+		{ name: 'No nodes to score', why: 'with no feasible node the framework runs neither PreScore nor Score' },
+	],
+};
+
+/** hardPodAffinity: upstream's term lists namespaces "" (the existing pods' own, `default` here) and subteam2.team2. */
+const hardPodAffinity = {
+	podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term([{ key: 'service', operator: 'In', values: ['S1'] }], 'region', { namespaces: ['default', 'subteam2-team2'], ...teamSelector })] },
+};
+const serviceS1 = { service: 'S1' };
+const hardCase = (name: string, namespace: string | undefined, profile: string | undefined, expect: TableCase['expect']): TableCase => ({
+	name,
+	nodes: three(),
+	objects: NAMESPACES,
+	existingPods: on([
+		['node1', undefined, hardPodAffinity],
+		['node2', undefined, hardPodAffinity],
+	]),
+	pod: incoming({ labels: serviceS1, ...(namespace ? { namespace } : {}) }),
+	...(profile ? { profile } : {}),
+	expect,
+});
+
+export const interPodAffinityHardWeight: PublicTable = {
+	test: 'TestPreferredAffinityWithHardPodAffinitySymmetricWeight',
+	source: 'interpodaffinity/scoring_test.go @8a4d98ac',
+	isolation: 'relabel',
+	clusterGroup: 'labels',
+	plugin: 'InterPodAffinity',
+	profiles: [],
+	defaultProfile: 'inter-pod-affinity',
+	cases: [
+		hardCase('with default weight', undefined, undefined, { scores: { node1: 100, node2: 100, node3: 0 } }),
+		hardCase('with zero weight', undefined, 'inter-pod-affinity-hard-weight-0', { preScore: 'Skip' }),
+		hardCase('with no matching namespace', 'subteam1-team2', undefined, { preScore: 'Skip' }),
+		hardCase('with matching NamespaceSelector', 'subteam1-team1', undefined, { scores: { node1: 100, node2: 100, node3: 0 } }),
+		hardCase('with matching Namespaces', 'subteam2-team2', undefined, { scores: { node1: 100, node2: 100, node3: 0 } }),
+	],
+	notExpressible: [],
+};
