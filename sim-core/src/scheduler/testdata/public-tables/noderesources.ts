@@ -5,7 +5,7 @@
  * NormalizeScore), so the four tables share one cluster that holds every
  * node they use.
  */
-import { boundPods, node, pod, scoreOnly, type NotExpressible, type PublicTable } from './table.ts';
+import { boundPods, node, pod, resourcesFor, scoreOnly, type NotExpressible, type PublicTable, type TableCase } from './table.ts';
 
 const cpuMem = (cpu: string, memory: string) => ({ cpu, memory });
 /** MakePod().Req(1000/2000).Req(2000/3000): the tables' usual incoming pod. */
@@ -265,4 +265,142 @@ export const balancedAllocation: PublicTable = {
 		{ name: 'include DRA resource on a node for balanced resource allocation', why: 'needs DRA (a DeviceClass and a ResourceSlice), which the simulation does not run' },
 		{ name: 'include DRA resource on a node for balanced resource allocation if PreScore not called', why: 'needs DRA (see above)' },
 	],
+};
+
+// ---- NodeResourcesFit's Filter (fit_test.go) ----------------------------------------------
+
+/** newResourcePod(Resource{MilliCPU, Memory}) per container (upstream also lists pods: 0 and ephemeral-storage: 0, which add nothing; a container may not request pods). */
+const milli = (cpu: number, memory: number) => ({ cpu: `${cpu}m`, memory: String(memory) });
+const insufficient = (...resources: string[]) => ({ code: 'Unschedulable' as const, reasons: resources.map((r) => `Insufficient ${r}`) });
+const unresolvable = (...resources: string[]) => ({ code: 'UnschedulableAndUnresolvable' as const, reasons: resources.map((r) => `Insufficient ${r}`) });
+const fitsNode = { code: 'Success' as const, reasons: [] };
+/** TestEnoughRequests' node: allocatable cpu 10m, memory 20, pods 32 (and example.com/aaa 5, ephemeral-storage 20, hugepages-2Mi 5, which a kubelet here cannot report). */
+const enoughNode = () => node('node', '10m', 20, { pods: 32 });
+let fitCase = 0;
+/** One filter case on `nodeOf()`: the existing pod's usage, the incoming pod's containers and init containers. */
+const fitFilter = (name: string, used: Array<Record<string, string>>, containers: Array<Record<string, string>>, init: Array<Record<string, string>>, verdict: { code: 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable'; reasons: string[] }, extra: Partial<TableCase> = {}, nodeOf = enoughNode): TableCase => {
+	const n = ++fitCase;
+	const incoming = pod(`fit-${n}`, containers.length ? { requests: containers } : {});
+	if (init.length) (incoming as { spec: Record<string, unknown> }).spec.initContainers = init.map((requests, i) => ({ name: `i${i}`, image: 'registry.k8s.io/pause:3.10.2', resources: resourcesFor(requests) }));
+	return { name, nodes: [nodeOf()], existingPods: used.length ? boundPods(`fit-${n}`, [['node', { requests: used }]]) : [], pod: incoming, expect: { filter: { node: verdict } }, ...extra };
+};
+const withPodLevel = (c: TableCase, requests: Record<string, string>): TableCase => {
+	(c.pod as { spec: Record<string, unknown> }).spec.resources = { requests };
+	return c;
+};
+
+
+const NO_EXTENDED = 'needs a node reporting example.com/aaa (or hugepages-2Mi) allocatable: kubelets here report only cpu, memory, pods, ephemeral-storage and hugepages at 0 (no device plugins; the kubelet rewrites its capacity on every status update)';
+const NOT_A_CONTAINER_RESOURCE = 'the API server refuses the pod: a resource name in the kubernetes.io domain that is not a standard one cannot be requested by a container';
+const OVERHEAD = "the API server's RuntimeClass admission refuses a pod that sets spec.overhead itself (overhead comes from the pod's RuntimeClass)";
+const DRA = 'needs DRA (a DeviceClass backing the extended resource), which the simulation does not run';
+
+export const enoughRequests: PublicTable = {
+	test: 'TestEnoughRequests',
+	source: 'noderesources/fit_test.go (v1.36)',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	plugin: 'NodeResourcesFit',
+	profiles: [{ schedulerName: 'fit-ignore-example-bbb', pluginConfig: [{ name: 'NodeResourcesFit', args: { ignoredResources: ['example.com/bbb'] } }] }],
+	defaultProfile: 'default-scheduler',
+	cases: [
+		fitFilter('no resources requested always fits', [milli(10, 20)], [], [], fitsNode),
+		fitFilter('too many resources fails', [milli(10, 20)], [milli(1, 1)], [], insufficient('cpu', 'memory')),
+		fitFilter('too many resources fails due to init container cpu', [milli(8, 19)], [milli(1, 1)], [milli(3, 1)], insufficient('cpu')),
+		fitFilter('too many resources fails due to highest init container cpu', [milli(8, 19)], [milli(1, 1)], [milli(3, 1), milli(2, 1)], insufficient('cpu')),
+		fitFilter('too many resources fails due to init container memory', [milli(9, 19)], [milli(1, 1)], [milli(1, 3)], insufficient('memory')),
+		fitFilter('too many resources fails due to highest init container memory', [milli(9, 19)], [milli(1, 1)], [milli(1, 3), milli(1, 2)], insufficient('memory')),
+		fitFilter("init container fits because it's the max, not sum, of containers and init containers", [milli(9, 19)], [milli(1, 1)], [milli(1, 1)], fitsNode),
+		fitFilter("multiple init containers fit because it's the max, not sum, of containers and init containers", [milli(9, 19)], [milli(1, 1)], [milli(1, 1), milli(1, 1)], fitsNode),
+		fitFilter('both resources fit', [milli(5, 5)], [milli(1, 1)], [], fitsNode),
+		fitFilter('one resource memory fits', [milli(9, 5)], [milli(2, 1)], [], insufficient('cpu')),
+		fitFilter('one resource cpu fits', [milli(5, 19)], [milli(1, 2)], [], insufficient('memory')),
+		fitFilter('equal edge case', [milli(5, 19)], [milli(5, 1)], [], fitsNode),
+		fitFilter('equal edge case for init container', [milli(5, 19)], [milli(4, 1)], [milli(5, 1)], fitsNode),
+		fitFilter('extended resource allocatable enforced for unknown resource', [milli(0, 0)], [{ ...milli(1, 1), 'example.com/bbb': '1' }], [], unresolvable('example.com/bbb')),
+		fitFilter('extended resource allocatable enforced for unknown resource for init container', [milli(0, 0)], [], [{ ...milli(1, 1), 'example.com/bbb': '1' }], unresolvable('example.com/bbb')),
+		fitFilter('skip checking ignored extended resource', [milli(0, 0)], [{ ...milli(1, 1), 'example.com/bbb': '1' }], [], fitsNode, { profile: 'fit-ignore-example-bbb' }),
+		withPodLevel(fitFilter('both pod-level and container-level resources fit', [milli(5, 5)], [milli(1, 1)], [], fitsNode), { cpu: '1m', memory: '2' }),
+		withPodLevel(fitFilter('pod-level cpu resource not fit', [milli(5, 5)], [milli(1, 1)], [], insufficient('cpu')), { cpu: '7m', memory: '2' }),
+		withPodLevel(fitFilter('pod-level memory resource not fit', [milli(5, 19)], [milli(1, 1)], [], insufficient('memory')), { cpu: '3m', memory: '2' }),
+		withPodLevel(fitFilter('one pod-level cpu resource fits and all init and non-init containers resources fit', [milli(5, 19)], [milli(1, 1)], [milli(1, 1)], insufficient('memory')), { cpu: '3m', memory: '2' }),
+	],
+	notExpressible: [
+		...['extended resource fits', 'extended resource fits for init container', 'extended resource capacity enforced', 'extended resource capacity enforced for init container', 'extended resource allocatable enforced', 'extended resource allocatable enforced for init container', 'extended resource allocatable enforced for multiple containers', 'extended resource allocatable admits multiple init containers', 'extended resource allocatable enforced for multiple init containers', 'hugepages resource capacity enforced', 'hugepages resource capacity enforced for init container', 'hugepages resource allocatable enforced for multiple containers', 'skip checking extended resource request with quantity zero via resource groups', 'skip checking resource request with quantity zero', 'pod-level hugepages resource fit', 'both pod-level and container-level hugepages resource fit', 'pod-level hugepages resource not fit', 'extended resource backed by device plugin', 'extended resource was backed by Device Plugin (Allocatable: 0)', 'extended resource was backed by Device Plugin (Allocatable: 0), global cache'].map((name) => ({ name, why: NO_EXTENDED })),
+		{ name: 'kubernetes.io resource capacity enforced', why: NOT_A_CONTAINER_RESOURCE },
+		{ name: 'kubernetes.io resource capacity enforced for init container', why: NOT_A_CONTAINER_RESOURCE },
+		{ name: 'skip checking ignored extended resource via resource groups', why: `${NOT_A_CONTAINER_RESOURCE} (the pod also asks for kubernetes.io/something)` },
+		{ name: 'resources + pod overhead fits', why: OVERHEAD },
+		{ name: 'requests + overhead does not fit for memory', why: OVERHEAD },
+		{ name: 'extended resource backed by DRA', why: DRA },
+		{ name: 'extended resource backed by DRA, nil draManager', why: DRA },
+		{ name: 'extended resource backed by DRA not enabled', why: DRA },
+		{ name: 'extended resource NOT backed by DRA', why: `${DRA}; without it the case is the unknown-resource case above` },
+	],
+};
+
+/** TestNotEnoughRequests' node: allocatable cpu 10m, memory 20, pods 1 (the existing pod takes the one slot). */
+const oneSlotNode = () => node('node', '10m', 20, { pods: 1 });
+const tooManyPods = { code: 'Unschedulable' as const, reasons: ['Too many pods'] };
+
+export const notEnoughRequests: PublicTable = {
+	test: 'TestNotEnoughRequests',
+	source: 'noderesources/fit_test.go (v1.36)',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	plugin: 'NodeResourcesFit',
+	profiles: [],
+	defaultProfile: 'default-scheduler',
+	cases: [
+		fitFilter("even without specified resources, predicate fails when there's no space for additional pod", [milli(10, 20)], [], [], tooManyPods, {}, oneSlotNode),
+		fitFilter("even if both resources fit, predicate fails when there's no space for additional pod", [milli(5, 5)], [milli(1, 1)], [], tooManyPods, {}, oneSlotNode),
+		fitFilter("even for equal edge case, predicate fails when there's no space for additional pod", [milli(5, 19)], [milli(5, 1)], [], tooManyPods, {}, oneSlotNode),
+		fitFilter("even for equal edge case, predicate fails when there's no space for additional pod due to init container", [milli(5, 19)], [milli(5, 1)], [milli(5, 1)], tooManyPods, {}, oneSlotNode),
+	],
+	notExpressible: [],
+};
+
+/** TestRestartableInitContainers' node: allocatable cpu 2m, memory 0, pods 1. */
+const tinyNode = () => node('node', '2m', 0, { pods: 1 });
+/** newPodWithRestartableInitContainers: a regular container and a sidecar (an init container with restartPolicy Always). */
+const withSidecar = (name: string, request?: Record<string, string>, sidecar?: Record<string, string>) => {
+	const p = pod(name, request ? { requests: [request] } : { images: ['registry.k8s.io/pause:3.10.2'] });
+	(p as { spec: Record<string, unknown> }).spec.initContainers = [{ name: 'restartable-init', image: 'registry.k8s.io/pause:3.10.2', restartPolicy: 'Always', ...(sidecar ? { resources: { requests: sidecar } } : {}) }];
+	return p;
+};
+const SIDECARS_ON = 'needs the SidecarContainers gate off; it is GA and locked on in v1.36';
+
+export const restartableInitContainers: PublicTable = {
+	test: 'TestRestartableInitContainers',
+	source: 'noderesources/fit_test.go (v1.36)',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	plugin: 'NodeResourcesFit',
+	profiles: [],
+	defaultProfile: 'default-scheduler',
+	cases: [
+		{ name: 'allow pod without restartable init containers if sidecar containers is enabled', nodes: [tinyNode()], pod: pod('sidecar-1', { images: ['registry.k8s.io/pause:3.10.2'] }), expect: { filter: { node: fitsNode } } },
+		{ name: 'allow pod with restartable init containers if sidecar containers is enabled', nodes: [tinyNode()], pod: withSidecar('sidecar-2'), expect: { filter: { node: fitsNode } } },
+		{ name: "allow pod if the total requested resources do not exceed the node's allocatable resources", nodes: [tinyNode()], pod: withSidecar('sidecar-3', { cpu: '1m' }, { cpu: '1m' }), expect: { filter: { node: fitsNode } } },
+		{ name: "not allow pod if the total requested resources do exceed the node's allocatable resources", nodes: [tinyNode()], pod: withSidecar('sidecar-4', { cpu: '1m' }, { cpu: '2m' }), expect: { filter: { node: unresolvable('cpu') } } },
+	],
+	notExpressible: [
+		{ name: 'allow pod without restartable init containers if sidecar containers is disabled', why: SIDECARS_ON },
+		{ name: 'not allow pod with restartable init containers if sidecar containers is disabled', why: SIDECARS_ON },
+	],
+};
+
+export const storageRequests: PublicTable = {
+	test: 'TestStorageRequests',
+	source: 'noderesources/fit_test.go (v1.36)',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	plugin: 'NodeResourcesFit',
+	profiles: [],
+	defaultProfile: 'default-scheduler',
+	cases: [],
+	notExpressible: ['empty storage requested, and pod fits', 'storage ephemeral local storage request exceeds allocatable', 'ephemeral local storage is sufficient', 'pod fits'].map((name) => ({
+		name,
+		why: "needs a node with 20 bytes of allocatable ephemeral-storage: NodeOptions do not set a node's disk (every kubelet here reports 100Gi, 90Gi allocatable)",
+	})),
 };

@@ -155,12 +155,23 @@ export interface PodOptions {
 	finalizers?: string[];
 }
 
+/**
+ * A container's resources for these requests. An extended resource (a name
+ * with a domain, example.com/bbb) cannot be overcommitted, so the API server
+ * wants its limit set, equal to the request; upstream's unit tests skip the
+ * API server and set requests only.
+ */
+export function resourcesFor(requests: Record<string, string>): { requests: Record<string, string>; limits?: Record<string, string> } {
+	const extended = Object.entries(requests).filter(([name]) => name.includes('/'));
+	return extended.length ? { requests, limits: Object.fromEntries(extended) } : { requests };
+}
+
 /** A Pod manifest, as upstream's MakePod() with the given options. */
 export function pod(name: string, o: PodOptions = {}): KubeObject {
 	const containers = o.images
 		? o.images.map((image, i) => ({ name: `c${i}`, image }))
 		: o.requests && o.requests.length
-			? o.requests.map((requests, i) => ({ name: `c${i}`, image: PAUSE, resources: { requests } }))
+			? o.requests.map((requests, i) => ({ name: `c${i}`, image: PAUSE, resources: resourcesFor(requests) }))
 			: [{ name: 'c0', image: PAUSE, resources: { requests: { cpu: '0', memory: '0' } } }];
 	const spec: Record<string, unknown> = { containers };
 	if (o.initImages) spec.initContainers = o.initImages.map((image, i) => ({ name: `i${i}`, image }));
