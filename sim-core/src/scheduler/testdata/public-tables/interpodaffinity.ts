@@ -321,3 +321,142 @@ export const interPodAffinityHardWeight: PublicTable = {
 	],
 	notExpressible: [],
 };
+
+// ---- Filter: TestRequiredAffinitySingleNode (filtering_test.go) ----------------------------
+
+const requiredTerm = (operator: 'In' | 'NotIn' | 'Exists', key: string, topologyKey: string, values?: string[]) => ({ labelSelector: { matchExpressions: [{ key, operator, ...(values ? { values } : {}) }] }, topologyKey });
+const required = (affinity: Array<Record<string, unknown>> = [], anti: Array<Record<string, unknown>> = []) => ({
+	...(affinity.length ? { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: affinity } } : {}),
+	...(anti.length ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: anti } } : {}),
+});
+const podLabel = { service: 'securityscan' };
+const podLabel2 = { security: 'S1' };
+const node1 = () => labelled('node1', { region: 'r1', zone: 'z11' });
+const AFFINITY = { code: 'UnschedulableAndUnresolvable' as const, reasons: ["node(s) didn't match pod affinity rules"] };
+const ANTI = { code: 'Unschedulable' as const, reasons: ["node(s) didn't match pod anti-affinity rules"] };
+const EXISTING_ANTI = { code: 'Unschedulable' as const, reasons: ["node(s) didn't satisfy existing pods anti-affinity rules"] };
+const FITS = { code: 'Success' as const, reasons: [] };
+const teamIn = (team: string) => ({ namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'In', values: [team] }] } });
+
+let f = 0;
+/** One node (node1), the existing pods, the pod, and the verdict (or PreFilter's Skip). */
+const singleNode = (name: string, incomingPod: PodOptions, existing: Array<[string, PodOptions]>, verdict: typeof FITS | typeof AFFINITY | typeof ANTI | typeof EXISTING_ANTI | 'Skip', extra: Partial<TableCase> = {}): TableCase => {
+	const k = ++f;
+	return {
+		name,
+		nodes: [node1()],
+		existingPods: boundPods(`ipa-filter-${k}`, existing),
+		pod: pod(`ipa-filter-${k}`, incomingPod),
+		expect: verdict === 'Skip' ? { preFilter: { code: 'Skip', message: '' } } : { filter: { node1: verdict } },
+		...extra,
+	};
+};
+const securityscanOnNode1: Array<[string, PodOptions]> = [['node1', { labels: podLabel }]];
+const inSecurityscan = requiredTerm('In', 'service', 'region', ['securityscan', 'value2']);
+const antiNodeAntivirus = requiredTerm('In', 'service', 'node', ['antivirusscan', 'value2']);
+const INVALID_SELECTOR = 'the API server refuses the pod: "{{.bad-value.}}" is not a valid label value in a pod affinity term\'s selector (the simulated API server does not validate affinity terms yet; through it the pod would be stored and rejected by PreFilter)';
+
+export const requiredAffinitySingleNode: PublicTable = {
+	test: 'TestRequiredAffinitySingleNode',
+	source: 'interpodaffinity/filtering_test.go @072825f9',
+	isolation: 'relabel',
+	clusterGroup: 'labels',
+	plugin: 'InterPodAffinity',
+	profiles: [],
+	defaultProfile: 'default-scheduler',
+	cases: [
+		singleNode('A pod that has no required pod affinity scheduling rules can schedule onto a node with no existing pods', {}, [], 'Skip'),
+		singleNode('satisfies with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using In operator that matches the existing pod', { labels: podLabel2, affinity: required([inSecurityscan]) }, securityscanOnNode1, FITS),
+		singleNode('satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using not in operator in labelSelector that matches the existing pod', { labels: podLabel2, affinity: required([requiredTerm('NotIn', 'service', 'region', ['securityscan3', 'value3'])]) }, securityscanOnNode1, FITS),
+		singleNode(
+			'satisfies the PodAffinity with different label Operators in multiple RequiredDuringSchedulingIgnoredDuringExecution ',
+			{
+				labels: podLabel2,
+				affinity: required([
+					{ labelSelector: { matchExpressions: [{ key: 'service', operator: 'Exists' }, { key: 'wrongkey', operator: 'DoesNotExist' }] }, topologyKey: 'region' },
+					{ labelSelector: { matchExpressions: [{ key: 'service', operator: 'In', values: ['securityscan'] }, { key: 'service', operator: 'NotIn', values: ['WrongValue'] }] }, topologyKey: 'region' },
+				]),
+			},
+			securityscanOnNode1,
+			FITS,
+		),
+		singleNode(
+			"The labelSelector requirements(items of matchExpressions) are ANDed, the pod cannot schedule onto the node because one of the matchExpression item don't match.",
+			{
+				labels: podLabel2,
+				affinity: required([
+					{ labelSelector: { matchExpressions: [{ key: 'service', operator: 'Exists' }, { key: 'wrongkey', operator: 'DoesNotExist' }] }, topologyKey: 'region' },
+					{ labelSelector: { matchExpressions: [{ key: 'service', operator: 'In', values: ['securityscan2'] }, { key: 'service', operator: 'NotIn', values: ['WrongValue'] }] }, topologyKey: 'region' },
+				]),
+			},
+			securityscanOnNode1,
+			AFFINITY,
+		),
+		singleNode('satisfies the PodAffinity and PodAntiAffinity with the existing pod', { labels: podLabel2, affinity: required([inSecurityscan], [antiNodeAntivirus]) }, securityscanOnNode1, FITS),
+		singleNode('satisfies the PodAffinity and PodAntiAffinity and PodAntiAffinity symmetry with the existing pod', { labels: podLabel2, affinity: required([inSecurityscan], [antiNodeAntivirus]) }, [['node1', { labels: podLabel, affinity: required([], [antiNodeAntivirus]) }]], FITS),
+		singleNode("satisfies the PodAffinity but doesn't satisfy the PodAntiAffinity with the existing pod", { labels: podLabel2, affinity: required([inSecurityscan], [requiredTerm('In', 'service', 'zone', ['securityscan', 'value2'])]) }, securityscanOnNode1, ANTI),
+		singleNode(
+			"satisfies the PodAffinity and PodAntiAffinity but doesn't satisfy PodAntiAffinity symmetry with the existing pod",
+			{ labels: podLabel, affinity: required([inSecurityscan], [antiNodeAntivirus]) },
+			[['node1', { labels: podLabel, affinity: required([], [requiredTerm('In', 'service', 'zone', ['securityscan', 'value2'])]) }]],
+			EXISTING_ANTI,
+		),
+		singleNode('pod matches its own Label in PodAffinity and that matches the existing pod Labels', { labels: podLabel, affinity: required([requiredTerm('NotIn', 'service', 'region', ['securityscan', 'value2'])]) }, [['node2', { labels: { service: 'securityscan' } }]], AFFINITY, {
+			failedNodes: [labelled('node2')],
+			note: 'upstream puts the existing pod on a node2 outside its snapshot; here node2 is a cordoned node without labels',
+		}),
+		singleNode(
+			"verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. doesn't satisfy PodAntiAffinity symmetry with the existing pod",
+			{ labels: podLabel },
+			[['node1', { labels: podLabel, affinity: required([], [requiredTerm('In', 'service', 'zone', ['securityscan', 'value2'])]) }]],
+			EXISTING_ANTI,
+		),
+		singleNode(
+			'verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. satisfy PodAntiAffinity symmetry with the existing pod',
+			{ labels: podLabel },
+			[['node1', { labels: podLabel, affinity: required([], [requiredTerm('NotIn', 'service', 'zone', ['securityscan', 'value2'])]) }]],
+			'Skip',
+		),
+		singleNode(
+			"satisfies the PodAntiAffinity with existing pod but doesn't satisfy PodAntiAffinity symmetry with incoming pod",
+			{ labels: podLabel, affinity: required([], [requiredTerm('Exists', 'service', 'region'), requiredTerm('Exists', 'security', 'region')]) },
+			[['node1', { labels: podLabel2, affinity: required([], [requiredTerm('Exists', 'security', 'zone')]) }]],
+			ANTI,
+		),
+		singleNode(
+			'PodAntiAffinity symmetry check a1: incoming pod and existing pod partially match each other on AffinityTerms',
+			{ labels: podLabel, affinity: required([], [requiredTerm('Exists', 'service', 'zone'), requiredTerm('Exists', 'security', 'zone')]) },
+			[['node1', { labels: podLabel2, affinity: required([], [requiredTerm('Exists', 'security', 'zone')]) }]],
+			ANTI,
+		),
+		singleNode(
+			'PodAntiAffinity symmetry check a2: incoming pod and existing pod partially match each other on AffinityTerms',
+			{ labels: podLabel2, affinity: required([], [requiredTerm('Exists', 'security', 'zone')]) },
+			[['node1', { labels: podLabel, affinity: required([], [requiredTerm('Exists', 'service', 'zone'), requiredTerm('Exists', 'security', 'zone')]) }]],
+			EXISTING_ANTI,
+		),
+		singleNode(
+			'PodAntiAffinity symmetry check b1: incoming pod and existing pod partially match each other on AffinityTerms',
+			{ labels: { abc: '', xyz: '' }, affinity: required([], [requiredTerm('Exists', 'abc', 'zone'), requiredTerm('Exists', 'def', 'zone')]) },
+			[['node1', { labels: { def: '', xyz: '' }, affinity: required([], [requiredTerm('Exists', 'abc', 'zone'), requiredTerm('Exists', 'def', 'zone')]) }]],
+			ANTI,
+		),
+		singleNode(
+			'PodAntiAffinity symmetry check b2: incoming pod and existing pod partially match each other on AffinityTerms',
+			{ labels: { def: '', xyz: '' }, affinity: required([], [requiredTerm('Exists', 'abc', 'zone'), requiredTerm('Exists', 'def', 'zone')]) },
+			[['node1', { labels: { abc: '', xyz: '' }, affinity: required([], [requiredTerm('Exists', 'abc', 'zone'), requiredTerm('Exists', 'def', 'zone')]) }]],
+			ANTI,
+		),
+		singleNode('affinity with NamespaceSelector', { labels: podLabel2, affinity: required([{ ...inSecurityscan, ...teamIn('team1') }]) }, [['node1', { labels: podLabel, namespace: 'subteam1-team1' }]], FITS, { objects: NAMESPACES }),
+		singleNode('affinity with non-matching NamespaceSelector', { labels: podLabel2, affinity: required([{ ...inSecurityscan, ...teamIn('team1') }]) }, [['node1', { labels: podLabel, namespace: 'subteam1-team2' }]], AFFINITY, { objects: NAMESPACES }),
+		singleNode('anti-affinity with matching NamespaceSelector', { namespace: 'subteam1-team1', labels: podLabel2, affinity: required([], [{ ...requiredTerm('In', 'service', 'zone', ['securityscan', 'value2']), ...teamIn('team1') }]) }, [['node1', { labels: podLabel, namespace: 'subteam2-team1' }]], ANTI, { objects: NAMESPACES }),
+		singleNode('anti-affinity with matching all NamespaceSelector', { namespace: 'subteam1-team1', labels: podLabel2, affinity: required([], [{ ...requiredTerm('In', 'service', 'zone', ['securityscan', 'value2']), namespaceSelector: {} }]) }, [['node1', { labels: podLabel, namespace: 'subteam2-team1' }]], ANTI, { objects: NAMESPACES }),
+		singleNode('anti-affinity with non-matching NamespaceSelector', { namespace: 'subteam1-team1', labels: podLabel2, affinity: required([], [{ ...requiredTerm('In', 'service', 'zone', ['securityscan', 'value2']), ...teamIn('team1') }]) }, [['node1', { labels: podLabel, namespace: 'subteam1-team2' }]], FITS, { objects: NAMESPACES }),
+	],
+	notExpressible: [
+		{ name: 'Does not satisfy the PodAffinity with labelSelector because of diff Namespace', why: 'the API server refuses the pod: its term has no topologyKey (Required value) and names the namespace DiffNameSpace, which is not a valid namespace name' },
+		{ name: "Doesn't satisfy the PodAffinity because of unmatching labelSelector with the existing pod", why: 'the API server refuses the pod: its term has an empty topologyKey' },
+		{ name: 'PodAffinity fails PreFilter with an invalid affinity label syntax', why: INVALID_SELECTOR },
+		{ name: 'PodAntiAffinity fails PreFilter with an invalid antiaffinity label syntax', why: INVALID_SELECTOR },
+	],
+};
