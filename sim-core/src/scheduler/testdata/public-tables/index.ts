@@ -5,9 +5,9 @@
 import type { PublicTable } from './table.ts';
 import { balancedAllocation, enoughRequests, leastAllocated, mostAllocated, notEnoughRequests, requestedToCapacityRatio, restartableInitContainers, storageRequests } from './noderesources.ts';
 import { imageLocalityPriority } from './imagelocality.ts';
-import { interPodAffinityHardWeight, interPodAffinityPreferred, requiredAffinitySingleNode } from './interpodaffinity.ts';
+import { interPodAffinityHardWeight, interPodAffinityPreferred, requiredAffinityMultipleNodes, requiredAffinitySingleNode } from './interpodaffinity.ts';
 import { nodeAffinityFilter, nodeAffinityPriority } from './nodeaffinity.ts';
 import { podTopologySpreadScore } from './podtopologyspread.ts';
 import { taintTolerationFilter, taintTolerationFilterWithFeatureGate, taintTolerationScore } from './tainttoleration.ts';
 
-export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, enoughRequests, notEnoughRequests, restartableInitContainers, storageRequests, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter, imageLocalityPriority, podTopologySpreadScore, interPodAffinityPreferred, interPodAffinityHardWeight, requiredAffinitySingleNode];
+export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, enoughRequests, notEnoughRequests, restartableInitContainers, storageRequests, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter, imageLocalityPriority, podTopologySpreadScore, interPodAffinityPreferred, interPodAffinityHardWeight, requiredAffinitySingleNode, requiredAffinityMultipleNodes];

@@ -460,3 +460,194 @@ export const requiredAffinitySingleNode: PublicTable = {
 		{ name: 'PodAntiAffinity fails PreFilter with an invalid antiaffinity label syntax', why: INVALID_SELECTOR },
 	],
 };
+
+// ---- Filter: TestRequiredAffinityMultipleNodes (filtering_test.go) -------------------------
+
+type Verdict = typeof FITS | typeof AFFINITY | typeof ANTI | typeof EXISTING_ANTI;
+let m = 0;
+/** Several nodes ([name, labels]), the existing pods, the pod, and the verdict on each node in order. */
+const multipleNodes = (name: string, list: Array<[string, Record<string, string>]>, existing: Array<[string, PodOptions]>, incomingPod: PodOptions, verdicts: Verdict[] | 'Skip', extra: Partial<TableCase> = {}): TableCase => {
+	const k = ++m;
+	return {
+		name,
+		nodes: nodes(...list),
+		existingPods: boundPods(`ipa-multi-${k}`, existing),
+		pod: pod(`ipa-multi-${k}`, incomingPod),
+		expect: verdicts === 'Skip' ? { preFilter: { code: 'Skip', message: '' } } : { filter: Object.fromEntries(list.map(([node], i) => [node, verdicts[i]])) },
+		...extra,
+	};
+};
+const exists = (key: string, topologyKey: string) => requiredTerm('Exists', key, topologyKey);
+const zoneAB = (zoneB = 'z2'): Array<[string, Record<string, string>]> => [
+	['nodeA', { region: 'r1', zone: 'z1', hostname: 'nodeA' }],
+	['nodeB', { region: 'r1', zone: zoneB, hostname: 'nodeB' }],
+];
+const chinaIndia: Array<[string, Record<string, string>]> = [
+	['nodeA', labelRgChina],
+	['nodeB', labelRgChinaAzAz1],
+	['nodeC', labelRgIndia],
+];
+const NS12 = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } } as KubeObject, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns2' } } as KubeObject];
+
+export const requiredAffinityMultipleNodes: PublicTable = {
+	test: 'TestRequiredAffinityMultipleNodes',
+	source: 'interpodaffinity/filtering_test.go @072825f9',
+	isolation: 'relabel',
+	clusterGroup: 'labels',
+	plugin: 'InterPodAffinity',
+	profiles: [],
+	defaultProfile: 'default-scheduler',
+	cases: [
+		multipleNodes(
+			'A pod can be scheduled onto all the nodes that have the same topology key & label value with one of them has an existing pod that matches the affinity rules',
+			[
+				['node1', labelRgChina],
+				['node2', labelRgChinaAzAz1],
+				['node3', labelRgIndia],
+			],
+			[['node1', { labels: { foo: 'bar' } }]],
+			{ affinity: required([requiredTerm('In', 'foo', 'region', ['bar'])]) },
+			[FITS, FITS, AFFINITY],
+		),
+		multipleNodes(
+			"The affinity rule is to schedule all of the pods of this collection to the same zone. The first pod of the collection should not be blocked from being scheduled onto any node, even there's no existing pod that matches the rule anywhere.",
+			[
+				['nodeA', { zone: 'az1', hostname: 'h1' }],
+				['nodeB', { zone: 'az2', hostname: 'h2' }],
+			],
+			[['nodeA', { labels: { foo: 'bar' } }]],
+			{ labels: { foo: 'bar', service: 'securityscan' }, affinity: required([requiredTerm('In', 'foo', 'zone', ['bar']), requiredTerm('In', 'service', 'zone', ['securityscan'])]) },
+			[FITS, FITS],
+		),
+		multipleNodes(
+			'The first pod of the collection can only be scheduled on nodes labelled with the requested topology keys',
+			[
+				['nodeA', { zoneLabel: 'az1', hostname: 'h1' }],
+				['nodeB', { zoneLabel: 'az2', hostname: 'h2' }],
+			],
+			[['nodeA', { labels: { foo: 'bar' } }]],
+			{ labels: { foo: 'bar', service: 'securityscan' }, affinity: required([requiredTerm('In', 'foo', 'zone', ['bar']), requiredTerm('In', 'service', 'zone', ['securityscan'])]) },
+			[AFFINITY, AFFINITY],
+		),
+		multipleNodes(
+			'NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA and nodeB.',
+			[
+				['nodeA', { region: 'r1', hostname: 'nodeA' }],
+				['nodeB', { region: 'r1', hostname: 'nodeB' }],
+			],
+			[['nodeA', { labels: { foo: 'abc' } }]],
+			{ affinity: required([], [requiredTerm('In', 'foo', 'region', ['abc'])]) },
+			[ANTI, ANTI],
+		),
+		multipleNodes(
+			'This test ensures that anti-affinity matches a pod when any term of the anti-affinity rule matches a pod.',
+			zoneAB(),
+			[['nodeA', { labels: { foo: 'abc', service: 'securityscan' } }]],
+			{ affinity: required([], [requiredTerm('In', 'foo', 'region', ['abc']), requiredTerm('In', 'service', 'zone', ['securityscan'])]) },
+			[ANTI, ANTI],
+		),
+		multipleNodes(
+			'NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA and nodeB but can be scheduled onto nodeC',
+			chinaIndia,
+			[['nodeA', { labels: { foo: 'abc' } }]],
+			{ affinity: required([], [requiredTerm('In', 'foo', 'region', ['abc'])]) },
+			[ANTI, ANTI, FITS],
+		),
+		multipleNodes(
+			'NodeA and nodeB have same topologyKey and label value. NodeA has an existing pod that matches the inter pod affinity rule. The pod can not be scheduled onto nodeA, nodeB, but can be scheduled onto nodeC (NodeC has an existing pod that match the inter pod affinity rule but in different namespace)',
+			chinaIndia,
+			[
+				['nodeA', { namespace: 'ns1', labels: { foo: 'bar' } }],
+				['nodeC', { namespace: 'ns2', affinity: required([], [requiredTerm('In', 'foo', 'region', ['123'])]) }],
+			],
+			{ namespace: 'ns1', labels: { foo: '123' }, affinity: required([], [requiredTerm('In', 'foo', 'region', ['bar'])]) },
+			[ANTI, ANTI, FITS],
+			{ objects: NS12, note: "upstream's namespaces NS1 and NS2 are ns1 and ns2 here: a Namespace's name is lower case" },
+		),
+		multipleNodes(
+			"Test existing pod's anti-affinity: if an existing pod has a term with invalid topologyKey, labelSelector of the term is firstly checked, and then topologyKey of the term is also checked",
+			zoneAB('z1'),
+			[['nodeA', { affinity: required([], [exists('foo', 'invalid-node-label')]) }]],
+			{ labels: { foo: '' } },
+			'Skip',
+		),
+		multipleNodes(
+			"Test incoming pod's anti-affinity: even if labelSelector matches, we still check if topologyKey matches",
+			zoneAB('z1'),
+			[['nodeA', { labels: { foo: '' } }]],
+			{ affinity: required([], [exists('foo', 'invalid-node-label')]) },
+			[FITS, FITS],
+			{ note: "upstream's pod also names nodeA in spec.nodeName, which would bypass the scheduler; it is left out" },
+		),
+		multipleNodes(
+			"Test existing pod's anti-affinity: incoming pod wouldn't considered as a fit as it violates each existingPod's terms on all nodes",
+			zoneAB(),
+			[
+				['nodeA', { affinity: required([], [exists('foo', 'zone')]) }],
+				['nodeA', { affinity: required([], [exists('bar', 'region')]) }],
+			],
+			{ labels: { foo: '', bar: '' } },
+			[EXISTING_ANTI, EXISTING_ANTI],
+		),
+		multipleNodes(
+			"Test incoming pod's anti-affinity: incoming pod wouldn't considered as a fit as it at least violates one anti-affinity rule of existingPod",
+			zoneAB(),
+			[
+				['nodeA', { labels: { foo: '' } }],
+				['nodeB', { labels: { bar: '' } }],
+			],
+			{ affinity: required([], [exists('foo', 'zone'), exists('bar', 'region')]) },
+			[ANTI, ANTI],
+		),
+		multipleNodes(
+			"Test existing pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when one term has invalid topologyKey",
+			zoneAB(),
+			[['nodeA', { affinity: required([], [exists('foo', 'invalid-node-label'), exists('bar', 'zone')]) }]],
+			{ labels: { foo: '', bar: '' } },
+			[EXISTING_ANTI, FITS],
+		),
+		multipleNodes(
+			"Test incoming pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when one term has invalid topologyKey",
+			zoneAB(),
+			[['nodeA', { labels: { foo: '', bar: '' } }]],
+			{ affinity: required([], [exists('foo', 'invalid-node-label'), exists('bar', 'zone')]) },
+			[ANTI, FITS],
+		),
+		multipleNodes(
+			"Test existing pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when all terms have valid topologyKey",
+			zoneAB(),
+			[['nodeA', { affinity: required([], [exists('foo', 'region'), exists('bar', 'zone')]) }]],
+			{ labels: { foo: '', bar: '' } },
+			[EXISTING_ANTI, EXISTING_ANTI],
+		),
+		multipleNodes(
+			"Test incoming pod's anti-affinity: only when labelSelector and topologyKey both match, it's counted as a single term match - case when all terms have valid topologyKey",
+			zoneAB(),
+			[['nodeA', { labels: { foo: '', bar: '' } }]],
+			{ affinity: required([], [exists('foo', 'region'), exists('bar', 'zone')]) },
+			[ANTI, ANTI],
+		),
+		multipleNodes(
+			"Test existing pod's anti-affinity: existingPod on nodeA and nodeB has at least one anti-affinity term matches incoming pod, so incoming pod can only be scheduled to nodeC",
+			[...zoneAB(), ['nodeC', { region: 'r1', zone: 'z3', hostname: 'nodeC' }]],
+			[
+				['nodeA', { affinity: required([], [exists('foo', 'zone'), exists('labelA', 'zone')]) }],
+				['nodeB', { affinity: required([], [exists('bar', 'zone'), exists('labelB', 'zone')]) }],
+			],
+			{ labels: { foo: '', bar: '' } },
+			[EXISTING_ANTI, EXISTING_ANTI, FITS],
+		),
+		multipleNodes("Test incoming pod's affinity: firstly check if all affinityTerms match, and then check if all topologyKeys match", zoneAB('z1'), [['nodeA', { labels: { foo: '', bar: '' } }]], { affinity: required([exists('foo', 'region'), exists('bar', 'zone')]) }, [FITS, FITS]),
+		multipleNodes(
+			"Test incoming pod's affinity: firstly check if all affinityTerms match, and then check if all topologyKeys match, and the match logic should be satisfied on the same pod",
+			zoneAB(),
+			[
+				['nodeA', { labels: { foo: '' } }],
+				['nodeB', { labels: { bar: '' } }],
+			],
+			{ affinity: required([exists('foo', 'region'), exists('bar', 'zone')]) },
+			[AFFINITY, AFFINITY],
+		),
+	],
+	notExpressible: [],
+};
