@@ -55,12 +55,20 @@ function layOut(): void {
 	const slots = new Map<string, Map<string, string>>(); // cluster key -> (node key#occurrence -> cluster node name)
 	for (const table of TABLES) {
 		for (const c of table.cases) {
-			if (c.failedNodes?.length && table.isolation !== 'relabel') throw new Error(`${table.test}/${c.name}: failedNodes need isolation 'relabel'`);
+			if (c.failedNodes?.length && table.isolation !== 'relabel' && table.isolation !== 'exact') throw new Error(`${table.test}/${c.name}: failedNodes need isolation 'relabel' or 'exact'`);
 			const all = [...c.nodes, ...(c.failedNodes ?? [])];
 			if (table.isolation === 'own') {
 				const key = `own:${JSON.stringify(c.nodes)}`;
 				clusterNodes.set(key, c.nodes);
 				placements.set(c, { clusterKey: key, names: new Map(c.nodes.map((n) => [n.name, n.name])) });
+				continue;
+			}
+			if (table.isolation === 'exact') {
+				// Exactly the case's nodes (by name and size); cases naming the same nodes share the cluster and relabel them.
+				const sized = all.map((n) => ({ name: nodeName(n.name), cpu: n.cpu, memory: n.memory, ...(n.pods ? { pods: n.pods } : {}) })).sort((a, b) => (a.name < b.name ? -1 : 1));
+				const key = `exact:${JSON.stringify(sized)}`;
+				clusterNodes.set(key, sized);
+				placements.set(c, { clusterKey: key, names: new Map(all.map((n) => [n.name, nodeName(n.name)])) });
 				continue;
 			}
 			const key = `${table.isolation}:${table.clusterGroup ?? table.test}`;
@@ -209,7 +217,7 @@ function placed(p: KubeObject, names: Map<string, string>): KubeObject {
 function runCase(table: PublicTable, c: TableCase): { explanation: ReturnType<Cluster['explain']>; names: Map<string, string> } {
 	const { clusterKey, names } = placements.get(c)!;
 	const cluster = clusterFor(clusterKey);
-	if (table.isolation === 'relabel') relabel(cluster, c, names);
+	if (table.isolation === 'relabel' || table.isolation === 'exact') relabel(cluster, c, names);
 	const incoming = placed(c.pod, names) as KubeObject & { spec: Record<string, unknown> };
 	incoming.spec.schedulerName = c.profile ?? table.defaultProfile;
 	const existing = (c.existingPods ?? []).map((p) => placed(p, names));
@@ -258,6 +266,15 @@ function observed(table: PublicTable, e: Explanation, want: Expectation, names: 
 		const outcome = e.preFilter.find((o) => o.plugin === table.plugin);
 		return { preFilter: outcome ? { code: outcome.code, message: outcome.message } : 'not run' };
 	}
+	if ('filterCodes' in want) {
+		const codes: Record<string, string> = {};
+		for (const name of Object.keys(want.filterCodes)) {
+			const row = rowOf(name);
+			const verdict = row?.filters.find((f) => f.plugin === table.plugin);
+			codes[name] = verdict ? verdict.code : !row ? 'not examined' : `not run (rejected by ${row.rejectedBy} first)`;
+		}
+		return { filterCodes: codes };
+	}
 	const got: Record<string, FilterVerdict | string> = {};
 	for (const name of Object.keys(want.filter)) {
 		const row = rowOf(name);
@@ -273,7 +290,7 @@ for (const table of TABLES.filter((t) => t.cases.length > 0)) {
 			const { explanation, names } = runCase(table, c);
 			expect(explanation, 'the scheduler explained nothing for the pod').toBeDefined();
 			if (process.env.DEBUG_TABLES) console.log(JSON.stringify(explanation, null, 1));
-			if (table.isolation === 'relabel' && 'scores' in c.expect) {
+			if ((table.isolation === 'relabel' || table.isolation === 'exact') && 'scores' in c.expect) {
 				// Exactly the case's nodes were feasible (a pod that tolerates the unschedulable taint would defeat the cordons).
 				const open = new Set(c.nodes.map((n) => names.get(n.name)!));
 				expect(explanation!.nodes.filter((n) => n.feasible && !open.has(n.node)).map((n) => n.node)).toEqual([]);

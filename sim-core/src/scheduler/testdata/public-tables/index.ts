@@ -7,7 +7,7 @@ import { balancedAllocation, enoughRequests, leastAllocated, mostAllocated, notE
 import { imageLocalityPriority } from './imagelocality.ts';
 import { interPodAffinityHardWeight, interPodAffinityPreferred, requiredAffinityMultipleNodes, requiredAffinitySingleNode } from './interpodaffinity.ts';
 import { nodeAffinityFilter, nodeAffinityPriority } from './nodeaffinity.ts';
-import { podTopologySpreadScore } from './podtopologyspread.ts';
+import { multipleConstraints, podTopologySpreadScore, singleConstraint } from './podtopologyspread.ts';
 import { taintTolerationFilter, taintTolerationFilterWithFeatureGate, taintTolerationScore } from './tainttoleration.ts';
 
-export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, enoughRequests, notEnoughRequests, restartableInitContainers, storageRequests, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter, imageLocalityPriority, podTopologySpreadScore, interPodAffinityPreferred, interPodAffinityHardWeight, requiredAffinitySingleNode, requiredAffinityMultipleNodes];
+export const TABLES: PublicTable[] = [leastAllocated, mostAllocated, requestedToCapacityRatio, balancedAllocation, enoughRequests, notEnoughRequests, restartableInitContainers, storageRequests, taintTolerationScore, taintTolerationFilter, taintTolerationFilterWithFeatureGate, nodeAffinityPriority, nodeAffinityFilter, imageLocalityPriority, podTopologySpreadScore, singleConstraint, multipleConstraints, interPodAffinityPreferred, interPodAffinityHardWeight, requiredAffinitySingleNode, requiredAffinityMultipleNodes];

@@ -389,3 +389,344 @@ export const podTopologySpreadScore: PublicTable = {
 		{ name: 'matchLabelKeys ignored when feature gate disabled', why: 'needs the MatchLabelKeysInPodTopologySpread gate off; it is on in v1.36' },
 	],
 };
+
+// ---- Filter: TestSingleConstraint and TestMultipleConstraints (filtering_test.go) ---------
+
+type Code = 'Success' | 'Unschedulable' | 'UnschedulableAndUnresolvable';
+const hard = (maxSkew: number, topologyKey: string, labelSelector: Selector, extra: Record<string, unknown> = {}) => ({ maxSkew, topologyKey, whenUnsatisfiable: 'DoNotSchedule', ...(labelSelector ? { labelSelector } : {}), ...extra });
+/** Upstream's usual four nodes: node-a, node-b in zone1, node-x, node-y in zone2, each with node=<name>. */
+const fourNodes = (extra: Record<string, Record<string, string>> = {}) =>
+	(
+		[
+			['node-a', 'zone1'],
+			['node-b', 'zone1'],
+			['node-x', 'zone2'],
+			['node-y', 'zone2'],
+		] as const
+	).map(([name, zone]) => labelled(name, { zone, node: name, ...(extra[name] ?? {}) }));
+const nodeLabelled = (...names: string[]) => names.map((n) => labelled(n, { node: n }));
+let sc = 0;
+/** A filter case: nodes, existing pods [node, labels, extra?], the pod (labels, constraints, extra) and the code on each node. */
+const spreadFilter = (name: string, nodesOf: ReturnType<typeof labelled>[], existing: Array<[string, Record<string, string>, PodOptions?]>, labels: Record<string, string>, constraints: Array<Record<string, unknown>>, codes: Record<string, Code>, extra: PodOptions = {}, more: Partial<TableCase> = {}): TableCase => {
+	const k = ++sc;
+	return {
+		name,
+		nodes: nodesOf,
+		existingPods: boundPods(`pts-f-${k}`, existing.map(([node, l, e]) => [node, { labels: l, ...(e ?? {}) }])),
+		pod: pod(`pts-f-${k}`, { labels, topologySpreadConstraints: constraints, ...extra }),
+		expect: { filterCodes: codes },
+		...more,
+	};
+};
+const all = (code: Code, ...names: string[]): Record<string, Code> => Object.fromEntries(names.map((n) => [n, code]));
+const ABXY = ['node-a', 'node-b', 'node-x', 'node-y'];
+const codes = (a: Code, b: Code, x: Code, y: Code): Record<string, Code> => ({ 'node-a': a, 'node-b': b, 'node-x': x, 'node-y': y });
+const S: Code = 'Success';
+const U: Code = 'Unschedulable';
+const UU: Code = 'UnschedulableAndUnresolvable';
+const spread2103: Array<[string, Record<string, string>]> = [
+	['node-a', foo],
+	['node-a', foo],
+	['node-b', foo],
+	['node-y', foo],
+	['node-y', foo],
+	['node-y', foo],
+];
+const nodeAffinityIn = (key: string, values: string[], operator = 'In') => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key, operator, values }] }] } } } });
+/** node-y tainted as upstream's `taints` (node.kubernetes.io/unschedulable:NoSchedule): cordoned, so the node lifecycle controller keeps that taint on it. */
+const taintedY = (labels: Record<string, string>) => ({ failedNodes: [labelled('node-y', labels)] });
+const FILTER_PROFILE_NOTE = "upstream runs PodTopologySpread's Filter alone; the profile turns NodeUnschedulable's, TaintToleration's and NodeAffinity's Filter off so that every node reaches it";
+const existing111: Array<[string, Record<string, string>]> = [
+	['node-a', foo],
+	['node-b', foo],
+	['node-y', foo],
+];
+
+const singleConstraintCases: TableCase[] = [
+	spreadFilter('no existing pods', fourNodes(), [], foo, [hard(1, 'zone', fooSelector)], all(S, ...ABXY)),
+	spreadFilter("no existing pods, incoming pod doesn't match itself", fourNodes(), [], foo, [hard(1, 'zone', barSelector)], all(S, ...ABXY)),
+	spreadFilter(
+		'existing pods in a different namespace do not count',
+		fourNodes(),
+		[
+			['node-a', foo, { namespace: 'ns1' }],
+			['node-a', foo, { namespace: 'ns2' }],
+			['node-x', foo],
+			['node-y', foo],
+		],
+		foo,
+		[hard(1, 'zone', fooSelector)],
+		codes(S, S, U, U),
+		{},
+		{ objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } } as KubeObject, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns2' } } as KubeObject] },
+	),
+	spreadFilter(
+		'existing pods do not match null selector',
+		fourNodes(),
+		[
+			['node-x', foo],
+			['node-y', foo],
+		],
+		foo,
+		[hard(1, 'zone', null)],
+		all(S, ...ABXY),
+	),
+	spreadFilter('pods spread across zones as 3/3, all nodes fit', fourNodes(), spread2103, foo, [hard(1, 'zone', fooSelector)], all(S, ...ABXY)),
+	spreadFilter(
+		"pods spread across zones as 1/2 due to absence of label 'zone' on node-b",
+		[labelled('node-a', { zone: 'zone1', node: 'node-a' }), labelled('node-b', { zon: 'zone1', node: 'node-b' }), labelled('node-x', { zone: 'zone2', node: 'node-x' }), labelled('node-y', { zone: 'zone2', node: 'node-y' })],
+		[
+			['node-a', foo],
+			['node-b', foo],
+			['node-x', foo],
+			['node-y', foo],
+		],
+		foo,
+		[hard(1, 'zone', fooSelector)],
+		codes(S, UU, U, U),
+	),
+	spreadFilter("pod cannot be scheduled as all nodes don't have label 'rack'", [labelled('node-a', { zone: 'zone1', node: 'node-a' }), labelled('node-x', { zone: 'zone2', node: 'node-x' })], [], foo, [hard(1, 'rack', fooSelector)], all(UU, 'node-a', 'node-x')),
+	spreadFilter('pods spread across nodes as 2/1/0/3, only node-x fits', fourNodes(), spread2103, foo, [hard(1, 'node', fooSelector)], codes(U, U, S, U)),
+	spreadFilter('pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit', fourNodes(), spread2103, foo, [hard(2, 'node', fooSelector)], codes(U, S, S, U)),
+	spreadFilter("pods spread across nodes as 2/1/0/3, but pod doesn't match itself", fourNodes(), spread2103, bar, [hard(1, 'node', fooSelector)], codes(U, S, S, U)),
+	spreadFilter('incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits', fourNodes(), spread2103, foo, [hard(1, 'node', fooSelector)], codes(S, S, S, U), nodeAffinityIn('node', ['node-a', 'node-y'])),
+	spreadFilter(
+		'terminating Pods should be excluded',
+		nodeLabelled('node-a', 'node-b'),
+		[
+			['node-a', foo, { finalizers: ['example.com/keep'] }],
+			['node-b', foo],
+		],
+		foo,
+		[hard(1, 'node', fooSelector)],
+		{ 'node-a': S, 'node-b': U },
+		{},
+		{ terminating: [`pts-f-${sc + 1}-0`], note: 'the terminating pod is deleted with a finalizer holding it' },
+	),
+	spreadFilter(
+		'incoming pod has nodeAffinity, pods spread as 0/~2~/0/1, hence node-a fits',
+		fourNodes(),
+		[
+			['node-b', foo],
+			['node-b', foo],
+			['node-y', foo],
+		],
+		foo,
+		[hard(1, 'zone', fooSelector)],
+		codes(S, S, U, U),
+		nodeAffinityIn('node', ['node-b'], 'NotIn'),
+	),
+	spreadFilter(
+		'pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains < minDomains, then the third node fits',
+		nodeLabelled('node-a', 'node-b', 'node-c'),
+		[
+			['node-a', foo],
+			['node-a', foo],
+			['node-b', foo],
+			['node-b', foo],
+			['node-c', foo],
+		],
+		foo,
+		[hard(2, 'node', fooSelector, { minDomains: 4 })],
+		{ 'node-a': U, 'node-b': U, 'node-c': S },
+	),
+	spreadFilter(
+		'pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains > minDomains, then the all nodes fit',
+		nodeLabelled('node-a', 'node-b', 'node-c'),
+		[
+			['node-a', foo],
+			['node-a', foo],
+			['node-b', foo],
+			['node-b', foo],
+			['node-c', foo],
+		],
+		foo,
+		[hard(2, 'node', fooSelector, { minDomains: 2 })],
+		all(S, 'node-a', 'node-b', 'node-c'),
+	),
+	spreadFilter(
+		'pods spread across zone as 2/1, maxSkew is 2 and the number of domains < minDomains, then the third and fourth nodes fit',
+		fourNodes(),
+		existing111,
+		foo,
+		[hard(2, 'zone', fooSelector, { minDomains: 3 })],
+		codes(U, U, S, S),
+	),
+	spreadFilter('pods spread across zone as 2/1, maxSkew is 2 and the number of domains > minDomains, then the all nodes fit', fourNodes(), existing111, foo, [hard(2, 'zone', fooSelector, { minDomains: 1 })], all(S, ...ABXY)),
+	spreadFilter(
+		'NodeAffinityPolicy honored with labelSelectors',
+		nodeLabelled('node-a', 'node-b', 'node-x', 'node-y').map((n) => (n.name === 'node-y' ? n : { ...n, labels: { ...n.labels, foo: '' } })),
+		existing111,
+		foo,
+		[hard(1, 'node', fooSelector)],
+		codes(U, U, S, S),
+		{ nodeSelector: { foo: '' } },
+	),
+	spreadFilter(
+		'NodeAffinityPolicy ignored with labelSelectors',
+		nodeLabelled('node-a', 'node-b', 'node-x', 'node-y').map((n) => (n.name === 'node-y' ? n : { ...n, labels: { ...n.labels, foo: '' } })),
+		existing111,
+		foo,
+		[hard(1, 'node', fooSelector, { nodeAffinityPolicy: 'Ignore' })],
+		codes(U, U, S, U),
+		{ nodeSelector: { foo: '' } },
+	),
+	spreadFilter(
+		'NodeAffinityPolicy honored with nodeAffinity',
+		nodeLabelled('node-a', 'node-b', 'node-x', 'node-y').map((n) => (n.name === 'node-y' ? n : { ...n, labels: { ...n.labels, foo: '' } })),
+		existing111,
+		foo,
+		[hard(1, 'node', fooSelector)],
+		codes(U, U, S, S),
+		nodeAffinityIn('foo', ['']),
+	),
+	{
+		// Go's t.Run names the second subtest of a name with #01 (upstream reuses the name for the nodeAffinity variant).
+		...spreadFilter(
+			'NodeAffinityPolicy ignored with labelSelectors#01',
+			nodeLabelled('node-a', 'node-b', 'node-x', 'node-y').map((n) => (n.name === 'node-y' ? n : { ...n, labels: { ...n.labels, foo: '' } })),
+			existing111,
+			foo,
+			[hard(1, 'node', fooSelector, { nodeAffinityPolicy: 'Ignore' })],
+			codes(U, U, S, U),
+			nodeAffinityIn('foo', ['']),
+		),
+	},
+	spreadFilter(
+		'NodeTaintsPolicy honored',
+		nodeLabelled('node-a', 'node-b', 'node-x').map((n) => ({ ...n, labels: { ...n.labels, foo: '' } })),
+		existing111,
+		foo,
+		[hard(1, 'node', fooSelector, { nodeTaintsPolicy: 'Honor' })],
+		codes(U, U, S, S),
+		{},
+		taintedY({ node: 'node-y' }),
+	),
+	spreadFilter('NodeTaintsPolicy ignored', nodeLabelled('node-a', 'node-b', 'node-x').map((n) => ({ ...n, labels: { ...n.labels, foo: '' } })), existing111, foo, [hard(1, 'node', fooSelector)], codes(U, U, S, U), {}, taintedY({ node: 'node-y' })),
+];
+
+export const singleConstraint: PublicTable = {
+	test: 'TestSingleConstraint',
+	source: 'podtopologyspread/filtering_test.go',
+	isolation: 'exact',
+	plugin: 'PodTopologySpread',
+	profiles: [{ schedulerName: 'pod-topology-spread-filter', plugins: { preFilter: { disabled: [{ name: 'NodeAffinity' }] }, filter: { disabled: [{ name: 'NodeUnschedulable' }, { name: 'TaintToleration' }, { name: 'NodeAffinity' }] } } }],
+	defaultProfile: 'pod-topology-spread-filter',
+	cases: singleConstraintCases.map((c) => ({ ...c, note: c.note ? `${c.note}; ${FILTER_PROFILE_NOTE}` : FILTER_PROFILE_NOTE })),
+	notExpressible: [],
+};
+
+const multipleConstraintCases: TableCase[] = [
+	spreadFilter('two Constraints on zone and node, spreads = [3/3, 2/1/0/3]', fourNodes(), spread2103, foo, [hard(1, 'zone', fooSelector), hard(1, 'node', fooSelector)], codes(U, U, S, U)),
+	spreadFilter('two Constraints on zone and node, spreads = [3/4, 2/1/0/4]', fourNodes(), [...spread2103, ['node-y', foo]], foo, [hard(1, 'zone', fooSelector), hard(1, 'node', fooSelector)], all(U, ...ABXY)),
+	spreadFilter(
+		'Constraints hold different labelSelectors, spreads = [1/0, 1/0/0/1]',
+		fourNodes(),
+		[
+			['node-a', foo],
+			['node-y', bar],
+		],
+		fooBar,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', barSelector)],
+		codes(U, U, S, U),
+	),
+	spreadFilter(
+		'Constraints hold different labelSelectors, spreads = [1/0, 0/0/1/1]',
+		fourNodes(),
+		[
+			['node-a', foo],
+			['node-x', bar],
+			['node-y', bar],
+		],
+		fooBar,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', barSelector)],
+		all(U, ...ABXY),
+	),
+	spreadFilter(
+		'Constraints hold different labelSelectors, spreads = [2/3, 1/0/0/1]',
+		fourNodes(),
+		[
+			['node-a', foo],
+			['node-a', fooBar],
+			['node-y', foo],
+			['node-y', fooBar],
+			['node-y', foo],
+		],
+		fooBar,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', barSelector)],
+		codes(U, S, U, U),
+	),
+	spreadFilter(
+		"Constraints hold different labelSelectors but pod doesn't match itself on 'zone' constraint",
+		fourNodes(),
+		[
+			['node-a', foo],
+			['node-x', bar],
+			['node-y', bar],
+		],
+		bar,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', barSelector)],
+		codes(S, S, U, U),
+	),
+	spreadFilter(
+		"two Constraints on zone and node, absence of label 'node' on node-x, spreads = [1/1, 1/0/0/1]",
+		[labelled('node-a', { zone: 'zone1', node: 'node-a' }), labelled('node-b', { zone: 'zone1', node: 'node-b' }), labelled('node-x', { zone: 'zone2' }), labelled('node-y', { zone: 'zone2', node: 'node-y' })],
+		[
+			['node-a', foo],
+			['node-y', foo],
+		],
+		foo,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', fooSelector)],
+		codes(U, S, UU, U),
+	),
+	spreadFilter(
+		'two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore',
+		fourNodes({ 'node-a': foo, 'node-b': foo, 'node-x': foo }),
+		existing111,
+		foo,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', fooSelector, { nodeAffinityPolicy: 'Ignore' })],
+		codes(U, U, S, U),
+		{ nodeSelector: { foo: '' } },
+	),
+	spreadFilter(
+		'two node inclusion Constraints, zone: honor/honor, node: honor/ignore',
+		fourNodes({ 'node-a': foo, 'node-b': foo, 'node-x': foo }).filter((n) => n.name !== 'node-y'),
+		existing111,
+		foo,
+		[hard(1, 'zone', fooSelector, { nodeTaintsPolicy: 'Honor' }), hard(1, 'node', fooSelector)],
+		codes(U, U, S, U),
+		{},
+		taintedY({ zone: 'zone2', node: 'node-y' }),
+	),
+	spreadFilter(
+		'two node inclusion Constraints, zone: honor/ignore, node: honor/ignore',
+		fourNodes({ 'node-a': foo, 'node-x': foo }).filter((n) => n.name !== 'node-y'),
+		existing111,
+		foo,
+		[hard(1, 'zone', fooSelector), hard(1, 'node', fooSelector)],
+		codes(U, S, S, U),
+		{ nodeSelector: { foo: '' } },
+		taintedY({ zone: 'zone2', node: 'node-y', foo: '' }),
+	),
+	spreadFilter(
+		'two node inclusion Constraints, zone: honor/honor, node: ignore/ignore',
+		fourNodes({ 'node-a': foo, 'node-x': foo }).filter((n) => n.name !== 'node-y'),
+		existing111,
+		foo,
+		[hard(1, 'zone', fooSelector, { nodeTaintsPolicy: 'Honor' }), hard(1, 'node', fooSelector, { nodeAffinityPolicy: 'Ignore' })],
+		codes(U, U, S, U),
+		{ nodeSelector: { foo: '' } },
+		taintedY({ zone: 'zone2', node: 'node-y', foo: '' }),
+	),
+];
+
+export const multipleConstraints: PublicTable = {
+	test: 'TestMultipleConstraints',
+	source: 'podtopologyspread/filtering_test.go',
+	isolation: 'exact',
+	plugin: 'PodTopologySpread',
+	profiles: [],
+	defaultProfile: 'pod-topology-spread-filter',
+	cases: multipleConstraintCases.map((c) => ({ ...c, note: c.note ? `${c.note}; ${FILTER_PROFILE_NOTE}` : FILTER_PROFILE_NOTE })),
+	notExpressible: [],
+};

@@ -46,6 +46,8 @@ export type Expectation =
 	 * left it out.
 	 */
 	| { filter: Record<string, FilterVerdict | 'not examined'> }
+	/** The plugin's Filter code per node only (upstream's wantStatusCode, which leaves the reasons out). */
+	| { filterCodes: Record<string, FilterVerdict['code']> }
 	/** The plugin's PreFilter outcome (a rejection there applies to every node). */
 	| { preFilter: { code: string; message: string } };
 
@@ -54,7 +56,7 @@ export interface TableCase {
 	name: string;
 	/** The nodes the pod may go to (upstream's nodes, or the candidates Score is called with). */
 	nodes: NodeOptions[];
-	/** Nodes in the cluster that the pod must not go to (upstream's failed nodes: in the snapshot, not candidates); they are cordoned. Only with `isolation: 'relabel'`. */
+	/** Nodes in the cluster that the pod must not go to (upstream's failed nodes: in the snapshot, not candidates); they are cordoned. Only with `isolation: 'relabel'` or 'exact'. */
 	failedNodes?: NodeOptions[];
 	/** Objects applied before the pods (Namespaces, Services, ReplicaSets...). */
 	objects?: KubeObject[];
@@ -62,7 +64,7 @@ export interface TableCase {
 	existingPods?: KubeObject[];
 	/** Existing pods deleted before the pod comes (they carry a finalizer, so they stay Terminating). */
 	terminating?: string[];
-	/** Labels the kubelet set that a node must not have for the case, by upstream node name ('relabel' only). */
+	/** Labels the kubelet set that a node must not have for the case, by upstream node name ('relabel' and 'exact' only). */
 	removeLabels?: Record<string, string[]>;
 	/** The pod being scheduled. */
 	pod: KubeObject;
@@ -96,13 +98,18 @@ export interface NotExpressible {
  *   feasible and NormalizeScore sees only them. `failedNodes` get their
  *   labels and taints but stay cordoned. Right for plugins that read labels
  *   and taints and count pods only on nodes holding the case's pods.
- * - 'own': a cluster with exactly the case's nodes (cases with the same
- *   nodes share it). For what a kubectl patch cannot set (a node's images)
- *   or what counts every node of the cluster (ImageLocality's spread).
+ * - 'exact': a cluster whose nodes are exactly the case's (by name and
+ *   size; cases naming the same nodes share it), labelled and tainted per
+ *   case as with 'relabel'. For plugins that count every node of the
+ *   cluster by its labels (PodTopologySpread's Filter: every node with the
+ *   topology key is a domain, cordoned or not).
+ * - 'own': a cluster with exactly the case's nodes, as given (cases with the
+ *   same nodes share it). For what a kubectl patch cannot set (a node's
+ *   images) where every node of the cluster counts (ImageLocality's spread).
  *
  * Expectations and spec.nodeName use upstream's names; the runner maps them.
  */
-export type Isolation = 'none' | 'relabel' | 'own';
+export type Isolation = 'none' | 'relabel' | 'exact' | 'own';
 
 export interface PublicTable {
 	/** The upstream test function, e.g. TestLeastAllocatedScoringStrategy. */
