@@ -3,19 +3,22 @@
  * a cluster booted with createCluster() (nodes as NodeOptions, the tables'
  * profiles in its KubeSchedulerConfiguration), pods applied with kubectl,
  * virtual time run, and the plugin's row of `cluster.explain()` compared
- * with upstream's expected numbers. The tables are in
+ * with upstream's expected numbers and verdicts. The tables are in
  * ./testdata/public-tables/; each test is named after the upstream test
- * function and case.
+ * function and case, and every upstream case a table leaves out is listed
+ * there with the reason.
  *
  * A boot costs far more than a case, so cases share clusters as their
- * table's `isolation` allows (see table.ts). Every cluster carries every
- * table's profiles. Before the first case the cluster's own pods leave the
- * nodes (kube-proxy's DaemonSet and CoreDNS's Deployment are deleted):
- * upstream's nodes hold only the test's pods, and a pod without requests
- * counts 100m / 200Mi in NodeResourcesFit's scores. The control-plane
- * machine registers no Node (controlPlane.registerNode: false), so the
- * cluster's Nodes are exactly the table's. After each case its
- * pods are force-deleted.
+ * table's `isolation` allows ('none', 'relabel', 'exact', 'own': see
+ * table.ts). Every cluster carries every table's profiles. The
+ * control-plane machine registers no Node (controlPlane.registerNode:
+ * false), so a cluster's Nodes are the table's; before the first case the
+ * cluster's own pods leave them (kube-proxy's DaemonSet and CoreDNS's
+ * Deployment are deleted): upstream's nodes hold only the test's pods, and
+ * a pod without requests counts 100m / 200Mi in NodeResourcesFit's scores.
+ * After each case its pods are force-deleted.
+ *
+ * DEBUG_TABLES=1 prints each case's explanation.
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster, type KubeObject, type NodeOptions } from '../index.ts';

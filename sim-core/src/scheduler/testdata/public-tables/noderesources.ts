@@ -404,3 +404,51 @@ export const storageRequests: PublicTable = {
 		why: "needs a node with 20 bytes of allocatable ephemeral-storage: NodeOptions do not set a node's disk (every kubelet here reports 100Gi, 90Gi allocatable)",
 	})),
 };
+
+// ---- TestFitScore (fit_test.go): the three strategies through the plugin's own Score ---------
+
+/** An existing pod on `nodeName` with one container and, optionally, a sidecar (st.MakePod().SidecarReq: a restartable init container). */
+const withOptionalSidecar = (name: string, nodeName: string, requests: Record<string, string>, sidecar?: Record<string, string>) => {
+	const p = pod(name, { nodeName, requests: [requests] });
+	if (sidecar) (p as { spec: Record<string, unknown> }).spec.initContainers = [{ name: 'sidecar', image: 'registry.k8s.io/pause:3.10.2', restartPolicy: 'Always', resources: { requests: sidecar } }];
+	return p;
+};
+const fitScoreCase = (name: string, profile: string, incoming: Record<string, string>, expect: Record<string, number>, nodes = () => [n4k('node1'), n6k('node2')], sidecarOnNode1 = false): TableCase => ({
+	name,
+	nodes: nodes(),
+	existingPods: sidecarOnNode1
+		? [withOptionalSidecar(`${profile}-${name.length}-e1`, 'node1', cpuMem('1000', '2000'), cpuMem('1000', '2000')), withOptionalSidecar(`${profile}-${name.length}-e2`, 'node2', cpuMem('1000', '2000'))]
+		: [withOptionalSidecar(`${profile}-${name.length}-e1`, 'node1', cpuMem('2000', '4000')), withOptionalSidecar(`${profile}-${name.length}-e2`, 'node2', cpuMem('1000', '2000'))],
+	pod: pod(`fit-score-${name.length}-${profile}`, { requests: [incoming] }),
+	profile,
+	expect: { scores: expect },
+});
+
+export const fitScore: PublicTable = {
+	test: 'TestFitScore',
+	source: 'noderesources/fit_test.go (v1.36)',
+	isolation: 'none',
+	clusterGroup: 'noderesources',
+	plugin: 'NodeResourcesFit',
+	profiles: [
+		fitProfile('requested-to-capacity-ratio-nofilter', { type: 'RequestedToCapacityRatio', resources: cpuAndMemory1, requestedToCapacityRatio: { shape } }, false),
+		fitProfile('requested-to-capacity-ratio-rising-nofilter', { type: 'RequestedToCapacityRatio', resources: cpuAndMemory1, requestedToCapacityRatio: { shape: [{ utilization: 0, score: 0 }, { utilization: 100, score: 10 }] } }, false),
+	],
+	defaultProfile: 'least-allocated',
+	cases: [
+		{ ...fitScoreCase('test case for ScoringStrategy RequestedToCapacityRatio case1', 'requested-to-capacity-ratio-nofilter', cpuMem('3000', '5000'), { node1: 10, node2: 32 }), note: NO_FILTER_NOTE },
+		{ ...fitScoreCase('test case for ScoringStrategy RequestedToCapacityRatio case2', 'requested-to-capacity-ratio-rising-nofilter', cpuMem('3000', '5000'), { node1: 95, node2: 68 }), note: NO_FILTER_NOTE },
+		fitScoreCase('test case for ScoringStrategy MostAllocated', 'most-allocated', cpuMem('1000', '2000'), { node1: 67, node2: 36 }),
+		fitScoreCase('test case for ScoringStrategy LeastAllocated', 'least-allocated', cpuMem('1000', '2000'), { node1: 32, node2: 63 }),
+		fitScoreCase('test case for ScoringStrategy MostAllocated with sidecar container', 'most-allocated', cpuMem('1000', '2000'), { node1: 67, node2: 45 }, () => [n4k('node1'), n4k('node2')], true),
+		fitScoreCase('test case for ScoringStrategy LeastAllocated with sidecar container', 'least-allocated', cpuMem('1000', '2000'), { node1: 32, node2: 55 }, () => [n4k('node1'), n4k('node2')], true),
+	],
+	notExpressible: [
+		...['test case for ScoringStrategy RequestedToCapacityRatio case1 if PreScore is not called', 'test case for ScoringStrategy MostAllocated if PreScore is not called', 'test case for ScoringStrategy LeastAllocated if PreScore is not called'].map((name) => ({
+			name,
+			why: 'the framework always runs PreScore before Score; the same inputs with PreScore are the cases above',
+		})),
+		{ name: 'test case for ScoringStrategy LeastAllocated with Extended resources', why: DRA },
+		{ name: 'test case for ScoringStrategy LeastAllocated with Extended resources if PreScore is not called', why: DRA },
+	],
+};
