@@ -173,7 +173,10 @@ export class NodeHost {
 				podNetworkCommand: (_node, pod, argv, readFile) => this.podNetworkCommand?.(pod, argv, readFile),
 			},
 		});
-		for (const image of options.images ?? []) for (const name of image.names) this.runtime.preload(name);
+		for (const image of options.images ?? []) {
+			const preloaded = this.runtime.preloadNamed(image.names, image.sizeBytes);
+			if (!preloaded.ok) throw new Error(`node "${this.name}": ${preloaded.error}`);
+		}
 
 		const labels: Record<string, string> = { ...(options.labels ?? {}) };
 		if (options.zone) labels['topology.kubernetes.io/zone'] = options.zone;

@@ -21,7 +21,7 @@ export interface NodeOptions {
 	pods?: number;
 	labels?: Record<string, string>;
 	taints?: Taint[];
-	/** Images already present on the node (ImageLocality reads them). */
+	/** Images already present on the node, with these names and size whether or not a registry here serves them (ImageLocality reads them from the Node's status). */
 	images?: Array<{ names: string[]; sizeBytes: number }>;
 	/** Sets topology.kubernetes.io/zone. */
 	zone?: string;

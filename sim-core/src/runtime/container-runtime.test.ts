@@ -45,6 +45,30 @@ function sandbox(s: ReturnType<typeof setup>, name: string, extra: Partial<Sandb
 	return ready.sandboxId;
 }
 
+describe('images a node is built with', () => {
+	it('keep the names (normalized, once each) and the size given, even when no registry here serves them', () => {
+		const s = setup();
+		expect(s.runtime.preloadNamed(['gcr.io/40:latest', 'gcr.io/40:v1', 'gcr.io/40:v1'], 40 * 1024 * 1024)).toEqual({ ok: true });
+		const listed = s.runtime.listImages();
+		expect(listed.ok && listed.value.map((i) => ({ tags: i.repoTags, size: i.sizeBytes, digests: i.repoDigests.length }))).toEqual([{ tags: ['gcr.io/40:latest', 'gcr.io/40:v1'], size: 41943040, digests: 1 }]);
+	});
+
+	it('keep a catalogue image its id and digest, with the size given', () => {
+		const s = setup();
+		s.runtime.pullImage('nginx:1.14.2', 'kubelet/node-1');
+		s.run(10_000);
+		const pulled = s.runtime.imageStatus('nginx:1.14.2');
+		const s2 = setup();
+		expect(s2.runtime.preloadNamed(['nginx:1.14.2'], 123)).toEqual({ ok: true });
+		const preloaded = s2.runtime.imageStatus('nginx:1.14.2');
+		expect(preloaded.ok && pulled.ok && { id: preloaded.value?.id, digests: preloaded.value?.repoDigests, size: preloaded.value?.sizeBytes }).toEqual({ id: pulled.ok && pulled.value?.id, digests: pulled.ok && pulled.value?.repoDigests, size: 123 });
+	});
+
+	it('refuse a name that is no image reference', () => {
+		expect(setup().runtime.preloadNamed(['Not An Image'], 1)).toEqual({ ok: false, error: 'image "Not An Image": invalid reference format' });
+	});
+});
+
 describe('image pulls', () => {
 	it('take the fixed cost plus the compressed size at the registry throughput', () => {
 		const s = setup();

@@ -191,6 +191,11 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implement
 		return images.preload(this.ctx, image);
 	}
 
+	/** Puts an image in the store under the names and with the size given, as a node built with it has it (see image-service.ts preloadNamed). */
+	preloadNamed(names: string[], sizeBytes: number): { ok: true } | { ok: false; error: string } {
+		return images.preloadNamed(this.ctx, names, sizeBytes);
+	}
+
 	/** CRI PullImage. Completes later with a `pull-done` event to `requester`. */
 	pullImage(image: string, requester: string): CriResult<{ opId: number }> {
 		return images.pullImage(this.ctx, image, requester);

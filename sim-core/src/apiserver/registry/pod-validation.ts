@@ -475,6 +475,12 @@ function validateTopologySpread(constraints: Json[], path: string): FieldError[]
 		if (!str(c?.topologyKey)) errs.push(required(child(p, 'topologyKey'), 'can not be empty'));
 		const when = str(c?.whenUnsatisfiable);
 		if (when !== 'DoNotSchedule' && when !== 'ScheduleAnyway') errs.push(notSupported(child(p, 'whenUnsatisfiable'), when, ['DoNotSchedule', 'ScheduleAnyway']));
+		// validateMinDomains: positive, and only with DoNotSchedule.
+		if (c?.minDomains !== undefined && c?.minDomains !== null) {
+			const minDomains = Number(c.minDomains);
+			if (!(minDomains > 0)) errs.push(invalid(child(p, 'minDomains'), minDomains, 'must be greater than zero'));
+			if (when !== 'DoNotSchedule') errs.push(invalid(child(p, 'minDomains'), minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${when}`));
+		}
 	});
 	return errs;
 }

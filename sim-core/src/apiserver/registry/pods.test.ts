@@ -129,6 +129,12 @@ describe('Pod validation', () => {
 		['an Exists toleration with a value', { ...nginx(), tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }] }, ["spec.tolerations[0].operator: Invalid value: \"v\": value must be empty when `operator` is 'Exists'"]],
 		['a toleration with an unknown effect', { ...nginx(), tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoRun' }] }, ['spec.tolerations[0].effect: Unsupported value: "NoRun": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"']],
 		[
+			'minDomains with ScheduleAnyway',
+			{ ...nginx(), topologySpreadConstraints: [{ maxSkew: 2, topologyKey: 'node', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 10 }] },
+			['spec.topologySpreadConstraints[0].minDomains: Invalid value: 10: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway'],
+		],
+		['minDomains 0', { ...nginx(), topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', minDomains: 0 }] }, ['spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: must be greater than zero']],
+		[
 			'a nodeSelector value with a space',
 			{ ...nginx(), nodeSelector: { disk: 'fast ssd' } },
 			["spec.nodeSelector: Invalid value: \"fast ssd\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"],

@@ -103,6 +103,31 @@ export function preload(ctx: CriService, image: string): boolean {
 	return true;
 }
 
+/**
+ * Puts an image the node was built with in the store under the names and
+ * with the size given (a node's `images` in the cluster options), whether or
+ * not a registry here serves it: an image the catalogue knows keeps its id
+ * and manifest digest, any other gets stand-in digests. The names are
+ * normalized as containerd records them (`gcr.io/40` → `gcr.io/40:latest`).
+ */
+export function preloadNamed(ctx: CriService, names: string[], sizeBytes: number): { ok: true } | { ok: false; error: string } {
+	if (names.length === 0) return { ok: false, error: 'an image needs at least one name' };
+	const refs = [];
+	for (const name of names) {
+		const parsed = parseImageRef(name);
+		if (!parsed.ok) return { ok: false, error: `image "${name}": ${parsed.error}` };
+		refs.push(parsed.ref);
+	}
+	const known = resolveImage(names[0]);
+	const id = known.ok ? known.resolved.id : `sha256:${syntheticHex64(`config:${refs.map((r) => r.normalized).join(',')}`)}`;
+	const pinned = refs.some((r) => r.normalized === normalizeImageRef(ctx.sandboxImage));
+	for (const ref of refs) {
+		const repoDigest = ref.digest ? `${ref.repository}@${ref.digest}` : known.ok && known.resolved.ref.repository === ref.repository ? known.resolved.repoDigest : `${ref.repository}@sha256:${syntheticHex64(`manifest:${id}:${ref.repository}`)}`;
+		addImage(ctx, id, ref.tag ? `${ref.repository}:${ref.tag}` : undefined, repoDigest, sizeBytes, pinned);
+	}
+	return { ok: true };
+}
+
 function addImage(ctx: CriService, id: string, repoTag: string | undefined, repoDigest: string, sizeBytes: number, pinned: boolean): ImageRecord {
 	const existing = ctx.host.images[id];
 	const record: ImageRecord = existing ?? { id, repoTags: [], repoDigests: [], sizeBytes, pinned };
