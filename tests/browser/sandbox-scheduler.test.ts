@@ -32,7 +32,8 @@ describe('the kube-scheduler sandbox', () => {
 		expect(await row('control-plane').innerText()).toMatch(/TaintToleration[\s\S]*untolerated taint/);
 		expect(await why.locator('.ca-why__row--chosen').innerText()).toMatch(/node-c[\s\S]*458/);
 		expect(await row('node-b').innerText()).toMatch(/394/);
-		await s.page.screenshot({ path: process.env.SCREENSHOT_DIR ? `${process.env.SCREENSHOT_DIR}/scheduler-why.png` : '/dev/null', fullPage: false });
+		// SCREENSHOT_DIR=... keeps a picture of the panel for a human to look at.
+		if (process.env.SCREENSHOT_DIR) await s.page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/scheduler-why.png` });
 	});
 
 	it('labelling node-b lets the Pending ssd-app run there, as the chapter\'s task asks', async () => {
