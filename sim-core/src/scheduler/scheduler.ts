@@ -261,8 +261,8 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		for (const warning of this.config!.warnings) this.emit({ action: 'config', msg: warning });
 		for (const informer of this.informers.values()) informer.start();
 		// StartRecordingToSink: the event broadcaster's two loops run from the start, leader or not.
-		this.kernel.schedule(this.id, REFRESH_MS, 'event-series-refresh', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
-		this.kernel.schedule(this.id, FINISH_MS, 'event-series-finish', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
+		this.periodic(REFRESH_MS, 'event-series-refresh');
+		this.periodic(FINISH_MS, 'event-series-finish');
 		if (!this.config!.leaderElection.leaderElect) {
 			this.startLeading();
 			return;
@@ -300,11 +300,11 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 				return;
 			case 'event-series-refresh':
 				for (const recorder of this.allProfileRecorders()) recorder.refreshSeries();
-				this.kernel.schedule(this.id, REFRESH_MS, 'event-series-refresh', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
+				this.periodic(REFRESH_MS, 'event-series-refresh');
 				return;
 			case 'event-series-finish':
 				for (const recorder of this.allProfileRecorders()) recorder.finishSeries();
-				this.kernel.schedule(this.id, FINISH_MS, 'event-series-finish', undefined, { background: true, origin: `periodic:${this.id}:event-series` });
+				this.periodic(FINISH_MS, 'event-series-finish');
 				return;
 			case 'flush-unschedulable':
 				if (payload.term === this.state.term && this.state.leading) {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Container, NodeStatus } from '../../api/types.ts';
+import type { Container } from '../../api/types.ts';
 import { fakeHandle, makeBareNode, makePod, runScore, snapshotOf } from '../../testing/scheduler/wrappers.ts';
 import { ImageLocality, normalizedImageName } from './image-locality.ts';
+// The nodes of TestImageLocalityPriority, the same ones the public-API replay builds clusters from.
+import { node203040, node25010, node300600900, node400030, node403002000, node60040900, nodeWithNoImages } from '../testdata/public-tables/imagelocality.ts';
 
-const mb = 1024 * 1024;
 const containers = (...images: string[]): Container[] => images.map((image, i) => ({ name: `c${i}`, image }));
-const images = (...list: Array<[string[], number]>): NodeStatus['images'] => list.map(([names, size]) => ({ names, sizeBytes: size * mb }));
-
-const node403002000 = images([['gcr.io/40:latest', 'gcr.io/40:v1', 'gcr.io/40:v1'], 40], [['gcr.io/300:latest', 'gcr.io/300:v1'], 300], [['gcr.io/2000:latest'], 2000]);
-const node25010 = images([['gcr.io/250:latest'], 250], [['gcr.io/10:latest', 'gcr.io/10:v1'], 10]);
-const node60040900 = images([['gcr.io/600:latest'], 600], [['gcr.io/40:latest'], 40], [['gcr.io/900:latest'], 900]);
-const node300600900 = images([['gcr.io/300:latest'], 300], [['gcr.io/600:latest'], 600], [['gcr.io/900:latest'], 900]);
-const node400030 = images([['gcr.io/4000:latest'], 4000], [['gcr.io/30:latest'], 30]);
-const node203040 = images([['gcr.io/20:latest'], 20], [['gcr.io/30:latest'], 30], [['gcr.io/40:latest'], 40]);
-const nodeWithNoImages: NodeStatus['images'] = [];
 
 // TestImageLocalityPriority (image_locality_test.go): maxThreshold is 1000 MiB per container.
 describe('ImageLocality score', () => {

@@ -11,16 +11,17 @@ import { pod, scoreOnly, type PublicTable } from './table.ts';
 import type { NodeOptions } from '../../../index.ts';
 
 const mb = 1024 * 1024;
+/** Node images in MiB, as upstream's tests list them (shared with the plugin's own table test). */
 const images = (...list: Array<[string[], number]>) => list.map(([names, size]) => ({ names, sizeBytes: size * mb }));
 const imageNode = (name: string, nodeImages: NodeOptions['images']): NodeOptions => ({ name, cpu: '2', memory: '4Gi', ...(nodeImages?.length ? { images: nodeImages } : {}) });
 
-const node403002000 = images([['gcr.io/40:latest', 'gcr.io/40:v1', 'gcr.io/40:v1'], 40], [['gcr.io/300:latest', 'gcr.io/300:v1'], 300], [['gcr.io/2000:latest'], 2000]);
-const node25010 = images([['gcr.io/250:latest'], 250], [['gcr.io/10:latest', 'gcr.io/10:v1'], 10]);
-const node60040900 = images([['gcr.io/600:latest'], 600], [['gcr.io/40:latest'], 40], [['gcr.io/900:latest'], 900]);
-const node300600900 = images([['gcr.io/300:latest'], 300], [['gcr.io/600:latest'], 600], [['gcr.io/900:latest'], 900]);
-const node400030 = images([['gcr.io/4000:latest'], 4000], [['gcr.io/30:latest'], 30]);
-const node203040 = images([['gcr.io/20:latest'], 20], [['gcr.io/30:latest'], 30], [['gcr.io/40:latest'], 40]);
-const nodeWithNoImages: NodeOptions['images'] = [];
+export const node403002000 = images([['gcr.io/40:latest', 'gcr.io/40:v1', 'gcr.io/40:v1'], 40], [['gcr.io/300:latest', 'gcr.io/300:v1'], 300], [['gcr.io/2000:latest'], 2000]);
+export const node25010 = images([['gcr.io/250:latest'], 250], [['gcr.io/10:latest', 'gcr.io/10:v1'], 10]);
+export const node60040900 = images([['gcr.io/600:latest'], 600], [['gcr.io/40:latest'], 40], [['gcr.io/900:latest'], 900]);
+export const node300600900 = images([['gcr.io/300:latest'], 300], [['gcr.io/600:latest'], 600], [['gcr.io/900:latest'], 900]);
+export const node400030 = images([['gcr.io/4000:latest'], 4000], [['gcr.io/30:latest'], 30]);
+export const node203040 = images([['gcr.io/20:latest'], 20], [['gcr.io/30:latest'], 30], [['gcr.io/40:latest'], 40]);
+export const nodeWithNoImages: NodeOptions['images'] = [];
 
 export const imageLocalityPriority: PublicTable = {
 	test: 'TestImageLocalityPriority',
