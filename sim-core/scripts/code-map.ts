@@ -111,6 +111,12 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 			'apache/httpd',
 			'python/cpython',
 			'redis/redis',
+			'coredns/coredns',
+			'miekg/dns',
+			'coredns/caddy',
+			'isc-projects/bind9',
+			'iputils/iputils',
+			'bminor/musl',
 		].map((repo) => [repo, github(repo)]),
 	),
 	// Projects hosted outside GitHub, at their default branch.

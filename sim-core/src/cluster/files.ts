@@ -50,6 +50,11 @@ export function kubeconfig(server: string, user: string, groups: string[], conte
 	});
 }
 
+/** Where systemd-resolved lists the upstream servers it learned (the kubelet's resolvConf on kubeadm nodes). */
+export const HOST_UPSTREAM_RESOLV_CONF = '/run/systemd/resolve/resolv.conf';
+/** The nodes' upstream DNS server: the LAN's gateway, the reader's workstation, which serves no DNS in this offline lab. */
+export const LAN_DNS_SERVER = '192.168.56.1';
+
 interface MachineFacts {
 	nodeName: string;
 	nodeIp: string;
@@ -66,9 +71,13 @@ interface MachineFacts {
 export function nodeFiles(f: MachineFacts): Record<string, string> {
 	const files: Record<string, string> = {
 		'/etc/hostname': `${f.nodeName}\n`,
+		'/etc/hosts': `127.0.0.1 localhost\n127.0.1.1 ${f.nodeName}\n${f.nodeIp} ${f.nodeName}\n`,
+		// systemd-resolved: programs use its stub on 127.0.0.53; the file it keeps of the real upstream servers is what kubeadm's kubelet hands to Default Pods.
+		'/etc/resolv.conf': 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n',
+		[HOST_UPSTREAM_RESOLV_CONF]: `nameserver ${LAN_DNS_SERVER}\n`,
 		'/etc/kubernetes/pki/ca.crt': certificate('kubernetes'),
 		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, ['system:nodes'], `system:node:${f.nodeName}`),
-		'/var/lib/kubelet/config.yaml': `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nstaticPodPath: /etc/kubernetes/manifests\n${f.registerNode === false ? 'registerNode: false\n' : ''}rotateCertificates: true\n`,
+		'/var/lib/kubelet/config.yaml': `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nresolvConf: /run/systemd/resolve/resolv.conf\nstaticPodPath: /etc/kubernetes/manifests\n${f.registerNode === false ? 'registerNode: false\n' : ''}rotateCertificates: true\n`,
 		'/var/lib/kubelet/kubeadm-flags.env': 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n',
 		// The kubelet and containerd units (systemctl cat, the command line in systemctl status) and crictl's endpoint.
 		...systemdNodeFiles(),

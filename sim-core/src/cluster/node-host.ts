@@ -25,7 +25,7 @@ import type { Taint } from '../api/types.ts';
 import type { ApiRequest, ApiResponse } from '../api/request.ts';
 import { type Host } from '../shell/index.ts';
 import { MemoryFs, type FsJSON } from '../host/fs.ts';
-import { ContainerRuntime } from '../runtime/container-runtime.ts';
+import { ContainerRuntime, type PodNetworkIdentity } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
 import type { SystemComponent } from '../runtime/images.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
@@ -111,7 +111,7 @@ export class NodeHost {
 	/** Tools that run inside this node's system containers (etcdctl in etcd's), set by the tools wiring. */
 	execInSystemContainer?: (component: string, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
 	/** Network clients run inside a Pod's container (curl in `kubectl exec`), set by the tools wiring. */
-	podNetworkCommand?: (pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[], readFile?: (path: string) => string | undefined) => { exitCode: number; stdout: string; stderr: string } | undefined;
+	podNetworkCommand?: (pod: PodNetworkIdentity, argv: string[], readFile?: (path: string) => string | undefined) => { exitCode: number; stdout: string; stderr: string; files?: Record<string, string> } | undefined;
 	/** The kernel's packet-filter rules and kube-proxy (./node-network.ts). */
 	readonly network: NodeNetwork;
 
@@ -197,6 +197,7 @@ export class NodeHost {
 			staticPodManifests: (dir) => this.manifests(dir),
 			configFile: () => (this.fs.exists(KUBELET_CONFIG_FILE) ? this.fs.readFile(KUBELET_CONFIG_FILE) : undefined),
 			configPath: KUBELET_CONFIG_FILE,
+			hostFile: (path) => (this.fs.exists(path) ? this.fs.readFile(path) : undefined),
 			kubernetesServiceHost: NETWORK.kubernetesServiceIp,
 			disk,
 			bootId: () => this.bootId(),

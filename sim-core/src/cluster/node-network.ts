@@ -14,7 +14,6 @@
  * Mirrors nothing upstream: the simulator's wiring of one machine's network
  * side (its kernel rules and its kube-proxy).
  */
-import type { KubeObject } from '../api/types.ts';
 import { ApiClient } from '../client/client.ts';
 import { defaultConfig, parseKubeProxyConfig, type KubeProxyConfig } from '../network/config.ts';
 import { emptyDataplane, type NodeDataplaneState } from '../host/netfilter/dataplane.ts';
@@ -121,23 +120,7 @@ export class NodeNetwork {
 }
 
 /** Where a connection lands on the cluster's network. */
-export function clusterConnect(cluster: NetworkContext, source: ConnectSource, ip: string, port: number): Landing {
+export function clusterConnect(cluster: NetworkContext, source: ConnectSource, ip: string, port: number, proto: 'tcp' | 'udp' = 'tcp'): Landing {
 	const views = [...cluster.hosts.values()].map((h) => h.network.view());
-	return connect(views, source, ip, port);
-}
-
-/** The Service a DNS name inside a Pod of `namespace` resolves to (CoreDNS's kubernetes plugin), while a CoreDNS Pod is ready. */
-export function clusterDnsLookup(cluster: NetworkContext, namespace: string, name: string): string | undefined {
-	const dnsReady = cluster.list('endpointslices', 'kube-system').some((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'kube-dns' && ((s as KubeObject & { endpoints?: Array<{ conditions?: { ready?: boolean } }> }).endpoints ?? []).some((e) => e.conditions?.ready !== false));
-	if (!dnsReady) return undefined;
-	// The Pod's resolv.conf search path: <ns>.svc.cluster.local svc.cluster.local cluster.local (ndots:5).
-	const candidates = [name, `${name}.${namespace}.svc.cluster.local`, `${name}.svc.cluster.local`, `${name}.cluster.local`];
-	for (const fqdn of candidates) {
-		const m = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc\.cluster\.local\.?$/.exec(fqdn);
-		if (!m) continue;
-		const svc = cluster.get('services', m[2], m[1]);
-		const ip = (svc?.spec as { clusterIP?: string } | undefined)?.clusterIP;
-		if (ip && ip !== 'None') return ip;
-	}
-	return undefined;
+	return connect(views, source, ip, port, proto);
 }

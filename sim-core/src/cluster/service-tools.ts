@@ -27,7 +27,9 @@ import { goHttpAnswer, podHttpAnswer } from '../tools/curl/http-servers.ts';
 import { createIptables, createIptablesSave, createIpvsadm, createNft, type NetfilterDeps } from '../tools/netfilter/index.ts';
 import type { ConnectSource, Landing } from '../network/service-traffic.ts';
 import type { ToolsContext } from './wiring.ts';
-import { clusterConnect, clusterDnsLookup } from './node-network.ts';
+import { clusterConnect } from './node-network.ts';
+import { CoreDnsServers } from './cluster-dns.ts';
+import { resolveAddress, runClientTool, runDnsTool, type EchoResult, type NetDeps, type ToolDialects } from '../tools/net/index.ts';
 import type { ReaderShell } from './reader-shell.ts';
 
 /** Where a Pod finds the cluster CA (the kube-api-access projected volume's ca.crt). */
@@ -37,7 +39,16 @@ const SERVICE_ACCOUNT_CA_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/c
 const DEBIAN_CURL_VERSION = '8.14.1';
 
 /** The pseudo machines curl runs on inside Pods, by host name. */
-type PodHosts = Map<string, { node: string; ip: string; namespace: string; hostNetwork: boolean }>;
+type PodHosts = Map<string, PodHostEntry>;
+
+interface PodHostEntry {
+	node: string;
+	ip: string;
+	namespace: string;
+	hostNetwork: boolean;
+	/** The container's files (its resolv.conf, /etc/hosts). */
+	readFile?: (path: string) => string | undefined;
+}
 
 function describe(landing: Landing, ip: string, port: number): string {
 	const path = landing.decision?.path.filter((c) => !/^KUBE-(MARK-MASQ|FIREWALL|PROXY-FIREWALL|FORWARD)$/.test(c)) ?? [];
@@ -57,7 +68,7 @@ function describe(landing: Landing, ip: string, port: number): string {
 }
 
 /** curl's network side: connect(), resolve(), and the version on a Pod's image. */
-export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, podHosts: PodHosts): Pick<CurlDeps, 'connect' | 'resolve' | 'versionOn'> {
+export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, podHosts: PodHosts, dns?: CoreDnsServers): Pick<CurlDeps, 'connect' | 'resolve' | 'versionOn'> {
 	const sourceOf = (hostName: string): ConnectSource | undefined => {
 		if (hostName === 'workstation') return { kind: 'workstation', ip: workstationIp };
 		const pod = podHosts.get(hostName);
@@ -66,8 +77,8 @@ export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, po
 		return cluster.hosts.has(hostName) ? { kind: 'node', node: hostName } : undefined;
 	};
 	const api = cluster.hosts.get(cluster.controlPlaneNode)!;
-	return {
-		connect: (hostName, ip, port): CurlConnection | undefined => {
+	const connectFrom = (hostName: string) => (ip: string, port: number): CurlConnection => connectOne(hostName, ip, port) ?? { kind: 'timeout' };
+	const connectOne = (hostName: string, ip: string, port: number): CurlConnection | undefined => {
 			const source = sourceOf(hostName);
 			if (!source) return undefined;
 			const landing = clusterConnect(cluster, source, ip, port);
@@ -110,17 +121,21 @@ export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, po
 					};
 				}
 			}
-		},
+	};
+	return {
+		connect: connectOne,
 		resolve: (hostName, name) => {
 			const pod = podHosts.get(hostName);
-			return pod ? clusterDnsLookup(cluster, pod.namespace, name) : undefined;
+			if (!pod || !dns) return undefined;
+			const found = resolveAddress(podNetDeps(cluster, dns, hostName, pod, connectFrom(hostName), pod.readFile), name);
+			return found.kind === 'address' ? found.ip : undefined;
 		},
 		versionOn: (hostName) => (podHosts.has(hostName) ? DEBIAN_CURL_VERSION : undefined),
 	};
 }
 
 /** The packet-filter tools on every node, `kube-ipvs0` for `ip`, and curl inside Pods. */
-export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, curlDeps: CurlDeps, podHosts: PodHosts): void {
+export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, curlDeps: CurlDeps, podHosts: PodHosts, dns: CoreDnsServers): void {
 	for (const host of cluster.hosts.values()) {
 		const deps: NetfilterDeps = {
 			dataplane: () => host.network.dataplane,
@@ -138,19 +153,112 @@ export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, 
 	const podCurl = createCurl({ ...curlDeps, elapse: undefined, hostIp: (name) => podHosts.get(name)?.ip ?? curlDeps.hostIp?.(name), trustedCaFiles: [SERVICE_ACCOUNT_CA_FILE] });
 	for (const host of cluster.hosts.values()) {
 		host.podNetworkCommand = (pod, argv, readFile) => {
-			if (!/(^|\/)curl$/.test(argv[0] ?? '')) return undefined;
+			const base = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1);
+			if (!POD_NETWORK_COMMANDS.has(base)) return undefined;
 			const name = `pod:${pod.namespace}/${pod.name}`;
-			podHosts.set(name, { node: host.name, ip: pod.hostNetwork ? host.ip : pod.ip, namespace: pod.namespace, hostNetwork: pod.hostNetwork });
+			const entry: PodHostEntry = { node: host.name, ip: pod.hostNetwork ? host.ip : pod.ip, namespace: pod.namespace, hostNetwork: pod.hostNetwork, readFile };
+			podHosts.set(name, entry);
 			try {
-				const podHost: Host = { name, fs: containerFiles(argv, readFile), commands: new Map(), user: 'root', home: '/root', kind: 'node' };
-				const ctx: CommandContext = { argv: ['curl', ...argv.slice(1)], stdin: '', env: {}, host: podHost, shell: shell.session };
-				const result: CommandResult = podCurl(ctx);
-				return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+				if (base === 'curl') {
+					const podHost: Host = { name, fs: containerFiles(argv, readFile), commands: new Map(), user: 'root', home: '/root', kind: 'node' };
+					const ctx: CommandContext = { argv: ['curl', ...argv.slice(1)], stdin: '', env: {}, host: podHost, shell: shell.session };
+					const result: CommandResult = podCurl(ctx);
+					return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+				}
+				const deps = podNetDeps(cluster, dns, name, entry, (ip, port) => curlDeps.connect?.(name, ip, port) ?? { kind: 'timeout' }, readFile, podDialects(pod.image));
+				return runDnsTool(deps, argv) ?? runClientTool(deps, argv);
 			} finally {
 				podHosts.delete(name);
 			}
 		};
+		// On the node (Ubuntu): BIND's dig, nslookup and host, iputils' ping, through systemd-resolved's stub unless a server is named.
+		const nodeDeps = (): NetDeps => ({
+			readFile: (path) => (host.fs.exists(path) ? host.fs.readFile(path) : undefined),
+			dns: (server, query) => dns.exchange({ kind: 'node', node: host.name }, server, query),
+			connect: (ip, port) => curlDeps.connect?.(host.name, ip, port) ?? { kind: 'timeout' },
+			echo: (ip) => echoFrom(cluster, { kind: 'node', node: host.name }, ip),
+			wallMs: () => cluster.kernel.wallMs(),
+			random: () => cluster.kernel.rng(`tools/net/${host.name}`).float(),
+			dialects: UBUNTU_DIALECTS,
+		});
+		for (const tool of ['nslookup', 'dig', 'host', 'ping'] as const) {
+			host.shellHost.commands.set(tool, (ctx: CommandContext): CommandResult => {
+				const argv = [tool, ...ctx.argv.slice(1)];
+				const r = runDnsTool(nodeDeps(), argv) ?? runClientTool(nodeDeps(), argv)!;
+				return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+			});
+		}
 	}
+}
+
+/** The commands a Pod runs on its own network. */
+const POD_NETWORK_COMMANDS = new Set(['curl', 'wget', 'nc', 'netcat', 'ping', 'nslookup', 'dig', 'host']);
+
+/** Ubuntu 24.04's bind9-dnsutils and iputils-ping on the nodes. */
+const UBUNTU_DIALECTS: ToolDialects = { nslookup: 'bind', ping: 'iputils', bindVersion: '9.18.39-0ubuntu0.24.04.2-Ubuntu' };
+
+/** Which tools answer in an image: busybox's applets (the old nslookup up to 1.28), or BIND and iputils where the image installs them. */
+function podDialects(image: { repository: string; version: string; family: string } | undefined): ToolDialects {
+	const repo = image?.repository ?? '';
+	if (/jessie-dnsutils|dnsutils/.test(repo)) return { nslookup: 'bind', ping: 'iputils', bindVersion: '9.9.5-9+deb8u19-Debian' };
+	if (/netshoot/.test(repo)) return { nslookup: 'bind', ping: 'iputils', bindVersion: '9.20.15' };
+	if (image?.family === 'busybox' || image?.family === 'alpine') {
+		const [major, minor] = (image.version ?? '').split('.').map(Number);
+		const old = image.family === 'busybox' && major === 1 && minor <= 28;
+		return { nslookup: old ? 'busybox-old' : 'busybox', ping: 'busybox', bindVersion: '' };
+	}
+	return { nslookup: 'bind', ping: 'iputils', bindVersion: '9.20.15-1~deb13u1-Debian' };
+}
+
+/** A Pod's network as its tools see it. */
+function podNetDeps(cluster: ToolsContext, dns: CoreDnsServers, name: string, pod: PodHostEntry, connect: NetDeps['connect'], readFile?: (path: string) => string | undefined, dialects: ToolDialects = UBUNTU_DIALECTS): NetDeps {
+	const source: ConnectSource = pod.hostNetwork ? { kind: 'node', node: pod.node } : { kind: 'pod', node: pod.node, ip: pod.ip };
+	return {
+		readFile: (path) => (readFile ?? pod.readFile)?.(path),
+		dns: (server, query) => dns.exchange(source, server, query),
+		connect,
+		echo: (ip) => echoFrom(cluster, source, ip),
+		wallMs: () => cluster.kernel.wallMs(),
+		random: () => cluster.kernel.rng(`tools/net/${name}`).float(),
+		dialects,
+	};
+}
+
+/**
+ * Where an ICMP echo from `source` to `ip` gets an answer, with the TTL it
+ * arrives with: 64 from the same machine or bridge, one less for each
+ * node that routes it (a Pod on another node: its node, then ours). A
+ * ClusterIP answers only where a local device holds it (IPVS's
+ * kube-ipvs0); iptables and nftables only rewrite TCP and UDP.
+ */
+function echoFrom(cluster: ToolsContext, source: ConnectSource, ip: string): EchoResult {
+	if (source.kind === 'workstation') return { kind: 'lost' };
+	const views = [...cluster.hosts.values()].map((h) => h.network.view());
+	const own = views.find((v) => v.name === source.node);
+	if (!own || own.unreachable) return { kind: 'lost' };
+	if (ip.startsWith('127.') || (source.kind === 'pod' && ip === source.ip)) return { kind: 'reply', ttl: 64 };
+	const fromPod = source.kind === 'pod';
+	if (own.localAddresses.includes(ip)) return { kind: 'reply', ttl: 64 };
+	// A Pod on the same node: across the cni0 bridge, no router in between.
+	if (own.podIps.includes(ip)) return { kind: 'reply', ttl: 64 };
+	for (const v of views) {
+		if (v === own) continue;
+		const nic = v.ip === ip;
+		const local = v.localAddresses.includes(ip) && !(v.dataplane.ipvs.dummy?.addresses ?? []).includes(ip);
+		const podHere = v.podIps.includes(ip);
+		if (!nic && !local && !podHere) continue;
+		if (v.poweredOff) return { kind: 'unreachable' };
+		if (v.unreachable) return { kind: 'lost' };
+		// Hops: our node routes a Pod's packet out (one), the other node routes it to its Pod (one more).
+		const hops = (fromPod ? 1 : 0) + (podHere ? 1 : 0);
+		return { kind: 'reply', ttl: 64 - hops };
+	}
+	if (inPodNetwork(ip)) return { kind: 'unreachable' };
+	return { kind: 'lost' };
+}
+
+function inPodNetwork(ip: string): boolean {
+	return ip.startsWith('10.244.');
 }
 
 /**

@@ -20,6 +20,7 @@ import type { ToolsContext } from './wiring.ts';
 import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
 import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
+import { CoreDnsServers } from './cluster-dns.ts';
 import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
 
@@ -51,7 +52,11 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 
 	// ---- curl: anywhere; reaches the API server, and Services and Pods through the nodes' rules ----
 	const server = kubeadmApiServer(cp.name, cp.ip, cluster.kernel.epochMs);
-	const podHosts = new Map<string, { node: string; ip: string; namespace: string; hostNetwork: boolean }>();
+	const podHosts: Parameters<typeof serviceCurlDeps>[2] = new Map();
+	// CoreDNS's servers: their answers and their reload checks (./cluster-dns.ts).
+	const dns = new CoreDnsServers(cluster.kernel, cluster);
+	cluster.kernel.register(dns);
+	cluster.kernel.start(dns.id);
 	const curlDeps: CurlDeps = {
 			apiServer: server,
 			reachable: (hostName) => {
@@ -78,7 +83,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			wallMs: () => cluster.kernel.wallMs(),
 			random: random('curl'),
 			elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
-			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts),
+			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts, dns),
 	};
 	shell.register('curl', createCurl(curlDeps));
 	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).
@@ -107,7 +112,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	}
 
 	// ---- iptables, iptables-save, ipvsadm, nft on every node; curl inside Pods ----
-	registerNetworkTools(cluster, shell, curlDeps, podHosts);
+	registerNetworkTools(cluster, shell, curlDeps, podHosts, dns);
 
 	// ---- crictl, systemctl, journalctl: each node's containerd and its two systemd units ----
 	for (const host of cluster.hosts.values()) {

@@ -85,6 +85,8 @@ export interface SandboxConfig {
 	hostNetwork: boolean;
 	labels: Record<string, string>;
 	annotations: Record<string, string>;
+	/** DNSConfig: what containerd writes to the sandbox's resolv.conf (the kubelet's GetPodDNS). */
+	dnsConfig?: { servers: string[]; searches: string[]; options: string[] };
 }
 
 /** CRI ContainerConfig (the parts we model). */

@@ -60,6 +60,9 @@ export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 		config.nodeLeaseDurationSeconds = doc.nodeLeaseDurationSeconds as number;
 	}
 	if (typeof doc.staticPodPath === 'string' && doc.staticPodPath !== '') config.staticPodPath = doc.staticPodPath;
+	if (Array.isArray(doc.clusterDNS)) config.clusterDNS = doc.clusterDNS.map(String);
+	if (typeof doc.clusterDomain === 'string') config.clusterDomain = doc.clusterDomain;
+	if (typeof doc.resolvConf === 'string') config.resolvConf = doc.resolvConf;
 	if (doc.registerNode !== undefined) {
 		if (typeof doc.registerNode !== 'boolean') return { config: {}, error: `failed to decode: json: cannot unmarshal ${JSON.stringify(doc.registerNode)} into Go struct field KubeletConfiguration.registerNode of type bool` };
 		config.registerNode = doc.registerNode;

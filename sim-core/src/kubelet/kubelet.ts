@@ -96,6 +96,12 @@ export interface KubeletConfig {
 	 * so it creates none of them until someone else creates the Node.
 	 */
 	registerNode: boolean;
+	/** clusterDNS: the DNS Service's addresses ClusterFirst Pods get as nameservers (kubeadm: 10.96.0.10). */
+	clusterDNS: string[];
+	/** clusterDomain: the domain of the search list (kubeadm: cluster.local). */
+	clusterDomain: string;
+	/** resolvConf: the node's resolver file Default Pods copy (kubeadm with systemd-resolved: /run/systemd/resolve/resolv.conf). */
+	resolvConf: string;
 }
 
 const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -116,6 +122,10 @@ const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	syncFrequencyMs: SYNC_FREQUENCY_MS,
 	staticPodPath: STATIC_POD_PATH,
 	registerNode: true,
+	// The kubelet's own defaults (no clusterDNS, /etc/resolv.conf); kubeadm's config.yaml sets the first two.
+	clusterDNS: [],
+	clusterDomain: '',
+	resolvConf: '/etc/resolv.conf',
 };
 
 /** What the cluster gives a kubelet. */
@@ -136,6 +146,8 @@ export interface KubeletDeps {
 	host: KubeletUnitRecord;
 	/** The manifest files of a directory (the config's staticPodPath), read at start and every fileCheckFrequency. */
 	staticPodManifests?: (dir: string) => ManifestFile[];
+	/** Reads a file of the node (the resolvConf Default Pods copy); undefined when it is missing. */
+	hostFile?(path: string): string | undefined;
 	/**
 	 * The text of the file the kubelet's `--config` flag names
 	 * (/var/lib/kubelet/config.yaml), read at every start; undefined when

@@ -10,6 +10,7 @@
  * Mirrors pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions,
  * SyncPod, doBackOff, createPodSandbox).
  */
+import { podDnsConfig } from './network-dns.ts';
 import type { Container } from '../api/types.ts';
 import { keyOf } from '../client/informer.ts';
 import { criErrorText, type ContainerInfo, type SandboxInfo } from '../cri-api/cri.ts';
@@ -47,6 +48,7 @@ export function syncRunning(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 				hostNetwork,
 				labels: { ...(pod.metadata.labels ?? {}), 'io.kubernetes.pod.name': pod.metadata.name ?? '', 'io.kubernetes.pod.namespace': pod.metadata.namespace ?? '', 'io.kubernetes.pod.uid': w.uid },
 				annotations: { ...(pod.metadata.annotations ?? {}) },
+				dnsConfig: podDnsConfig(pod, { clusterDNS: ctx.config.clusterDNS, clusterDomain: ctx.config.clusterDomain, hostResolvConf: ctx.deps.hostFile?.(ctx.config.resolvConf) }),
 			},
 			ctx.id,
 		);

@@ -350,14 +350,14 @@ class Walker {
 }
 
 /**
- * Routes the first packet of a TCP connection from `source` to
- * `dstIp:dstPort` through one node's rules. `random` is the node's seeded
- * stream (statistic matches, numgen).
+ * Routes the first packet of a TCP connection (or a UDP datagram: a DNS
+ * query) from `source` to `dstIp:dstPort` through one node's rules.
+ * `random` is the node's seeded stream (statistic matches, numgen).
  */
-export function routeOnNode(node: NodeNetwork, source: PacketSource, dstIp: string, dstPort: number, random: () => number): RouteDecision {
+export function routeOnNode(node: NodeNetwork, source: PacketSource, dstIp: string, dstPort: number, random: () => number, proto: 'tcp' | 'udp' = 'tcp'): RouteDecision {
 	const w = new Walker(node, random);
 	const dp = node.dataplane;
-	const p: Packet = { src: source.ip, dst: dstIp, dport: dstPort, proto: 'tcp', mark: 0, dnat: false, masquerade: false, fromBridge: source.kind === 'pod', path: [] };
+	const p: Packet = { src: source.ip, dst: dstIp, dport: dstPort, proto, mark: 0, dnat: false, masquerade: false, fromBridge: source.kind === 'pod', path: [] };
 	const isLocal = (ip: string) => ip.startsWith('127.') || node.localAddresses.includes(ip);
 	const done = (kind: RouteDecision['kind']): RouteDecision => ({ kind, ip: p.dst, port: p.dport, masquerade: p.masquerade, path: p.path });
 	const local = source.kind === 'host';
@@ -382,7 +382,7 @@ export function routeOnNode(node: NodeNetwork, source: PacketSource, dstIp: stri
 	if (v === 'drop' || v === 'reject') return done(v);
 	// IPVS takes packets to a virtual server after the filter hooks and forwards them to a real server.
 	if (!p.dnat) {
-		const vs = dp.ipvs.virtualServers.find((s) => s.protocol === 'TCP' && s.address === p.dst && s.port === p.dport);
+		const vs = dp.ipvs.virtualServers.find((s) => s.protocol === proto.toUpperCase() && s.address === p.dst && s.port === p.dport);
 		if (vs) {
 			p.path.push(`ipvs ${vs.protocol} ${vs.address}:${vs.port}`);
 			// No real server: ip_vs_leave() sends ICMP port unreachable.

@@ -116,7 +116,7 @@ function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: strin
 }
 
 /** Where a connection from `source` to ip:port lands. */
-export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource, ip: string, port: number): Landing {
+export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource, ip: string, port: number, proto: 'tcp' | 'udp' = 'tcp'): Landing {
 	if (source.kind === 'workstation') {
 		const owner = nodes.find((n) => n.ip === ip);
 		if (!owner) {
@@ -124,7 +124,7 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 			return inCidr(ip, '192.168.56.0/24') && ip !== source.ip ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS } : { kind: 'timeout' };
 		}
 		if (owner.unreachable) return silentNode(owner);
-		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random());
+		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random(), proto);
 		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes);
 	}
 	const node = nodes.find((n) => n.name === source.node);
@@ -132,13 +132,13 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 	// Inside a Pod's network namespace, loopback and the Pod's own address reach its own containers; no node rule sees it.
 	if (source.kind === 'pod' && (ip.startsWith('127.') || ip === source.ip)) return { kind: 'pod', node: node.name, ip: source.ip, port, clientIp: ip.startsWith('127.') ? '127.0.0.1' : source.ip };
 	const srcIp = source.kind === 'pod' ? source.ip : ip.startsWith('127.') ? '127.0.0.1' : node.ip;
-	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random());
+	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random(), proto);
 	if (decision.kind === 'reject' || decision.kind === 'drop') return deliver(node, decision.ip, decision.port, srcIp, decision, nodes);
 	// Not rewritten and addressed to another node: that node's rules apply when it arrives (a NodePort there).
 	const other = nodes.find((n) => n !== node && n.ip === decision.ip);
 	if (decision.kind === 'pass' && other) {
 		if (other.unreachable) return silentNode(other, decision);
-		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random());
+		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random(), proto);
 		const from = source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip;
 		return deliver(other, next.ip, next.port, from, next, nodes);
 	}

@@ -35,6 +35,7 @@ import { runUserlandTool } from './behaviour/shell-tools.ts';
 import { binaryExists } from './behaviour/userland.ts';
 
 export { baselinePaths, normalizePath, readFile } from './behaviour/rootfs.ts';
+import { readFile } from './behaviour/rootfs.ts';
 export { binaryExists, isShell, resolveArgv, unwrapEntrypoint } from './behaviour/userland.ts';
 export { accessLogLine, httpAnswer, PROBE_USER_AGENT } from './behaviour/servers.ts';
 
@@ -56,6 +57,8 @@ export interface ContainerContext {
 	argv: string[];
 	/** Bind mounts from the kubelet (CRI ContainerConfig.mounts): volumes, in volumeMounts order (./mounts.ts). */
 	mounts?: Mount[];
+	/** The sandbox's /etc/resolv.conf, as containerd wrote it from the kubelet's DNSConfig. */
+	resolvConf?: string;
 }
 
 /** One line of container output. */
@@ -137,7 +140,7 @@ export function runCommand(image: CatalogImage, ctx: ContainerContext, files: Fi
 		runUserlandTool(image, ctx, files, argv, wallMs, options, out) ??
 		runServerProgram(image, ctx, argv, wallMs, options, out) ??
 		runTestImageProgram(ctx, argv, wallMs, options, out) ??
-		runSystemProgram(image, argv, wallMs, options, out) ??
+		runSystemProgram(image, argv, wallMs, options, out, (path) => readFile(image, ctx, files, path)) ??
 		// A binary present in the image but with nothing to simulate: it runs and succeeds.
 		{ kind: 'done', status: 0, out }
 	);

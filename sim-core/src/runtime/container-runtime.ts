@@ -39,7 +39,7 @@ import * as sandboxes from './server/sandbox-service.ts';
 import * as containers from './server/container-service.ts';
 import * as runtimeStatus from './server/status.ts';
 import { CONTAINER_CHECK, markComponentExited, onContainerCheck } from './server/events.ts';
-import { appendComponentLog } from './server/container-process.ts';
+import { appendComponentLog, appendContainerLog, componentContainers, containerFile, type ComponentContainer } from './server/container-process.ts';
 import { powerLost, recoverContainers } from './server/restart.ts';
 import { probeHttp, probeTcp, serveHttp, type ServedAnswer } from './server/pod-traffic.ts';
 
@@ -49,6 +49,16 @@ export { UNKNOWN_EXIT_CODE, UNKNOWN_EXIT_REASON } from './server/restart.ts';
 export { DEFAULT_CONTAINERD_VERSION, type RuntimeProcessState } from './server/cri-service.ts';
 
 /** Control-plane processes backed by static-pod containers: the cluster starts and stops them. */
+/** Who runs a network command in a Pod: the Pod, its address, and the image whose tools answer. */
+export interface PodNetworkIdentity {
+	namespace: string;
+	name: string;
+	ip: string;
+	hostname: string;
+	hostNetwork: boolean;
+	image?: { repository: string; version: string; family: string };
+}
+
 export interface SystemContainerHooks {
 	/** A container running `component` started on `node` (start the simulated process). */
 	onSystemContainerStart(node: string, component: SystemComponent): void;
@@ -70,7 +80,7 @@ export interface SystemContainerHooks {
 	 * address. Undefined: not a client the network answers; the image's own
 	 * program runs.
 	 */
-	podNetworkCommand?(node: string, pod: { namespace: string; name: string; ip: string; hostname: string; hostNetwork: boolean }, argv: string[], readFile?: (path: string) => string | undefined): { exitCode: number; stdout: string; stderr: string } | undefined;
+	podNetworkCommand?(node: string, pod: PodNetworkIdentity, argv: string[], readFile?: (path: string) => string | undefined): { exitCode: number; stdout: string; stderr: string; files?: Record<string, string> } | undefined;
 }
 
 export interface ContainerRuntimeDeps {
@@ -291,6 +301,21 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implement
 	/** Writes a line to the log of the running container of a system component (kube-proxy logs through it). */
 	appendComponentLog(component: SystemComponent, stream: 'stdout' | 'stderr', text: string): boolean {
 		return appendComponentLog(this.ctx, component, stream, text);
+	}
+
+	/** The running containers of a system component on this node (CoreDNS's servers). */
+	componentContainers(component: SystemComponent): ComponentContainer[] {
+		return componentContainers(this.ctx, component);
+	}
+
+	/** A file as a running container sees it now (its volumes synced first). */
+	containerFile(id: string, path: string): string | undefined {
+		return containerFile(this.ctx, id, path);
+	}
+
+	/** Writes a line to one container's log, as its process would. */
+	appendContainerLog(id: string, stream: 'stdout' | 'stderr', text: string): boolean {
+		return appendContainerLog(this.ctx, id, stream, text);
 	}
 
 	// ---- the cluster's side -------------------------------------------------------------------------

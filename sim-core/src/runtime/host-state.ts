@@ -44,6 +44,8 @@ export interface SandboxRecord {
 	createdWallMs: number;
 	labels: Record<string, string>;
 	annotations: Record<string, string>;
+	/** The resolv.conf containerd wrote for the sandbox from the kubelet's DNSConfig (none: the image's own). */
+	resolvConf?: string;
 }
 
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED';

@@ -57,6 +57,8 @@ export interface ProgramState {
 	/** A stop in progress: when the stop signal and SIGKILL land. */
 	stop?: { signalAtMs: number; killAtMs: number | null; trapDone?: boolean };
 	exited?: { code: number; atMs: number; reason: ExitReason };
+	/** A prediction stopped here: a network command at this instant must run with the network as it is then. */
+	blockedAtMs?: number;
 }
 
 /** What the interpreter needs from its container. */
@@ -84,8 +86,29 @@ export interface ProgramHost {
 	 * run at one known instant: a main process is evaluated lazily, and its
 	 * connections must not depend on when someone looked.
 	 */
-	network?(argv: string[], readFile: (path: string) => string | undefined): { exitCode: number; stdout: string; stderr: string } | undefined;
+	network?(argv: string[], readFile: (path: string) => string | undefined): NetworkOutcome | undefined;
+	/**
+	 * The network for the main process, usable only at the instant the
+	 * runtime looks (`atMs`): the runtime schedules a look at the instant a
+	 * network command comes up (predictExit stops there), so the command
+	 * sees the cluster as it is then, not as it is when someone reads the
+	 * log later.
+	 */
+	liveNetwork?: { atMs: number; run(argv: string[], readFile: (path: string) => string | undefined): NetworkOutcome | undefined };
+	/** A look-ahead (predictExit): a network command ends the look-ahead at its instant. */
+	predicting?: boolean;
 }
+
+/** What a network client answered, and the files it wrote (wget's download). */
+export interface NetworkOutcome {
+	exitCode: number;
+	stdout: string;
+	stderr: string;
+	files?: Record<string, string>;
+}
+
+/** The clients that go out on the network: their answer depends on the cluster at the instant they run. */
+const NETWORK_CLIENTS = new Set(['curl', 'wget', 'nc', 'netcat', 'ping', 'nslookup', 'dig', 'host']);
 
 /** Bounds: instructions per advance, and per instant (a loop with no sleep spins). */
 const MAX_STEPS_PER_ADVANCE = 200_000;
@@ -248,6 +271,7 @@ export function advanceProgram(program: ProgramState, host: ProgramHost, untilMs
 			return true;
 		}
 		step(program, host);
+		if (program.blockedAtMs !== undefined) return false;
 	}
 	return true;
 }
@@ -282,9 +306,10 @@ const PREDICT_STEPS = 20_000;
 export function predictExit(program: ProgramState, host: ProgramHost, horizonMs: number): { exit?: { atMs: number; code: number; reason: ExitReason }; recheckAtMs?: number } {
 	if (program.exited) return { exit: program.exited };
 	const copy: ProgramState = deepCopy(program);
-	const scratch: ProgramHost = { ...host, files: deepCopy(host.files), write: () => {}, onServe: undefined };
+	const scratch: ProgramHost = { ...host, files: deepCopy(host.files), write: () => {}, onServe: undefined, liveNetwork: undefined, predicting: true };
 	const finished = advanceProgram(copy, scratch, horizonMs, { maxSteps: PREDICT_STEPS, skipAhead: false });
 	if (copy.exited) return { exit: copy.exited };
+	if (copy.blockedAtMs !== undefined) return { recheckAtMs: Math.max(copy.blockedAtMs, program.atMs + 1) };
 	if (!finished) return { recheckAtMs: Math.max(copy.atMs, program.atMs + 1) };
 	return {};
 }
@@ -456,7 +481,21 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 		status = r;
 	} else {
 		const main = !host.sync && !background && !isPipeSource && !instr.pipeFrom;
-		const networked = host.network && binaryExists(host.image, name) ? host.network(argv, (path) => readFile(host.image, host.ctx, host.files, path)) : undefined;
+		const reader = (path: string) => readFile(host.image, host.ctx, host.files, path);
+		const client = NETWORK_CLIENTS.has(name.slice(name.lastIndexOf('/') + 1)) && binaryExists(host.image, name);
+		let networked = host.network && binaryExists(host.image, name) ? host.network(argv, reader) : undefined;
+		if (!host.network && client) {
+			if (host.predicting) {
+				if (!host.sync) {
+					// Look again at this instant, with the network as it is then.
+					program.blockedAtMs = at;
+					return;
+				}
+				// Inside `$(...)` of a look-ahead: assume the client fails; the real run decides.
+				networked = { exitCode: 1, stdout: '', stderr: '' };
+			} else if (host.liveNetwork) networked = host.liveNetwork.run(argv, reader);
+		}
+		if (networked?.files) for (const [path, content] of Object.entries(networked.files)) host.files[path.startsWith('/') ? path : `${(host.ctx.workingDir || '').replace(/\/$/, '')}/${path}`] = content;
 		const outcome: ReturnType<typeof runCommand> = networked ? { kind: 'done', status: networked.exitCode, out: [...outputLines(networked.stdout, 'stdout'), ...outputLines(networked.stderr, 'stderr')] } : runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at) });
 		switch (outcome.kind) {
 			case 'not-found':

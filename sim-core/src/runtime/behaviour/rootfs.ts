@@ -59,7 +59,7 @@ function baselineFile(image: CatalogImage, ctx: ContainerContext, path: string):
 		case '/etc/hosts':
 			return hostsFile(ctx);
 		case '/etc/resolv.conf':
-			return `search ${ctx.namespace}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`;
+			return ctx.resolvConf ?? `search ${ctx.namespace}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`;
 		case '/etc/os-release':
 			return OS_RELEASE[image.family] || undefined;
 	}

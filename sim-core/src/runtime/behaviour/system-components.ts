@@ -15,6 +15,8 @@
  * etcd-io/etcd client/pkg/logutil/zap.go (etcd's JSON log).
  */
 import { klogHeader } from '../../component-base/klog.ts';
+import { sha512Hex } from '../../golang/sha512.ts';
+import { utf8Encode } from '../../golang/utf8.ts';
 import { systemComponentOf, type CatalogImage, type SystemComponent } from '../images.ts';
 import type { CommandOutcome, OutputLine, ServedPort } from '../behaviour.ts';
 
@@ -44,14 +46,14 @@ const COMPONENT_PORTS: Record<SystemComponent, ServedPort[]> = {
 };
 
 /** Runs `argv` if it is a control-plane program (or an etcd tool); undefined if it is another program. */
-export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: number, options: { main: boolean }, out: OutputLine[]): CommandOutcome | undefined {
+export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: number, options: { main: boolean }, out: OutputLine[], readFile?: (path: string) => string | undefined): CommandOutcome | undefined {
 	const binary = argv[0];
 	const base = binary.slice(binary.lastIndexOf('/') + 1);
 	const args = argv.slice(1);
 	const print = (text: string) => out.push({ stream: 'stdout', text });
 	const done = (status: number): CommandOutcome => ({ kind: 'done', status, out });
 	const version = image.version;
-	if (base === 'coredns') return systemServer(image, 'coredns', args, wallMs, options, out);
+	if (base === 'coredns') return systemServer(image, 'coredns', args, wallMs, options, out, readFile);
 	const component = systemComponentOf(image);
 	if (component && (base === component || base === 'kube-proxy')) return systemServer(image, component, args, wallMs, options, out);
 	if (image.program === 'etcd' && (base === 'etcdctl' || base === 'etcdutl')) {
@@ -66,7 +68,7 @@ export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: nu
 }
 
 /** The control-plane programs and kube-proxy/CoreDNS: backed by simulated processes through the runtime's hooks. */
-function systemServer(image: CatalogImage, component: SystemComponent, args: string[], wallMs: number, options: { main: boolean }, out: OutputLine[]): CommandOutcome {
+function systemServer(image: CatalogImage, component: SystemComponent, args: string[], wallMs: number, options: { main: boolean }, out: OutputLine[], readFile?: (path: string) => string | undefined): CommandOutcome {
 	if (args.includes('--version') || args.includes('-version') || args[0] === 'version') {
 		out.push({ stream: 'stdout', text: component === 'etcd' ? `etcd Version: ${image.version}` : component === 'coredns' ? `CoreDNS-${image.version}` : `Kubernetes ${image.version}` });
 		return { kind: options.main ? 'exit' : 'done', status: 0, out } as CommandOutcome;
@@ -81,7 +83,7 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 		'kube-scheduler': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('server.go:167')}kube-scheduler ${image.version} starting`],
 		// kube-proxy's process writes its own start-up lines, which name its mode (network/kube-proxy.ts).
 		'kube-proxy': [],
-		coredns: ['.:53', `CoreDNS-${image.version}`, 'linux/amd64, go1.24.6'],
+		coredns: corednsStartup(image, args, readFile),
 	};
 	return {
 		kind: 'serve',
@@ -98,4 +100,19 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 			component,
 		},
 	};
+}
+
+/**
+ * CoreDNS's first lines: the server blocks it listens for, the reload
+ * plugin's digest of the Corefile it runs (the same line it logs after
+ * each reload, so the two can be compared), its version and build.
+ */
+function corednsStartup(image: CatalogImage, args: string[], readFile: ((path: string) => string | undefined) | undefined): string[] {
+	const confAt = args.indexOf('-conf');
+	const path = confAt >= 0 ? args[confAt + 1] : 'Corefile';
+	const corefile = readFile?.(path) ?? '';
+	const lines = ['.:53'];
+	if (/^\s*reload\b/m.test(corefile)) lines.push(`[INFO] plugin/reload: Running configuration SHA512 = ${sha512Hex(utf8Encode(corefile))}`);
+	lines.push(`CoreDNS-${image.version}`, 'linux/amd64, go1.24.6, 0cf2e22');
+	return lines;
 }

@@ -15,7 +15,7 @@
  * shim), containerd/containerd internal/cri/io/container_io.go.
  */
 import type { ProgramHost } from '../program.ts';
-import { baselinePaths, type ServerSpec } from '../behaviour.ts';
+import { baselinePaths, readFile, type ServerSpec } from '../behaviour.ts';
 import { syncMounts } from '../mounts.ts';
 import type { CatalogImage, SystemComponent } from '../images.ts';
 import { CONTAINER_LOG_MAX, type ContainerRecord } from '../host-state.ts';
@@ -23,7 +23,12 @@ import type { CriService } from './cri-service.ts';
 
 /** The program host of a container: its files, its log, its listening ports, its hooks. */
 export function programHost(ctx: CriService, c: ContainerRecord, image: CatalogImage): ProgramHost {
+	const hook = ctx.deps.hooks?.podNetworkCommand;
+	const sandbox = ctx.host.sandboxes[c.sandboxId];
+	const pod = sandbox ? { namespace: c.namespace, name: c.podName, ip: sandbox.ip, hostname: c.ctx.hostname, hostNetwork: sandbox.hostNetwork, image: { repository: image.repository, version: image.version, family: image.family } } : undefined;
 	return {
+		// The main process's network clients run at the instant the runtime looks (see ProgramHost.liveNetwork).
+		liveNetwork: hook && pod ? { atMs: ctx.nowMs, run: (argv, read) => hook(ctx.node, pod, argv, read) } : undefined,
 		image,
 		ctx: c.ctx,
 		files: c.files,
@@ -87,6 +92,56 @@ export function appendComponentLog(ctx: CriService, component: SystemComponent, 
 	const c = Object.values(ctx.host.containers).find((x) => x.component === component && x.state === 'CONTAINER_RUNNING');
 	const image = c && ctx.catalogImageOf(c);
 	if (!c || !image) return false;
+	programHost(ctx, c, image).write(ctx.nowMs, { stream, text });
+	return true;
+}
+
+/** A running container whose process is a system component's (CoreDNS), with its pod's address. */
+export interface ComponentContainer {
+	id: string;
+	namespace: string;
+	podName: string;
+	/** The pod's address (the node's for a host-network pod). */
+	ip: string;
+	/** When its server started listening (virtual ms). */
+	servingSinceMs: number;
+	/** Whether it listens on `port` now. */
+	listens(port: number): boolean;
+}
+
+/** The running containers of a system component on this node, in creation order. */
+export function componentContainers(ctx: CriService, component: SystemComponent): ComponentContainer[] {
+	const out: ComponentContainer[] = [];
+	for (const c of Object.values(ctx.host.containers)) {
+		if (c.component !== component || c.state !== 'CONTAINER_RUNNING' || !c.program?.serving) continue;
+		const sandbox = ctx.host.sandboxes[c.sandboxId];
+		if (!sandbox || sandbox.state !== 'SANDBOX_READY') continue;
+		out.push({
+			id: c.id,
+			namespace: c.namespace,
+			podName: c.podName,
+			ip: sandbox.hostNetwork ? ctx.host.nodeIp : sandbox.ip,
+			servingSinceMs: c.program.serving.sinceMs,
+			listens: (port) => listenersOf(ctx, c.sandboxId, ctx.nowMs).some((l) => l.container === c && l.port.port === port),
+		});
+	}
+	return out;
+}
+
+/** A file as a running container sees it now (its volumes synced first), or undefined. */
+export function containerFile(ctx: CriService, id: string, path: string): string | undefined {
+	const c = ctx.host.containers[id];
+	const image = c && ctx.catalogImageOf(c);
+	if (!c || !image) return undefined;
+	syncContainerMounts(ctx, c, image);
+	return readFile(image, c.ctx, c.files, path);
+}
+
+/** Writes a line to one container's log, as its process would. */
+export function appendContainerLog(ctx: CriService, id: string, stream: 'stdout' | 'stderr', text: string): boolean {
+	const c = ctx.host.containers[id];
+	const image = c && ctx.catalogImageOf(c);
+	if (!c || !image || c.state !== 'CONTAINER_RUNNING') return false;
 	programHost(ctx, c, image).write(ctx.nowMs, { stream, text });
 	return true;
 }

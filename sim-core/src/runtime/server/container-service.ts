@@ -84,6 +84,7 @@ export function createContainer(ctx: CriService, sandboxId: string, config: Cont
 		workingDir: config.workingDir,
 		argv,
 	};
+	if (sandbox.resolvConf !== undefined) cctx.resolvConf = sandbox.resolvConf;
 	if (config.mounts?.length) {
 		cctx.mounts = config.mounts.map((m) => ({ containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readonly }));
 		prepareMountSources(ctx.deps.hostFiles, cctx.mounts);
@@ -223,12 +224,16 @@ export function execSync(ctx: CriService, id: string, argv: string[]): CriResult
 	// The command sees the volumes as they are now; what it writes under one reaches the node.
 	syncContainerMounts(ctx, c, image);
 	// curl, run directly or from a shell, goes out on the pod's network and reads the container's files (--cacert, -d @file).
-	const pod = sandbox ? { namespace: c.namespace, name: c.podName, ip: sandbox.ip, hostname: c.ctx.hostname, hostNetwork: sandbox.hostNetwork } : undefined;
+	const pod = sandbox ? { namespace: c.namespace, name: c.podName, ip: sandbox.ip, hostname: c.ctx.hostname, hostNetwork: sandbox.hostNetwork, image: { repository: image.repository, version: image.version, family: image.family } } : undefined;
 	const hook = ctx.deps.hooks?.podNetworkCommand;
 	const network = pod && hook ? (args: string[], read: (path: string) => string | undefined) => hook(ctx.node, pod, args, read) : undefined;
 	const host: ProgramHost = { ...programHost(ctx, c, image), network };
 	const networked = network && binaryExists(image, argv[0] ?? '') ? network(argv, (path) => readFile(image, c.ctx, c.files, path)) : undefined;
-	if (networked) return { ok: true, value: networked };
+	if (networked) {
+		// What the tool saved (wget's download) lands in the container's writable layer, relative to its working directory.
+		for (const [path, content] of Object.entries(networked.files ?? {})) c.files[path.startsWith('/') ? path : `${(c.ctx.workingDir || '').replace(/\/$/, '')}/${path}`] = content;
+		return { ok: true, value: { exitCode: networked.exitCode, stdout: networked.stdout, stderr: networked.stderr } };
+	}
 	const result = programExecSync(host, argv, ctx.nowMs);
 	syncContainerMounts(ctx, c, image);
 	if (!result.ok) return { ok: false, error: errors.execSyncNotFound(ctx.newId(), result.notFound) };

@@ -84,6 +84,7 @@ export function finishSandbox(ctx: CriService, opId: number): void {
 		labels: { ...config.labels },
 		annotations: { ...config.annotations },
 	};
+	if (config.dnsConfig) record.resolvConf = resolvConfText(config.dnsConfig);
 	ctx.host.sandboxes[id] = record;
 	ctx.journal('info', `RunPodSandbox for ${config.namespace}/${config.podName} returns sandbox id "${id}"`);
 	ctx.emit({ action: 'sandbox', object: `pods/${config.namespace}/${config.podName}`, msg: `sandbox ${id.slice(0, 13)} ready, IP ${ip}` });
@@ -141,4 +142,18 @@ export function podSandboxStatus(ctx: CriService, id: string, verbose: boolean):
 	const info = toSandboxInfo(s);
 	if (verbose) info.info = { image: ctx.sandboxImage };
 	return { ok: true, value: info };
+}
+
+/**
+ * The resolv.conf containerd writes for a sandbox from CRI's DNSConfig
+ * (search line, one nameserver line each, options line), bind-mounted
+ * into every container of the Pod. A host-network sandbox with no
+ * DNSConfig keeps the node's file.
+ */
+export function resolvConfText(config: { servers: string[]; searches: string[]; options: string[] }): string {
+	let text = '';
+	if (config.searches.length) text += `search ${config.searches.join(' ')}\n`;
+	for (const s of config.servers) text += `nameserver ${s}\n`;
+	if (config.options.length) text += `options ${config.options.join(' ')}\n`;
+	return text;
 }
