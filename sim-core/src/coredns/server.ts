@@ -12,8 +12,8 @@
  * "Debugging DNS Resolution" task does.
  *
  * Mirrors coredns/coredns core/dnsserver/server.go (ServeDNS: zone match,
- * REFUSED outside every zone), coredns/coredns plugin/log/log.go and
- * plugin/pkg/replacer/replacer.go (the default log format),
+ * REFUSED outside every zone), coredns/coredns plugin/log/log.go,
+ * coredns/coredns plugin/pkg/replacer/replacer.go (the default log format),
  * coredns/coredns plugin/errors/errors.go, coredns/coredns
  * plugin/forward/forward.go, coredns/coredns plugin/loadbalance/loadbalance.go,
  * coredns/coredns plugin/hosts/hosts.go, coredns/coredns plugin/rewrite/name.go.
