@@ -137,7 +137,6 @@ export class CoreDnsServers extends ProcessBase<CoreDnsState> {
 				const log = (line: string) => runtime.appendContainerLog(c.id, 'stdout', line);
 				if (!parsed.ok) {
 					log(`[ERROR] Restart failed: ${parsed.error}`);
-					log(`[ERROR] plugin/reload: Corefile changed but reload failed: ${parsed.error}`);
 					s.refusedSha = sha;
 				} else {
 					log('[INFO] Reloading');
