@@ -103,7 +103,7 @@ describe('CoreDNS', () => {
 		const first = run(cluster, 'kubectl logs -n kube-system deploy/coredns').stdout;
 		const sha = /Running configuration SHA512 = ([0-9a-f]{128})/.exec(first)?.[1];
 		expect(sha).toBeDefined();
-		const cm = cluster.get('configmaps', 'kube-system', 'coredns') as { data: { Corefile: string } } & object;
+		const cm = cluster.get('configmaps', 'kube-system', 'coredns') as unknown as { data: { Corefile: string } } & object;
 		cluster.writeFile('cm.json', JSON.stringify({ ...cm, data: { Corefile: cm.data.Corefile.replace('    errors\n', '    errors\n    log\n') } }));
 		run(cluster, 'kubectl replace -f cm.json');
 		// The kubelet remounts the volume within its sync period (1 min); reload looks every 30 s (+ up to 15 s).
@@ -118,7 +118,7 @@ describe('CoreDNS', () => {
 
 	it('keeps its running configuration when the edited Corefile is broken, and says why', () => {
 		const { cluster } = dnsCluster();
-		const cm = cluster.get('configmaps', 'kube-system', 'coredns') as { data: { Corefile: string } } & object;
+		const cm = cluster.get('configmaps', 'kube-system', 'coredns') as unknown as { data: { Corefile: string } } & object;
 		cluster.writeFile('cm.json', JSON.stringify({ ...cm, data: { Corefile: cm.data.Corefile.replace('    loop\n', '    lop\n') } }));
 		run(cluster, 'kubectl replace -f cm.json');
 		cluster.advance('110s');
@@ -142,5 +142,31 @@ describe('a container whose own command uses the network', () => {
 		cluster.advance('10s');
 		const tail = run(cluster, 'kubectl logs loop --tail=2').stdout;
 		expect(tail).toMatch(/wget: can't connect to remote host \(10\.\d+\.\d+\.\d+\): Connection refused\nfail\n/);
+	});
+});
+
+describe('Service environment variables (enableServiceLinks)', () => {
+	it('a Pod started after a Service exists gets its variables; one started before does not, until it is recreated; enableServiceLinks: false keeps only kubernetes', () => {
+		const cluster = new Cluster({ seed: 5 });
+		run(cluster, 'kubectl create deployment my-nginx --image=nginx:1.29 --replicas=1');
+		cluster.settle({ maxMs: 120_000 });
+		const podName = () => cluster.list('pods', 'default').find((p) => !p.metadata.deletionTimestamp)?.metadata.name ?? '';
+		const before = run(cluster, `kubectl exec ${podName()} -- printenv`).stdout;
+		expect(before).toContain('KUBERNETES_SERVICE_HOST=10.96.0.1\n');
+		expect(before).not.toContain('MY_NGINX');
+		run(cluster, 'kubectl expose deployment/my-nginx --port=80');
+		run(cluster, 'kubectl scale deployment my-nginx --replicas=0');
+		cluster.settle({ maxMs: 60_000 });
+		run(cluster, 'kubectl scale deployment my-nginx --replicas=1');
+		cluster.settle({ maxMs: 60_000 });
+		const ip = (cluster.get('services', 'default', 'my-nginx')?.spec as { clusterIP: string }).clusterIP;
+		const after = run(cluster, `kubectl exec ${podName()} -- printenv`).stdout;
+		for (const line of [`MY_NGINX_SERVICE_HOST=${ip}`, 'MY_NGINX_SERVICE_PORT=80', `MY_NGINX_PORT=tcp://${ip}:80`, `MY_NGINX_PORT_80_TCP_ADDR=${ip}`, 'MY_NGINX_PORT_80_TCP_PROTO=tcp']) expect(after).toContain(`${line}\n`);
+		cluster.writeFile('nolinks.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: nolinks\nspec:\n  enableServiceLinks: false\n  containers:\n  - name: c\n    image: busybox:1.36\n    command: ["sleep", "3600"]\n');
+		run(cluster, 'kubectl apply -f nolinks.yaml');
+		cluster.settle({ maxMs: 60_000 });
+		const none = run(cluster, 'kubectl exec nolinks -- printenv').stdout;
+		expect(none).toContain('KUBERNETES_SERVICE_HOST=');
+		expect(none).not.toContain('MY_NGINX');
 	});
 });

@@ -116,11 +116,66 @@ function dataOf(obj: KubeObject): Record<string, string> {
 }
 
 /** Builds the environment of `container` in `pod`. */
-export function containerEnv(pod: Pod, container: Container, ctx: { hostIp: string; podIp: string; kubernetesServiceHost: string; nodeAllocatable: Record<string, string>; read: ObjectReader }): EnvResult {
+/** A Service as the kubelet's service lister holds it, for the environment variables. */
+export interface ServiceForEnv {
+	name: string;
+	namespace: string;
+	clusterIP?: string;
+	ports: Array<{ name?: string; port: number; protocol?: string }>;
+}
+
+const envName = (name: string) => name.toUpperCase().replace(/-/g, '_');
+
+/**
+ * The service variables of one Service (pkg/kubelet/envvars FromServices
+ * and makeLinkVariables): `<NAME>_SERVICE_HOST`, `_SERVICE_PORT` (its first
+ * port), `_SERVICE_PORT_<PORT NAME>` for named ports, and the Docker-link
+ * variables `<NAME>_PORT`, `<NAME>_PORT_<port>_<PROTO>[_PROTO|_PORT|_ADDR]`.
+ */
+export function serviceEnv(service: ServiceForEnv): Array<{ name: string; value: string }> {
+	const ip = service.clusterIP;
+	if (!ip || ip === 'None' || service.ports.length === 0) return [];
+	const prefix = envName(service.name);
+	const out = [
+		{ name: `${prefix}_SERVICE_HOST`, value: ip },
+		{ name: `${prefix}_SERVICE_PORT`, value: String(service.ports[0].port) },
+	];
+	for (const p of service.ports) if (p.name) out.push({ name: `${prefix}_SERVICE_PORT_${envName(p.name)}`, value: String(p.port) });
+	service.ports.forEach((p, i) => {
+		const protocol = (p.protocol ?? 'TCP').toLowerCase();
+		const url = `${protocol}://${ip}:${p.port}`;
+		const portPrefix = `${prefix}_PORT_${p.port}_${protocol.toUpperCase()}`;
+		if (i === 0) out.push({ name: `${prefix}_PORT`, value: url });
+		out.push({ name: portPrefix, value: url }, { name: `${portPrefix}_PROTO`, value: protocol }, { name: `${portPrefix}_PORT`, value: String(p.port) }, { name: `${portPrefix}_ADDR`, value: ip });
+	});
+	return out;
+}
+
+/**
+ * getServiceEnvVarMap: the Services whose variables a container gets: the
+ * `kubernetes` Service of the default namespace always, and with
+ * enableServiceLinks (the default) every Service of the Pod's namespace
+ * that has a cluster IP, as it was when the container started.
+ */
+function servicesForPod(pod: Pod, services: readonly ServiceForEnv[]): ServiceForEnv[] {
+	const links = (pod.spec as { enableServiceLinks?: boolean }).enableServiceLinks !== false;
+	const ns = pod.metadata.namespace ?? 'default';
+	const chosen = new Map<string, ServiceForEnv>();
+	for (const s of services) {
+		if (!s.clusterIP || s.clusterIP === 'None') continue;
+		if (s.namespace === 'default' && s.name === 'kubernetes') {
+			if (!chosen.has(s.name)) chosen.set(s.name, s);
+		} else if (s.namespace === ns && links) chosen.set(s.name, s);
+	}
+	return [...chosen.values()].sort((a, b) => (a.name === 'kubernetes' ? -1 : b.name === 'kubernetes' ? 1 : a.name.localeCompare(b.name)));
+}
+
+export function containerEnv(pod: Pod, container: Container, ctx: { hostIp: string; podIp: string; kubernetesServiceHost: string; nodeAllocatable: Record<string, string>; read: ObjectReader; services?: readonly ServiceForEnv[] }): EnvResult {
 	const namespace = pod.metadata.namespace ?? 'default';
 	const out: Array<{ name: string; value: string }> = [];
 	const values = new Map<string, string>();
-	const service = kubernetesServiceEnv(ctx.kubernetesServiceHost);
+	// Before the service lister has synced, the `kubernetes` Service's variables from the kubelet's flags.
+	const service = ctx.services?.length ? servicesForPod(pod, ctx.services).flatMap(serviceEnv) : kubernetesServiceEnv(ctx.kubernetesServiceHost);
 	const serviceMap = new Map(service.map((e) => [e.name, e.value]));
 	const set = (name: string, value: string) => {
 		const existing = out.findIndex((e) => e.name === name);

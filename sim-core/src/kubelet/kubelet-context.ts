@@ -48,6 +48,7 @@ export interface KubeletState {
 	podInformer: InformerState;
 	/** The kubelet's own Node, watched (metadata.name=<node>) as its nodeLister is; admission reads it. */
 	nodeInformer?: InformerState;
+	serviceInformer?: InformerState;
 	recorder: RecorderState;
 	/** Node events recorded before the Node exists (sent after registration). */
 	pendingNodeEvents: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
@@ -83,6 +84,7 @@ interface KubeletContextParts {
 	identity: NodeIdentity;
 	podInformer: Informer;
 	nodeInformer: Informer;
+	serviceInformer: Informer;
 	recorder: EventRecorder;
 	/** The process state, which the kernel sets at start and on restore. */
 	state: () => KubeletState;
@@ -99,6 +101,7 @@ export class KubeletContext {
 	readonly client: ApiClient;
 	readonly podInformer: Informer;
 	readonly nodeInformer: Informer;
+	readonly serviceInformer: Informer;
 	readonly recorder: EventRecorder;
 	private readonly kernel: Kernel;
 	private readonly getState: () => KubeletState;
@@ -114,6 +117,7 @@ export class KubeletContext {
 		this.client = parts.deps.client;
 		this.podInformer = parts.podInformer;
 		this.nodeInformer = parts.nodeInformer;
+		this.serviceInformer = parts.serviceInformer;
 		this.recorder = parts.recorder;
 		this.getState = parts.state;
 	}

@@ -184,6 +184,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	private readonly identity: NodeIdentity;
 	private readonly podInformer: Informer;
 	private readonly nodeInformer: Informer;
+	private readonly serviceInformer: Informer;
 	private readonly ctx: KubeletContext;
 
 	constructor(
@@ -207,9 +208,11 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		);
 		// kl.nodeLister: an informer on this one Node, so admission sees labels and taints as soon as they are written.
 		this.nodeInformer = new Informer('node', kernel, this.id, deps.client, { ...R.nodes, fieldSelector: `metadata.name=${deps.nodeName}` }, {}, () => (this.state.nodeInformer ??= emptyInformer()));
+		// kl.serviceLister: every Service, for the environment variables of the containers it starts (enableServiceLinks).
+		this.serviceInformer = new Informer('services', kernel, this.id, deps.client, { ...R.services }, {}, () => (this.state.serviceInformer ??= emptyInformer()));
 		const recorder = new EventRecorder(kernel, deps.client, { component: 'kubelet', host: deps.nodeName }, () => this.state.recorder);
 		this.identity = nodeIdentity(deps);
-		this.ctx = new KubeletContext({ kernel, id: this.id, deps, defaults: { ...DEFAULT_KUBELET_CONFIG, ...deps.config }, identity: this.identity, podInformer: this.podInformer, nodeInformer: this.nodeInformer, recorder, state: () => this.state });
+		this.ctx = new KubeletContext({ kernel, id: this.id, deps, defaults: { ...DEFAULT_KUBELET_CONFIG, ...deps.config }, identity: this.identity, podInformer: this.podInformer, nodeInformer: this.nodeInformer, serviceInformer: this.serviceInformer, recorder, state: () => this.state });
 	}
 
 	freshState(): KubeletState {
@@ -263,6 +266,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		ctx.nodeEvent('Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
 		this.podInformer.start();
 		this.nodeInformer.start();
+		this.serviceInformer.start();
 		readManifests(ctx);
 		// syncNodeStatus: registerWithAPIServer only when registerNode; the status loop runs either way.
 		if (ctx.config.registerNode) register(ctx);
@@ -285,6 +289,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		try {
 			if (this.podInformer.handle(event)) return;
 			if (this.nodeInformer.handle(event)) return;
+			if (this.serviceInformer.handle(event)) return;
 			switch (event.kind) {
 				case 'register':
 					register(ctx);

@@ -38,6 +38,10 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		podIp: w.podIp ?? '',
 		kubernetesServiceHost: ctx.deps.kubernetesServiceHost ?? '10.96.0.1',
 		nodeAllocatable: ctx.getNodeAnyWay().status?.allocatable ?? {},
+		services: ctx.serviceInformer.list().map((s) => {
+			const spec = (s.spec ?? {}) as { clusterIP?: string; ports?: Array<{ name?: string; port: number; protocol?: string }> };
+			return { name: s.metadata.name ?? '', namespace: s.metadata.namespace ?? 'default', clusterIP: spec.clusterIP, ports: spec.ports ?? [] };
+		}),
 		read: (kind, namespace, name) => {
 			const got = ctx.client.get(kind === 'ConfigMap' ? R.configmaps : R.secrets, namespace, name);
 			return got.ok ? got.object : undefined;
