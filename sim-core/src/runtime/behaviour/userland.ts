@@ -20,8 +20,8 @@ import type { ContainerContext } from '../behaviour.ts';
  * `dig`, `host`, `curl`, `bash`, `iptables` or `tcpdump`).
  */
 const BUSYBOX_APPLETS = [
-	// shells and shell-script helpers
-	'sh', 'ash', 'hush', 'echo', 'printf', 'test', '[', '[[', 'true', 'false', 'sleep', 'usleep', 'expr', 'seq', 'yes', 'xargs', 'env', 'printenv', 'time', 'timeout', 'nohup', 'watch', 'which',
+	// the multi-call binary itself, shells and shell-script helpers
+	'busybox', 'sh', 'ash', 'hush', 'echo', 'printf', 'test', '[', '[[', 'true', 'false', 'sleep', 'usleep', 'expr', 'seq', 'yes', 'xargs', 'env', 'printenv', 'time', 'timeout', 'nohup', 'watch', 'which',
 	// files and text
 	'cat', 'ls', 'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'stat', 'find', 'du', 'df', 'dd', 'sync', 'readlink', 'realpath', 'mktemp', 'basename', 'dirname', 'pwd',
 	'head', 'tail', 'wc', 'tee', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'sort', 'uniq', 'cut', 'tr', 'diff', 'cmp', 'od', 'hexdump', 'xxd', 'strings', 'less', 'more', 'vi', 'md5sum', 'sha1sum', 'sha256sum', 'base64',
