@@ -87,6 +87,8 @@ describe('the image catalogue', () => {
 		['registry.k8s.io/e2e-test-images/agnhost:2.39.0', 'manifest-not-found'],
 		['nginxx', 'repository-not-found'],
 		['bitnami/nginx:1.27', 'repository-not-found'],
+		['gcr.io/google-samples/node-hello:1.0', 'repository-not-found'],
+		['quay.io/prometheus/prometheus', 'no-such-host'],
 		['registry.k8s.io/nope:1', 'repository-not-found'],
 		['myregistry.example.com/app:1', 'no-such-host'],
 	])('reports why %s cannot be pulled: %s', (ref, kind) => {
@@ -168,6 +170,8 @@ describe("the images kubernetes.io's network and debugging pages use", () => {
 		['registry.k8s.io/goproxy:0.1', 'registry.k8s.io/goproxy', ['/goproxy'], []],
 		['bprashanth/nginxhttps:1.0', 'docker.io/bprashanth/nginxhttps', [], ['nginx', '-g', 'daemon off;']],
 		['registry.k8s.io/hpa-example', 'registry.k8s.io/hpa-example', ['docker-php-entrypoint'], ['apache2-foreground']],
+		['gcr.io/google-containers/busybox', 'gcr.io/google-containers/busybox', [], ['sh']],
+		['radial/busyboxplus:curl', 'docker.io/radial/busyboxplus', [], ['/bin/sh']],
 	])('%s: ENTRYPOINT %j, CMD %j', (ref, repository, entrypoint, cmd) => {
 		expect(findImage(ref)).toMatchObject({ repository, entrypoint, cmd });
 	});

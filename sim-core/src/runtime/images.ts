@@ -5,8 +5,8 @@
  * CRI plugin does, through distribution/reference): `nginx` →
  * `docker.io/library/nginx:latest`.
  *
- * The nodes reach docker.io and registry.k8s.io through one registry mirror
- * (containerd's hosts.toml points both at it, with no fallback to the
+ * The nodes reach docker.io, registry.k8s.io and gcr.io through one registry
+ * mirror (containerd's hosts.toml points them at it, with no fallback to the
  * upstream hosts: the lab has no other way out). The mirror carries the
  * catalogued repositories, every tag the upstream repository really
  * published within the release lines below (`nginx:1.16.1`, `busybox:1.31`,
@@ -393,6 +393,12 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 	},
 	// registry.k8s.io/busybox: the old busybox kubernetes.io's probe tasks pin (1.27.2).
 	shellImage('registry.k8s.io/busybox', '1.27.2', ['1.27.2'], 1_130 * KB, 'busybox', ['sh']),
+	// The busybox of the "Debug Services" task (`kubectl run ... --image=gcr.io/google-containers/busybox sh`),
+	// pushed in 2016: busybox 1.24. gcr.io serves the project under both spellings.
+	...['gcr.io/google-containers/busybox', 'gcr.io/google_containers/busybox'].map((repository) => shellImage(repository, '1.24.2', ['1.24', 'latest'], 676 * KB, 'busybox', ['sh'])),
+	// radial/busyboxplus:curl: a 2014 buildroot busybox with curl, the client of the older
+	// "Connecting Applications with Services" page (`kubectl run curl --image=radial/busyboxplus:curl -i --tty`).
+	{ ...shellImage('docker.io/radial/busyboxplus', '1.22.1', ['curl'], 1_980 * KB, 'busybox', ['/bin/sh']), binaries: ['curl'] },
 	// goproxy: an HTTP proxy on 8080 (the tcpSocket liveness example).
 	{
 		repository: 'registry.k8s.io/goproxy',
@@ -555,10 +561,10 @@ export function imageId(image: CatalogImage): string {
 }
 
 /**
- * The registries the nodes reach, both through the lab's mirror. Any other
+ * The registries the nodes reach, all through the lab's mirror. Any other
  * host fails name resolution (the nodes have no other way out).
  */
-const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io'];
+const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io', 'gcr.io'];
 
 /**
  * One release line of a catalogued repository: the versions upstream really

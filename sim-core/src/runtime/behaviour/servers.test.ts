@@ -32,6 +32,7 @@ beforeAll(() => {
 		'kubectl run client --image=curlimages/curl --command -- sleep 3600',
 		'kubectl run shell --image=busybox:1.31 --command -- sleep 3600',
 		'kubectl run typo --image=ngnix:1.27',
+		'kubectl run nginxhttps --image=bprashanth/nginxhttps:1.0 --command -- /home/auto-reload-nginx.sh',
 	])
 		expect(run(line).exitCode, line).toBe(0);
 	cluster.settle({ maxMs: 120_000 });
@@ -112,6 +113,12 @@ describe('the other images of the networking pages', () => {
 		for (const pod of ['dnsutils', 'client', 'shell']) expect(run(`kubectl get pod ${pod} -o jsonpath={.status.phase}`).stdout, pod).toBe('Running');
 		expect(run('kubectl exec dnsutils -- cat /etc/os-release').stdout).toContain('PRETTY_NAME="Debian GNU/Linux 8 (jessie)"');
 		expect(run('kubectl exec client -- cat /etc/os-release').stdout).toContain('ID=alpine');
+	});
+
+	it('bprashanth/nginxhttps serves the welcome page on 80 and listens on 443, started by its reload script', () => {
+		expect(run('kubectl get pod nginxhttps -o jsonpath={.status.phase}').stdout).toBe('Running');
+		expect(run(`ssh node-1 curl -s http://${podIp('nginxhttps')}/`).stdout).toContain('<title>Welcome to nginx!</title>');
+		expect(run('kubectl exec nginxhttps -- nginx -v').stderr).toBe('nginx version: nginx/1.9.11\n');
 	});
 
 	it('an image the registry mirror does not carry: not found, then ErrImagePull and ImagePullBackOff', () => {

@@ -98,6 +98,24 @@ export function runServerProgram(image: CatalogImage, ctx: ContainerContext, arg
 				accessLog: 'nginx',
 			});
 		}
+		case 'auto-reload-nginx.sh': {
+			// bprashanth/nginxhttps's script: starts nginx (which daemonizes), then waits on inotifywait
+			// to reload it when /etc/nginx/conf.d changes. The script is PID 1 with no trap: SIGTERM is dropped.
+			const t = nginxTime(wallMs);
+			return serve({
+				name: 'nginx',
+				ports: [
+					{ port: 80, protocol: 'http' },
+					{ port: 443, protocol: 'tcp' },
+				],
+				readyAfterMs: 50,
+				onStop: { kind: 'ignore' },
+				startup: [`${t} [notice] 1#1: nginx ${version} starting (event loop: epoll)`, 'Setting up watches.', 'Watches established.'],
+				shutdown: [],
+				docRoot: '/usr/share/nginx/html',
+				accessLog: 'nginx',
+			});
+		}
 		case 'httpd':
 		case 'apachectl':
 			if (args.includes('-v')) {

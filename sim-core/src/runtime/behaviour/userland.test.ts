@@ -17,6 +17,8 @@ describe('which binaries an image has, as the real image ships them', () => {
 		// busybox's defconfig: its network applets, but no curl, dig, host, ss, iptables, tcpdump or bash.
 		['busybox:1.28', ['wget', 'nc', 'nslookup', 'ping', 'traceroute', 'ip', 'ifconfig', 'route', 'netstat', 'telnet', 'hostname', 'ps', 'top', 'sh']],
 		['busybox:1.36.1', ['wget', 'nc', 'nslookup', 'ping', 'traceroute', 'ip', 'ifconfig', 'route', 'netstat', 'telnet', 'hostname', 'ps', 'top', 'sh']],
+		['gcr.io/google-containers/busybox', ['wget', 'nc', 'nslookup', 'ping', 'traceroute', 'ip', 'ifconfig', 'route', 'netstat', 'telnet', 'hostname', 'ps', 'top', 'sh']],
+		['radial/busyboxplus:curl', ['wget', 'curl', 'nc', 'nslookup', 'ping', 'traceroute', 'ip', 'ifconfig', 'route', 'netstat', 'telnet', 'hostname', 'ps', 'top', 'sh']],
 		['registry.k8s.io/busybox:1.27.2', ['wget', 'nc', 'nslookup', 'ping', 'traceroute', 'ip', 'ifconfig', 'route', 'netstat', 'telnet', 'hostname', 'ps', 'top', 'sh']],
 		// Alpine's busybox moved telnet (and httpd, ftp, tftp) to busybox-extras.
 		['alpine:3.22', ['wget', 'nc', 'nslookup', 'ping', 'traceroute', 'ip', 'ifconfig', 'route', 'netstat', 'hostname', 'ps', 'top', 'sh']],
