@@ -85,6 +85,7 @@ describe('the image catalogue', () => {
 		['python:2.7', 'manifest-not-found'],
 		['registry.k8s.io/e2e-test-images/agnhost:2.99', 'manifest-not-found'],
 		['registry.k8s.io/e2e-test-images/agnhost:2.39.0', 'manifest-not-found'],
+		['registry.k8s.io/e2e-test-images/agnhost:2', 'manifest-not-found'],
 		['nginxx', 'repository-not-found'],
 		['bitnami/nginx:1.27', 'repository-not-found'],
 		['gcr.io/google-samples/node-hello:1.0', 'repository-not-found'],
@@ -113,6 +114,9 @@ describe('the tags of a catalogued repository that upstream published', () => {
 		['python:3.11', '3.11.14', 'debian'],
 		['python:3.13.2-slim', '3.13.2', 'debian'],
 		['registry.k8s.io/e2e-test-images/agnhost:2.39', '2.39', 'alpine'],
+		['nginx:1', '1.29.3', 'debian'],
+		['nginx:1-alpine', '1.29.3', 'alpine'],
+		['busybox:1-musl', '1.37.0', 'busybox'],
 	])('%s resolves to version %s (%s)', (ref, version, family) => {
 		const image = findImage(ref);
 		expect(image?.version).toBe(version);

@@ -651,8 +651,13 @@ function splitVariant(line: ReleaseLine, tag: string): { version: string; varian
 	return undefined;
 }
 
-/** The full version a tag of the line names (`1.16` → `1.16.1`), or undefined if upstream never released it. */
+/** The full version a tag of the line names (`1.16` → `1.16.1`, `1` → the newest), or undefined if upstream never released it. */
 function lineVersion(line: ReleaseLine, text: string): { version: string; newestOfMinor: boolean } | undefined {
+	if (line.scheme === 'patch' && text === String(line.major)) {
+		// The major tag (`nginx:1`, `busybox:1-musl`) follows the newest release of the line.
+		const newestMinor = Math.max(...Object.keys(line.patches).map(Number));
+		return lineVersion(line, `${line.major}.${newestMinor}`);
+	}
 	const m = line.scheme === 'minor' ? /^(\d+)\.(\d+)$/.exec(text) : /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text);
 	if (!m || Number(m[1]) !== line.major || /(^|\.)0\d/.test(text)) return undefined;
 	const minor = Number(m[2]);
