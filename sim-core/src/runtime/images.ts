@@ -167,8 +167,9 @@ const shellImage = (repository: string, version: string, tags: string[], sizeByt
 
 /**
  * The official python image: the full variant is built on buildpack-deps,
- * which brings curl, wget and git; `-slim` has Debian's minimal userland;
- * `-alpine` Alpine's.
+ * which brings curl and wget (its curl layer), git, ssh and procps (its scm
+ * layer) and the compilers; `-slim` has Debian's minimal userland; `-alpine`
+ * Alpine's.
  */
 const python = (version: string, tags: string[], sizeBytes: number, variant: 'full' | 'slim' | 'alpine' = 'full'): CatalogImage => ({
 	repository: 'docker.io/library/python',
@@ -180,7 +181,7 @@ const python = (version: string, tags: string[], sizeBytes: number, variant: 'fu
 	entrypoint: [],
 	cmd: ['python3'],
 	env: { PYTHON_VERSION: version },
-	...(variant === 'full' ? { binaries: ['curl', 'wget', 'git'] } : {}),
+	...(variant === 'full' ? { binaries: ['curl', 'wget', 'git', 'ssh', 'ps', 'top', 'free', 'uptime', 'pgrep', 'pkill', 'watch', 'gcc', 'make'] } : {}),
 });
 
 /** agnhost, Kubernetes' e2e test image: Alpine with bind-tools, curl, netcat-openbsd, iproute2, iperf and bash (test/images/agnhost/Dockerfile). */

@@ -36,8 +36,8 @@ describe('which binaries an image has, as the real image ships them', () => {
 		['httpd', ['hostname', 'bash', 'sh']],
 		['redis', ['hostname', 'bash', 'sh']],
 		['postgres', ['hostname', 'bash', 'sh']],
-		// python's full image is built on buildpack-deps (curl, wget); -slim is not.
-		['python:3.12', ['wget', 'curl', 'hostname', 'bash', 'sh']],
+		// python's full image is built on buildpack-deps (curl, wget, procps); -slim is not.
+		['python:3.12', ['wget', 'curl', 'hostname', 'ps', 'top', 'bash', 'sh']],
 		['python:3.12-slim', ['hostname', 'bash', 'sh']],
 		['registry.k8s.io/hpa-example', ['curl', 'hostname', 'bash', 'sh']],
 		// Images built from scratch have their one binary.
