@@ -141,13 +141,13 @@ describe('the kubelet runs a pod through the container runtime', () => {
 		]);
 	});
 
-	it('reports a repository Docker Hub does not know as pull access denied', () => {
+	it('reports a repository the registry mirror does not carry as not found', () => {
 		const r = rig();
 		createPod(r, 'bad', { containers: [{ name: 'app', image: 'nginxx' }] });
 		r.h.advance(3_000);
 		const failed = events(r, 'bad').find((e) => e.message?.startsWith('Failed to pull image'));
 		expect(failed?.message).toBe(
-			'Failed to pull image "nginxx": failed to pull and unpack image "docker.io/library/nginxx:latest": failed to resolve reference "docker.io/library/nginxx:latest": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+			'Failed to pull image "nginxx": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginxx:latest": failed to resolve reference "docker.io/library/nginxx:latest": docker.io/library/nginxx:latest: not found',
 		);
 	});
 

@@ -37,7 +37,7 @@ import { binaryExists } from './behaviour/userland.ts';
 export { baselinePaths, normalizePath, readFile } from './behaviour/rootfs.ts';
 import { readFile } from './behaviour/rootfs.ts';
 export { binaryExists, isShell, resolveArgv, unwrapEntrypoint } from './behaviour/userland.ts';
-export { accessLogLine, httpAnswer, PROBE_USER_AGENT } from './behaviour/servers.ts';
+export { accessLogLine, httpAnswer, PROBE_USER_AGENT, type HttpRequestInfo } from './behaviour/servers.ts';
 
 /** Static facts about one container, fixed at creation. Plain JSON. */
 export interface ContainerContext {
@@ -99,7 +99,9 @@ export interface ServerSpec {
 	/** Static-file root for file-serving servers (nginx, httpd, python http.server). */
 	docRoot?: string;
 	/** Access-log style for HTTP requests. */
-	accessLog?: 'nginx' | 'httpd' | 'python';
+	accessLog?: 'nginx' | 'httpd' | 'apache-combined' | 'python' | 'agnhost-netexec' | 'serve-hostname';
+	/** UDP ports the server also answers on (agnhost netexec's 8081); the network tools read them. */
+	udpPorts?: number[];
 	/** Exits by itself after `afterMs` with `exitCode` (a crash, or a `--timeout`). */
 	exitsAfter?: { afterMs: number; exitCode: number; reason?: 'OOMKilled' | 'Error' | 'Completed'; lines: OutputLine[] };
 	/** Backed by a simulated control-plane process. */
@@ -139,7 +141,7 @@ export function runCommand(image: CatalogImage, ctx: ContainerContext, files: Fi
 	return (
 		runUserlandTool(image, ctx, files, argv, wallMs, options, out) ??
 		runServerProgram(image, ctx, argv, wallMs, options, out) ??
-		runTestImageProgram(ctx, argv, wallMs, options, out) ??
+		runTestImageProgram(image, ctx, files, argv, wallMs, options, out) ??
 		runSystemProgram(image, argv, wallMs, options, out, (path) => readFile(image, ctx, files, path)) ??
 		// A binary present in the image but with nothing to simulate: it runs and succeeds.
 		{ kind: 'done', status: 0, out }

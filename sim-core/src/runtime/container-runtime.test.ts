@@ -108,7 +108,9 @@ describe('image pulls', () => {
 
 	it.each([
 		['nginx:1.99', 'NotFound', 'failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found'],
-		['nginxx', 'Unknown', 'failed to pull and unpack image "docker.io/library/nginxx:latest": failed to resolve reference "docker.io/library/nginxx:latest": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed'],
+		// The mirror carries no such repository: the same 404, so the same words as a missing tag.
+		['nginxx', 'NotFound', 'failed to pull and unpack image "docker.io/library/nginxx:latest": failed to resolve reference "docker.io/library/nginxx:latest": docker.io/library/nginxx:latest: not found'],
+		['bitnami/nginx:1.27', 'NotFound', 'failed to pull and unpack image "docker.io/bitnami/nginx:1.27": failed to resolve reference "docker.io/bitnami/nginx:1.27": docker.io/bitnami/nginx:1.27: not found'],
 		['registry.k8s.io/pause:9.9', 'NotFound', 'failed to pull and unpack image "registry.k8s.io/pause:9.9": failed to resolve reference "registry.k8s.io/pause:9.9": registry.k8s.io/pause:9.9: not found'],
 		['example.com/team/app:1', 'Unknown', 'failed to pull and unpack image "example.com/team/app:1": failed to resolve reference "example.com/team/app:1": failed to do request: Head "https://example.com/v2/team/app/manifests/1": dial tcp: lookup example.com on 127.0.0.53:53: no such host'],
 	])('fail for %s with code %s', (image, code, desc) => {

@@ -9,7 +9,8 @@
  * Mirrors grpc/grpc-go internal/status/status.go (rpc error: code = ... desc
  * = ...), staging/src/k8s.io/cri-client/pkg/remote_runtime.go,
  * staging/src/k8s.io/cri-client/pkg/remote_image.go, containerd/containerd
- * internal/cri/server/images/image_pull.go.
+ * internal/cri/server/images/image_pull.go, containerd/containerd
+ * core/remotes/docker/resolver.go.
  */
 
 export { criErrorText, type CriError, type GrpcCode } from '../cri-api/cri.ts';
@@ -31,17 +32,15 @@ export function runtimeWentAway(): CriError {
 	return { code: 'Unavailable', desc: 'error reading from server: EOF' };
 }
 
-/** `... failed to resolve reference "<ref>": <ref>: not found`: the tag or digest does not exist. */
+/**
+ * `... failed to resolve reference "<ref>": <ref>: not found`: every host
+ * containerd tried (here the one mirror) answered 404 for the manifest, the
+ * same for a tag that does not exist as for a repository the mirror does not
+ * carry (core/remotes/docker/resolver.go: "trying next host - response was
+ * http.StatusNotFound", then errdefs.ErrNotFound).
+ */
 export function manifestNotFound(ref: string): CriError {
 	return { code: 'NotFound', desc: `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found` };
-}
-
-/** Docker Hub answers 401 for a repository that does not exist (it cannot tell it from a private one). */
-export function repositoryNotFound(ref: string): CriError {
-	return {
-		code: 'Unknown',
-		desc: `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`,
-	};
 }
 
 /** A registry whose name does not resolve. */

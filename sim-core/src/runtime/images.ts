@@ -5,6 +5,16 @@
  * CRI plugin does, through distribution/reference): `nginx` →
  * `docker.io/library/nginx:latest`.
  *
+ * The nodes reach docker.io, registry.k8s.io and gcr.io through one registry
+ * mirror (containerd's hosts.toml points them at it, with no fallback to the
+ * upstream hosts: the lab has no other way out). The mirror carries the
+ * catalogued repositories, every tag the upstream repository really
+ * published within the release lines below (`nginx:1.16.1`, `busybox:1.31`,
+ * `alpine:3.18.4`, `agnhost:2.39`...), and nothing else: any other
+ * repository or tag is a 404 from the mirror, which containerd reports as
+ * `<ref>: not found`. A tag outside a line's real releases (`nginx:9.9`)
+ * is not found either.
+ *
  * Sizes are the compressed amd64 sizes a registry reports and containerd
  * shows in `crictl images` / node status, rounded to the kilobyte; they
  * drift a little from patch to patch upstream. Digests are synthetic (a
@@ -14,7 +24,8 @@
  * Read-only data, shared by every node; the runtime (./container-runtime.ts)
  * owns what is pulled where.
  *
- * Mirrors distribution/reference normalize.go.
+ * Mirrors distribution/reference normalize.go, containerd/containerd
+ * core/remotes/docker/resolver.go (a 404 from every host is `not found`).
  */
 import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
@@ -55,7 +66,13 @@ type ImageProgram =
 	| 'kube-proxy'
 	| 'coredns'
 	| 'agnhost'
-	| 'stress';
+	| 'stress'
+	| 'curl'
+	| 'netshoot'
+	| 'dnsutils'
+	| 'serve-hostname'
+	| 'goproxy'
+	| 'php-apache';
 
 /**
  * What the image's root filesystem offers to `kubectl exec` and to
@@ -83,23 +100,58 @@ export interface CatalogImage {
 	stopSignal?: 'SIGTERM' | 'SIGQUIT' | 'SIGINT' | 'SIGWINCH';
 	/** Extra ENV of the image config (PATH is implied). */
 	env?: Record<string, string>;
+	/** The image config's User when it is not root (curlimages/curl runs as curl_user). */
+	user?: { name: string; uid: number; group: string; gid: number };
+	/** The image config's WorkingDir, when it sets one. */
+	workingDir?: string;
+	/** Programs the image installs beyond its base and its program (see ./behaviour/userland.ts). */
+	binaries?: string[];
+	/** /etc/os-release, when the base is not the family's current release (Debian jessie, an older Alpine). */
+	osRelease?: string;
 }
 
 const KB = 1_000;
 
-const nginx = (version: string, tags: string[], sizeBytes: number, family: ImageFamily = 'debian'): CatalogImage => ({
-	repository: 'docker.io/library/nginx',
-	tags,
-	version,
-	sizeBytes,
-	program: 'nginx',
-	family,
-	entrypoint: ['/docker-entrypoint.sh'],
-	cmd: ['nginx', '-g', 'daemon off;'],
-	// The official nginx image stops with SIGQUIT (graceful shutdown).
-	stopSignal: 'SIGQUIT',
-	env: { NGINX_VERSION: version },
-});
+/** Debian 8's /etc/os-release (the e2e images of 2016 were built on it). */
+const DEBIAN_JESSIE = 'PRETTY_NAME="Debian GNU/Linux 8 (jessie)"\nNAME="Debian GNU/Linux"\nVERSION_ID="8"\nVERSION="8 (jessie)"\nID=debian\n';
+
+/** Alpine's /etc/os-release for one release (`3.22.2` → `VERSION_ID=3.22.2`, `PRETTY_NAME="Alpine Linux v3.22"`). */
+export function alpineOsRelease(version: string): string {
+	const [major, minor] = versionParts(version);
+	return `NAME="Alpine Linux"\nID=alpine\nVERSION_ID=${version}\nPRETTY_NAME="Alpine Linux v${major}.${minor}"\nHOME_URL="https://alpinelinux.org/"\nBUG_REPORT_URL="https://gitlab.alpinelinux.org/alpine/aports/-/issues"\n`;
+}
+
+/** `1.16.1` → [1, 16, 1]; missing parts are 0. */
+export function versionParts(version: string): number[] {
+	return version.split('.').map((p) => Number.parseInt(p, 10) || 0);
+}
+
+/** Orders two dotted versions. */
+export function compareVersions(a: string, b: string): number {
+	const x = versionParts(a);
+	const y = versionParts(b);
+	for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+	return 0;
+}
+
+const nginx = (version: string, tags: string[], sizeBytes: number, family: ImageFamily = 'debian'): CatalogImage => {
+	// The image gained /docker-entrypoint.sh (and curl, for its scripts) with 1.19.0; before, CMD ran nginx directly.
+	const withEntrypoint = compareVersions(version, '1.19.0') >= 0;
+	return {
+		repository: 'docker.io/library/nginx',
+		tags,
+		version,
+		sizeBytes,
+		program: 'nginx',
+		family,
+		entrypoint: withEntrypoint ? ['/docker-entrypoint.sh'] : [],
+		cmd: ['nginx', '-g', 'daemon off;'],
+		// The official nginx image stops with SIGQUIT (graceful shutdown).
+		stopSignal: 'SIGQUIT',
+		env: { NGINX_VERSION: version },
+		...(withEntrypoint ? { binaries: ['curl'] } : {}),
+	};
+};
 
 const shellImage = (repository: string, version: string, tags: string[], sizeBytes: number, family: ImageFamily, cmd: string[]): CatalogImage => ({
 	repository,
@@ -110,6 +162,38 @@ const shellImage = (repository: string, version: string, tags: string[], sizeByt
 	family,
 	entrypoint: [],
 	cmd,
+	...(repository === 'docker.io/library/alpine' ? { osRelease: alpineOsRelease(version) } : {}),
+});
+
+/**
+ * The official python image: the full variant is built on buildpack-deps,
+ * which brings curl and wget (its curl layer), git, ssh and procps (its scm
+ * layer) and the compilers; `-slim` has Debian's minimal userland; `-alpine`
+ * Alpine's.
+ */
+const python = (version: string, tags: string[], sizeBytes: number, variant: 'full' | 'slim' | 'alpine' = 'full'): CatalogImage => ({
+	repository: 'docker.io/library/python',
+	tags,
+	version,
+	sizeBytes,
+	program: 'python',
+	family: variant === 'alpine' ? 'alpine' : 'debian',
+	entrypoint: [],
+	cmd: ['python3'],
+	env: { PYTHON_VERSION: version },
+	...(variant === 'full' ? { binaries: ['curl', 'wget', 'git', 'ssh', 'ps', 'top', 'free', 'uptime', 'pgrep', 'pkill', 'watch', 'gcc', 'make'] } : {}),
+});
+
+/** agnhost, Kubernetes' e2e test image: Alpine with bind-tools, curl, netcat-openbsd, iproute2, iperf and bash (test/images/agnhost/Dockerfile). */
+const agnhost = (version: string, sizeBytes: number): CatalogImage => ({
+	repository: 'registry.k8s.io/e2e-test-images/agnhost',
+	tags: [version],
+	version,
+	sizeBytes,
+	program: 'agnhost',
+	family: 'alpine',
+	entrypoint: ['/agnhost'],
+	cmd: ['pause'],
 });
 
 const k8s = (component: 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy', version: string, sizeBytes: number): CatalogImage => ({
@@ -177,36 +261,9 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 	shellImage('docker.io/library/alpine', '3.20.8', ['3.20.8', '3.20'], 3_630 * KB, 'alpine', ['/bin/sh']),
 	shellImage('docker.io/library/ubuntu', '24.04', ['24.04', 'noble', 'latest'], 29_720 * KB, 'ubuntu', ['/bin/bash']),
 	shellImage('docker.io/library/ubuntu', '22.04', ['22.04', 'jammy'], 29_540 * KB, 'ubuntu', ['/bin/bash']),
-	{
-		repository: 'docker.io/library/python',
-		tags: ['3.14.0', '3.14', '3', 'latest'],
-		version: '3.14.0',
-		sizeBytes: 392_500 * KB,
-		program: 'python',
-		family: 'debian',
-		entrypoint: [],
-		cmd: ['python3'],
-	},
-	{
-		repository: 'docker.io/library/python',
-		tags: ['3.12.12', '3.12'],
-		version: '3.12.12',
-		sizeBytes: 383_100 * KB,
-		program: 'python',
-		family: 'debian',
-		entrypoint: [],
-		cmd: ['python3'],
-	},
-	{
-		repository: 'docker.io/library/python',
-		tags: ['3.12.12-slim', '3.12-slim', 'slim', '3.14-slim'],
-		version: '3.12.12',
-		sizeBytes: 41_620 * KB,
-		program: 'python',
-		family: 'debian',
-		entrypoint: [],
-		cmd: ['python3'],
-	},
+	python('3.14.0', ['3.14.0', '3.14', '3', 'latest'], 392_500 * KB),
+	python('3.12.12', ['3.12.12', '3.12'], 383_100 * KB),
+	python('3.12.12', ['3.12.12-slim', '3.12-slim', 'slim', '3.14-slim'], 41_620 * KB, 'slim'),
 	...(['18.1', '17.7', '16.11'] as const).map(
 		(version, i): CatalogImage => ({
 			repository: 'docker.io/library/postgres',
@@ -267,18 +324,8 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		cmd: [],
 	},
 	// agnhost: the e2e test image the kubernetes.io probe tasks use (2.40 there).
-	...(['2.40', '2.53'] as const).map(
-		(version): CatalogImage => ({
-			repository: 'registry.k8s.io/e2e-test-images/agnhost',
-			tags: [version],
-			version,
-			sizeBytes: version === '2.40' ? 51_160 * KB : 52_890 * KB,
-			program: 'agnhost',
-			family: 'alpine',
-			entrypoint: ['/agnhost'],
-			cmd: ['pause'],
-		}),
-	),
+	agnhost('2.40', 51_160 * KB),
+	agnhost('2.53', 52_890 * KB),
 	// polinux/stress: the image of the "Assign Memory Resources" task.
 	{
 		repository: 'docker.io/polinux/stress',
@@ -289,6 +336,107 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		family: 'alpine',
 		entrypoint: [],
 		cmd: ['stress', '--help'],
+	},
+
+	// The images kubernetes.io's networking, DNS and debugging pages run.
+	// curlimages/curl: Alpine, curl installed, ENTRYPOINT a script that execs
+	// curl when the first argument is an option, running as curl_user (uid 100).
+	{
+		repository: 'docker.io/curlimages/curl',
+		tags: ['8.17.0', '8.17', '8', 'latest'],
+		version: '8.17.0',
+		sizeBytes: 9_780 * KB,
+		program: 'curl',
+		family: 'alpine',
+		entrypoint: ['/entrypoint.sh'],
+		cmd: ['curl'],
+		user: { name: 'curl_user', uid: 100, group: 'curl_group', gid: 101 },
+		env: { CURL_VERSION: '8.17.0' },
+		osRelease: alpineOsRelease('3.22.2'),
+	},
+	// nicolaka/netshoot: Alpine with the network troubleshooting tools; CMD zsh, WORKDIR /root.
+	{
+		repository: 'docker.io/nicolaka/netshoot',
+		tags: ['v0.14', 'latest'],
+		version: '0.14',
+		sizeBytes: 183_600 * KB,
+		program: 'netshoot',
+		family: 'alpine',
+		entrypoint: [],
+		cmd: ['zsh'],
+		workingDir: '/root',
+		osRelease: alpineOsRelease('3.22.0'),
+	},
+	// jessie-dnsutils: Debian 8 with bind9's dnsutils; no ENTRYPOINT or CMD of its own
+	// (kubernetes.io's dnsutils.yaml runs it with `sleep infinity`).
+	{
+		repository: 'registry.k8s.io/e2e-test-images/jessie-dnsutils',
+		tags: ['1.3'],
+		version: '1.3',
+		sizeBytes: 112_640 * KB,
+		program: 'dnsutils',
+		family: 'debian',
+		entrypoint: [],
+		cmd: ['/bin/bash'],
+		osRelease: DEBIAN_JESSIE,
+	},
+	// serve_hostname: a static Go binary on scratch answering its hostname over HTTP on 9376
+	// (the "Debug Services" task's `hostnames` Deployment).
+	{
+		repository: 'registry.k8s.io/serve_hostname',
+		tags: ['1.4', 'latest'],
+		version: '1.4',
+		sizeBytes: 2_790 * KB,
+		program: 'serve-hostname',
+		family: 'distroless',
+		entrypoint: ['/serve_hostname'],
+		cmd: [],
+	},
+	// registry.k8s.io/busybox: the old busybox kubernetes.io's probe tasks pin (1.27.2).
+	shellImage('registry.k8s.io/busybox', '1.27.2', ['1.27.2'], 1_130 * KB, 'busybox', ['sh']),
+	// The busybox of the "Debug Services" task (`kubectl run ... --image=gcr.io/google-containers/busybox sh`),
+	// pushed in 2016: busybox 1.24. gcr.io serves the project under both spellings.
+	...['gcr.io/google-containers/busybox', 'gcr.io/google_containers/busybox'].map((repository) => shellImage(repository, '1.24.2', ['1.24', 'latest'], 676 * KB, 'busybox', ['sh'])),
+	// radial/busyboxplus:curl: a 2014 buildroot busybox with curl, the client of the older
+	// "Connecting Applications with Services" page (`kubectl run curl --image=radial/busyboxplus:curl -i --tty`).
+	{ ...shellImage('docker.io/radial/busyboxplus', '1.22.1', ['curl'], 1_980 * KB, 'busybox', ['/bin/sh']), binaries: ['curl'] },
+	// goproxy: an HTTP proxy on 8080 (the tcpSocket liveness example).
+	{
+		repository: 'registry.k8s.io/goproxy',
+		tags: ['0.1'],
+		version: '0.1',
+		sizeBytes: 2_410 * KB,
+		program: 'goproxy',
+		family: 'distroless',
+		entrypoint: ['/goproxy'],
+		cmd: [],
+	},
+	// bprashanth/nginxhttps: the "Connecting Applications with Services" image, built in
+	// early 2016 on that day's nginx image (1.9.x on jessie, no entrypoint script), serving
+	// 80 and 443 as /etc/nginx/conf.d says.
+	{
+		...nginx('1.9.11', ['1.0'], 70_210 * KB),
+		repository: 'docker.io/bprashanth/nginxhttps',
+		binaries: ['/home/auto-reload-nginx.sh', 'auto-reload-nginx.sh', 'inotifywait'],
+		osRelease: DEBIAN_JESSIE,
+	},
+	// hpa-example: php:5-apache (built in 2016: Debian jessie, PHP 5.6) with an index.php
+	// that burns CPU, then answers `OK!` (the HorizontalPodAutoscaler walkthrough's php-apache).
+	{
+		repository: 'registry.k8s.io/hpa-example',
+		tags: ['latest'],
+		version: '5.6.26',
+		sizeBytes: 142_380 * KB,
+		program: 'php-apache',
+		family: 'debian',
+		entrypoint: ['docker-php-entrypoint'],
+		cmd: ['apache2-foreground'],
+		// php's apache images stop with SIGWINCH: apache's graceful stop.
+		stopSignal: 'SIGWINCH',
+		env: { PHP_VERSION: '5.6.26' },
+		workingDir: '/var/www/html',
+		binaries: ['curl'],
+		osRelease: DEBIAN_JESSIE,
 	},
 ];
 
@@ -413,21 +561,197 @@ export function imageId(image: CatalogImage): string {
 	return `sha256:${syntheticHex64(`config:${image.repository}@${image.tags[0]}`)}`;
 }
 
-/** Registries the simulated network can reach. Any other host fails name resolution. */
-const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io'];
+/**
+ * The registries the nodes reach, all through the lab's mirror. Any other
+ * host fails name resolution (the nodes have no other way out).
+ */
+const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io', 'gcr.io'];
+
+/**
+ * One release line of a catalogued repository: the versions upstream really
+ * published (minor → highest patch, up to the newest catalogued release),
+ * the tag spellings the repository uses for them, and how to build the
+ * image of one version. A tag of the line that the catalogue does not list
+ * exactly resolves to an image of that version, sized between its
+ * catalogued neighbours.
+ */
+interface ReleaseLine {
+	repository: string;
+	major: number;
+	/** minor → highest patch released. */
+	patches: Readonly<Record<number, number>>;
+	/** `patch`: tags `1.16.1` and `1.16` (its newest patch); `minor`: versions are `2.39`, the tag is the version. */
+	scheme: 'patch' | 'minor';
+	/** Tag suffixes of the variants (`''`, `-alpine`, `-slim`...), each built by `make`. */
+	variants: readonly string[];
+	make: (version: string, tags: string[], sizeBytes: number, variant: string) => CatalogImage;
+}
+
+/** Releases read from the projects' tags: nginx's release-1.x.y tags up to 1.29.3 (28 Oct 2025), busybox's 1_x_y, Alpine's 3.x.y, Python's 3.x.y, agnhost's VERSION file. */
+const RELEASE_LINES: readonly ReleaseLine[] = [
+	{
+		repository: 'docker.io/library/nginx',
+		major: 1,
+		// The official image starts with nginx 1.7.
+		patches: { 7: 12, 8: 1, 9: 15, 10: 3, 11: 13, 12: 2, 13: 12, 14: 2, 15: 12, 16: 1, 17: 10, 18: 0, 19: 10, 20: 2, 21: 6, 22: 1, 23: 4, 24: 0, 25: 5, 26: 3, 27: 5, 28: 0, 29: 3 },
+		scheme: 'patch',
+		variants: ['', '-alpine'],
+		make: (version, tags, size, variant) => nginx(version, tags, size, variant === '-alpine' ? 'alpine' : 'debian'),
+	},
+	{
+		repository: 'docker.io/library/busybox',
+		major: 1,
+		patches: { 21: 1, 22: 1, 23: 2, 24: 2, 25: 1, 26: 2, 27: 2, 28: 4, 29: 3, 30: 1, 31: 1, 32: 1, 33: 2, 34: 1, 35: 0, 36: 1, 37: 0 },
+		scheme: 'patch',
+		// The glibc build is the default; musl and uclibc builds are tagged apart.
+		variants: ['', '-glibc', '-musl', '-uclibc'],
+		make: (version, tags, size) => shellImage('docker.io/library/busybox', version, tags, size, 'busybox', ['sh']),
+	},
+	{
+		repository: 'docker.io/library/alpine',
+		major: 3,
+		patches: { 1: 4, 2: 3, 3: 3, 4: 6, 5: 3, 6: 5, 7: 3, 8: 5, 9: 6, 10: 9, 11: 13, 12: 12, 13: 12, 14: 10, 15: 11, 16: 9, 17: 10, 18: 12, 19: 9, 20: 8, 21: 5, 22: 2 },
+		scheme: 'patch',
+		variants: [''],
+		make: (version, tags, size) => shellImage('docker.io/library/alpine', version, tags, size, 'alpine', ['/bin/sh']),
+	},
+	{
+		repository: 'docker.io/library/python',
+		major: 3,
+		patches: { 5: 10, 6: 15, 7: 17, 8: 20, 9: 25, 10: 19, 11: 14, 12: 12, 13: 9, 14: 0 },
+		scheme: 'patch',
+		variants: ['', '-slim', '-alpine'],
+		make: (version, tags, size, variant) => python(version, tags, size, variant === '-slim' ? 'slim' : variant === '-alpine' ? 'alpine' : 'full'),
+	},
+	{
+		repository: 'registry.k8s.io/e2e-test-images/agnhost',
+		major: 2,
+		// registry.k8s.io/e2e-test-images carries agnhost from 2.21.
+		patches: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [21 + i, 0])),
+		scheme: 'minor',
+		variants: [''],
+		make: (version, _tags, size) => agnhost(version, size),
+	},
+];
+
+/** Typical compressed sizes of variants the catalogue lists no exact image of, relative to the default variant. */
+const VARIANT_SIZE_RATIO: Readonly<Record<string, number>> = { '-alpine': 0.3, '-slim': 0.11, '-musl': 0.7, '-uclibc': 0.45, '-glibc': 1 };
+
+/** Exact catalogue images by `repository:tag`. */
+const EXACT = new Map<string, CatalogImage>();
+for (const image of IMAGE_CATALOGUE) for (const tag of image.tags) EXACT.set(`${image.repository}:${tag}`, image);
+
+/** Images built for release-line tags, by `repository:tag` (memoized: the same tag is the same image). */
+const DERIVED = new Map<string, CatalogImage | null>();
+
+/** The variant suffix of a tag and its version part (`1.16-alpine` → `-alpine`, `1.16`). */
+function splitVariant(line: ReleaseLine, tag: string): { version: string; variant: string } | undefined {
+	for (const variant of [...line.variants].sort((a, b) => b.length - a.length)) {
+		if (variant === '' ? /^[0-9.]+$/.test(tag) : tag.endsWith(variant)) return { version: variant === '' ? tag : tag.slice(0, -variant.length), variant };
+	}
+	return undefined;
+}
+
+/** The full version a tag of the line names (`1.16` → `1.16.1`, `1` → the newest), or undefined if upstream never released it. */
+function lineVersion(line: ReleaseLine, text: string): { version: string; newestOfMinor: boolean } | undefined {
+	if (line.scheme === 'patch' && text === String(line.major)) {
+		// The major tag (`nginx:1`, `busybox:1-musl`) follows the newest release of the line.
+		const newestMinor = Math.max(...Object.keys(line.patches).map(Number));
+		return lineVersion(line, `${line.major}.${newestMinor}`);
+	}
+	const m = line.scheme === 'minor' ? /^(\d+)\.(\d+)$/.exec(text) : /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text);
+	if (!m || Number(m[1]) !== line.major || /(^|\.)0\d/.test(text)) return undefined;
+	const minor = Number(m[2]);
+	const newest = line.patches[minor];
+	if (newest === undefined) return undefined;
+	if (line.scheme === 'minor') return { version: `${line.major}.${minor}`, newestOfMinor: true };
+	const patch = m[3] === undefined ? newest : Number(m[3]);
+	if (patch > newest) return undefined;
+	return { version: `${line.major}.${minor}.${patch}`, newestOfMinor: patch === newest };
+}
+
+/** The size of a version the catalogue does not list: interpolated between the nearest catalogued versions of the same variant. */
+function interpolatedSize(line: ReleaseLine, version: string, variant: string): number {
+	const sameVariant = (image: CatalogImage) => image.tags.some((t) => splitVariant(line, t)?.variant === variant && lineVersion(line, splitVariant(line, t)!.version) !== undefined);
+	let known = IMAGE_CATALOGUE.filter((i) => i.repository === line.repository && sameVariant(i));
+	let ratio = 1;
+	if (known.length === 0) {
+		known = IMAGE_CATALOGUE.filter((i) => i.repository === line.repository && i.tags.some((t) => splitVariant(line, t)?.variant === ''));
+		ratio = VARIANT_SIZE_RATIO[variant] ?? 1;
+	}
+	const sorted = [...known].sort((a, b) => compareVersions(a.version, b.version));
+	const below = sorted.filter((i) => compareVersions(i.version, version) <= 0).pop();
+	const above = sorted.find((i) => compareVersions(i.version, version) >= 0);
+	let size: number;
+	if (!below || !above) size = (below ?? above)!.sizeBytes;
+	else if (below === above || compareVersions(below.version, above.version) === 0) size = below.sizeBytes;
+	else {
+		const ordinal = (v: string) => versionParts(v)[1] * 100 + (versionParts(v)[2] ?? 0);
+		const f = (ordinal(version) - ordinal(below.version)) / (ordinal(above.version) - ordinal(below.version));
+		size = below.sizeBytes + f * (above.sizeBytes - below.sizeBytes);
+	}
+	return Math.round((size * ratio) / KB) * KB;
+}
+
+/** The image a release-line tag names, built once; undefined if the tag is not one upstream published. */
+function derivedImage(repository: string, tag: string): CatalogImage | undefined {
+	const key = `${repository}:${tag}`;
+	const memo = DERIVED.get(key);
+	if (memo !== undefined) return memo ?? undefined;
+	let image: CatalogImage | undefined;
+	const line = RELEASE_LINES.find((l) => l.repository === repository);
+	const split = line && splitVariant(line, tag);
+	const found = line && split && lineVersion(line, split.version);
+	if (line && split && found) {
+		const exact = EXACT.get(`${repository}:${found.version}${split.variant}`);
+		if (exact) image = exact;
+		else {
+			const tags = [`${found.version}${split.variant}`];
+			const minorTag = `${versionParts(found.version).slice(0, 2).join('.')}${split.variant}`;
+			if (line.scheme === 'patch' && found.newestOfMinor && !EXACT.has(`${repository}:${minorTag}`)) tags.push(minorTag);
+			image = line.make(found.version, tags, interpolatedSize(line, found.version, split.variant), split.variant);
+			// A second spelling of the same version is the same image.
+			for (const t of tags) DERIVED.set(`${repository}:${t}`, image);
+		}
+	}
+	DERIVED.set(key, image ?? null);
+	return image;
+}
+
+/** Every image of a repository the mirror serves (exact and release-line), for lookups by digest. */
+function imagesOf(repository: string): CatalogImage[] {
+	const out = IMAGE_CATALOGUE.filter((i) => i.repository === repository);
+	const line = RELEASE_LINES.find((l) => l.repository === repository);
+	if (!line) return out;
+	for (const [minor, newest] of Object.entries(line.patches)) {
+		for (const variant of line.variants) {
+			for (let patch = 0; patch <= (line.scheme === 'minor' ? 0 : newest); patch++) {
+				const image = derivedImage(repository, line.scheme === 'minor' ? `${line.major}.${minor}${variant}` : `${line.major}.${minor}.${patch}${variant}`);
+				if (image && !out.includes(image)) out.push(image);
+			}
+		}
+	}
+	return out;
+}
 
 /** Why a reference cannot be pulled: the registry's answer. */
 type RegistryMiss = { kind: 'no-such-host' } | { kind: 'repository-not-found' } | { kind: 'manifest-not-found' };
 
-/** Looks a reference up in the catalogue, as a pull would resolve it. */
+/**
+ * Looks a reference up as a pull through the mirror would resolve it. The
+ * mirror answers 404 both for a repository it does not carry and for a tag
+ * it does not have (`miss.kind` keeps the two apart for the trace; containerd
+ * sees the same 404 for both).
+ */
 export function resolveImage(text: string): { ok: true; resolved: ResolvedImage } | { ok: false; miss: RegistryMiss; ref?: ImageRef; error?: string } {
 	const parsed = parseImageRef(text);
 	if (!parsed.ok) return { ok: false, miss: { kind: 'manifest-not-found' }, error: parsed.error };
 	const ref = parsed.ref;
 	if (!KNOWN_REGISTRIES.includes(ref.domain)) return { ok: false, miss: { kind: 'no-such-host' }, ref };
-	const inRepo = IMAGE_CATALOGUE.filter((i) => i.repository === ref.repository);
-	if (inRepo.length === 0) return { ok: false, miss: { kind: 'repository-not-found' }, ref };
-	const image = ref.digest ? inRepo.find((i) => imageDigest(i) === ref.digest) : inRepo.find((i) => i.tags.includes(ref.tag ?? 'latest'));
+	const carried = IMAGE_CATALOGUE.some((i) => i.repository === ref.repository) || RELEASE_LINES.some((l) => l.repository === ref.repository);
+	if (!carried) return { ok: false, miss: { kind: 'repository-not-found' }, ref };
+	const tag = ref.tag ?? 'latest';
+	const image = ref.digest ? imagesOf(ref.repository).find((i) => imageDigest(i) === ref.digest) : (EXACT.get(`${ref.repository}:${tag}`) ?? derivedImage(ref.repository, tag));
 	if (!image) return { ok: false, miss: { kind: 'manifest-not-found' }, ref };
 	return {
 		ok: true,

@@ -1,6 +1,7 @@
 /**
  * An image's files as a container sees them: the baseline the image ships
- * (os-release, nginx's and httpd's default pages and config), the files
+ * (os-release, nginx's welcome and error pages as its packages ship them,
+ * httpd's default page, the hpa-example's index.php), the files
  * the kubelet and the runtime put in every container (/etc/hostname,
  * /etc/hosts, /etc/resolv.conf), and reading and listing through the
  * container's writable layer.
@@ -9,9 +10,10 @@
  *
  * Mirrors pkg/kubelet/kubelet_pods.go (the kubelet-managed /etc/hosts),
  * containerd/containerd internal/cri/server/podsandbox/sandbox_run_linux.go
- * (/etc/hostname, /etc/resolv.conf).
+ * (/etc/hostname, /etc/resolv.conf), nginx/nginx docs/html/index.html,
+ * nginx/nginx docs/html/50x.html (the pages nginx's packages install).
  */
-import type { CatalogImage, ImageFamily } from '../images.ts';
+import { compareVersions, type CatalogImage, type ImageFamily } from '../images.ts';
 import type { ContainerContext, FileOverrides } from '../behaviour.ts';
 
 const TOP_DIRS = ['bin', 'dev', 'etc', 'home', 'lib', 'proc', 'root', 'run', 'sbin', 'sys', 'tmp', 'usr', 'var'];
@@ -39,17 +41,76 @@ function hostsFile(ctx: ContainerContext): string {
 	].join('\n');
 }
 
-const NGINX_INDEX = [
-	'<!DOCTYPE html>',
-	'<html>',
-	'<head><title>nginx is running</title></head>',
-	'<body>',
-	'<h1>nginx is up</h1>',
-	'<p>This is the default page of the nginx image: the server answers, nothing is configured yet.</p>',
-	'</body>',
-	'</html>',
-	'',
-].join('\n');
+/**
+ * nginx's welcome page, /usr/share/nginx/html/index.html, as the packages
+ * the image installs ship it (nginx's docs/html/index.html): 612 bytes
+ * before 1.21.2, then 615 with the dark-mode style line (the page nginx
+ * rewrote in 1.29.6 is later than any version here).
+ */
+export function nginxIndexHtml(version: string): string {
+	const style = compareVersions(version, '1.21.2') >= 0 ? ['html { color-scheme: light dark; }', 'body { width: 35em; margin: 0 auto;', 'font-family: Tahoma, Verdana, Arial, sans-serif; }'] : ['    body {', '        width: 35em;', '        margin: 0 auto;', '        font-family: Tahoma, Verdana, Arial, sans-serif;', '    }'];
+	return [
+		'<!DOCTYPE html>',
+		'<html>',
+		'<head>',
+		'<title>Welcome to nginx!</title>',
+		'<style>',
+		...style,
+		'</style>',
+		'</head>',
+		'<body>',
+		'<h1>Welcome to nginx!</h1>',
+		'<p>If you see this page, the nginx web server is successfully installed and',
+		'working. Further configuration is required.</p>',
+		'',
+		'<p>For online documentation and support please refer to',
+		'<a href="http://nginx.org/">nginx.org</a>.<br/>',
+		'Commercial support is available at',
+		'<a href="http://nginx.com/">nginx.com</a>.</p>',
+		'',
+		'<p><em>Thank you for using nginx.</em></p>',
+		'</body>',
+		'</html>',
+		'',
+	].join('\n');
+}
+
+/**
+ * nginx's /usr/share/nginx/html/50x.html (docs/html/50x.html): 537 bytes
+ * before 1.15.3 (with a link to the error_log directive), 494 until 1.21.2,
+ * then 497 in the welcome page's style.
+ */
+export function nginx50xHtml(version: string): string {
+	const modern = compareVersions(version, '1.21.2') >= 0;
+	const style = modern ? ['html { color-scheme: light dark; }', 'body { width: 35em; margin: 0 auto;', 'font-family: Tahoma, Verdana, Arial, sans-serif; }'] : ['    body {', '        width: 35em;', '        margin: 0 auto;', '        font-family: Tahoma, Verdana, Arial, sans-serif;', '    }'];
+	const errorLog = compareVersions(version, '1.15.3') >= 0 ? 'the error log for details.</p>' : 'the <a href="http://nginx.org/r/error_log">error log</a> for details.</p>';
+	return [
+		'<!DOCTYPE html>',
+		'<html>',
+		'<head>',
+		'<title>Error</title>',
+		'<style>',
+		...style,
+		'</style>',
+		'</head>',
+		'<body>',
+		'<h1>An error occurred.</h1>',
+		'<p>Sorry, the page you are looking for is currently unavailable.<br/>',
+		'Please try again later.</p>',
+		'<p>If you are the system administrator of this resource then you should check',
+		errorLog,
+		'<p><em>Faithfully yours, nginx.</em></p>',
+		'</body>',
+		'</html>',
+		'',
+	].join('\n');
+}
+
+/**
+ * The HorizontalPodAutoscaler walkthrough's index.php: a million square
+ * roots, then `OK!` (kubernetes.io's hpa-example).
+ */
+const HPA_INDEX_PHP = ['<?php', '  $x = 0.0001;', '  for ($i = 0; $i <= 1000000; $i++) {', '    $x += sqrt($x);', '  }', '  echo "OK!";', '?>', ''].join('\n');
 
 /** The image's own file at `path`, before the container wrote anything. */
 function baselineFile(image: CatalogImage, ctx: ContainerContext, path: string): string | undefined {
@@ -61,15 +122,16 @@ function baselineFile(image: CatalogImage, ctx: ContainerContext, path: string):
 		case '/etc/resolv.conf':
 			return ctx.resolvConf ?? `search ${ctx.namespace}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`;
 		case '/etc/os-release':
-			return OS_RELEASE[image.family] || undefined;
+			return image.osRelease ?? (OS_RELEASE[image.family] || undefined);
 	}
 	if (image.program === 'nginx') {
-		if (path === '/usr/share/nginx/html/index.html') return NGINX_INDEX;
-		if (path === '/usr/share/nginx/html/50x.html') return '<html><body><h1>Something went wrong on our side.</h1></body></html>\n';
+		if (path === '/usr/share/nginx/html/index.html') return nginxIndexHtml(image.version);
+		if (path === '/usr/share/nginx/html/50x.html') return nginx50xHtml(image.version);
 		if (path === '/etc/nginx/nginx.conf') return 'user nginx;\nworker_processes auto;\nevents { worker_connections 1024; }\nhttp { include /etc/nginx/conf.d/*.conf; }\n';
 		if (path === '/etc/nginx/conf.d/default.conf') return 'server {\n    listen 80;\n    location / { root /usr/share/nginx/html; index index.html; }\n}\n';
 	}
 	if (image.program === 'httpd' && path === '/usr/local/apache2/htdocs/index.html') return '<html><body><h1>It works!</h1></body></html>\n';
+	if (image.program === 'php-apache' && path === '/var/www/html/index.php') return HPA_INDEX_PHP;
 	return undefined;
 }
 
@@ -81,9 +143,13 @@ function baselineFile(image: CatalogImage, ctx: ContainerContext, path: string):
  */
 export function baselinePaths(image: CatalogImage): string[] {
 	const paths = ['/etc/hostname', '/etc/hosts', '/etc/resolv.conf'];
-	if (OS_RELEASE[image.family]) paths.push('/etc/os-release');
-	if (image.program === 'nginx') paths.push('/usr/share/nginx/html/index.html', '/usr/share/nginx/html/50x.html', '/etc/nginx/nginx.conf', '/etc/nginx/conf.d/default.conf', '/docker-entrypoint.sh');
+	if (image.osRelease ?? OS_RELEASE[image.family]) paths.push('/etc/os-release');
+	if (image.program === 'nginx') {
+		paths.push('/usr/share/nginx/html/index.html', '/usr/share/nginx/html/50x.html', '/etc/nginx/nginx.conf', '/etc/nginx/conf.d/default.conf');
+		if (image.entrypoint.includes('/docker-entrypoint.sh')) paths.push('/docker-entrypoint.sh');
+	}
 	if (image.program === 'httpd') paths.push('/usr/local/apache2/htdocs/index.html');
+	if (image.program === 'php-apache') paths.push('/var/www/html/index.php');
 	return paths;
 }
 

@@ -3,8 +3,9 @@
  * (which forks away without `daemon off;`), httpd, redis and redis-cli,
  * postgres and pg_isready, mysqld and mysqladmin (both refusing to start
  * without a root password option), python and its http.server, and the
- * pause container; how a server answers an HTTP GET (static files from
- * its document root) and the access-log line it writes for it.
+ * pause container, and the hpa-example's php-apache; how a server answers
+ * an HTTP GET (static files from its document root, the Go test servers'
+ * handlers) and the access-log line it writes for it.
  *
  * It follows the official images' programs (docker-library nginx, httpd,
  * redis, postgres, mysql, python; registry.k8s.io/pause): their start-up and
@@ -17,12 +18,33 @@
  */
 import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions, ServerSpec } from '../behaviour.ts';
+import { utf8Length } from '../../golang/utf8.ts';
+import { httpDate } from '../../golang/time.ts';
 import { clfTime, nginxTime } from './time-formats.ts';
+import { goServerAnswer, goServerLogLine } from './test-images.ts';
 import { listDirectory, normalizePath, readFile } from './rootfs.ts';
 import { envValue, flagValue } from './userland.ts';
 
 /** The kubelet's User-Agent on probes: `kube-probe/<major>.<minor>` (pkg/probe/http/request.go). */
 export const PROBE_USER_AGENT = 'kube-probe/1.36';
+
+/** The Apache of php:5-apache on Debian jessie (the hpa-example image). */
+const PHP_APACHE_VERSION = '2.4.10';
+
+/** Apache's error-log time: `Mon Nov 30 08:00:05.000000 2026`. */
+function apacheErrorTime(wallMs: number): string {
+	const d = httpDate(wallMs); // `Mon, 30 Nov 2026 08:00:05 GMT`
+	const [, weekday, day, month, year, clock] = /^(\w+), (\d+) (\w+) (\d+) ([\d:]+) GMT$/.exec(d) ?? [];
+	return `${weekday} ${month} ${day} ${clock}.${String(wallMs % 1000).padStart(3, '0')}000 ${year}`;
+}
+
+/** What a request carries beyond its path: who sent it and when. */
+export interface HttpRequestInfo {
+	/** The client's address, as the server sees it. */
+	clientIp?: string;
+	/** The wall-clock time of the request. */
+	wallMs?: number;
+}
 
 /** Runs `argv` if it is one of the image's servers or their clients; undefined if it is another program. */
 export function runServerProgram(image: CatalogImage, ctx: ContainerContext, argv: string[], wallMs: number, options: RunOptions, out: OutputLine[]): CommandOutcome | undefined {
@@ -65,12 +87,31 @@ export function runServerProgram(image: CatalogImage, ctx: ContainerContext, arg
 			}
 			return serve({
 				name: 'nginx',
-				ports: [{ port: 80, protocol: 'http' }],
+				// bprashanth/nginxhttps's configuration also listens on 443 with TLS (its handshake is not modelled: a plain TCP port).
+				ports: image.repository === 'docker.io/bprashanth/nginxhttps' ? [{ port: 80, protocol: 'http' }, { port: 443, protocol: 'tcp' }] : [{ port: 80, protocol: 'http' }],
 				readyAfterMs: 50,
 				// SIGQUIT (the image's stop signal): finish in-flight requests, then exit 0.
 				onStop: { kind: 'graceful', afterMs: 100, exitCode: 0 },
 				startup,
 				shutdown: [`${nginxTime(wallMs)} [notice] 1#1: quit signal received, closing listeners and waiting for workers`],
+				docRoot: '/usr/share/nginx/html',
+				accessLog: 'nginx',
+			});
+		}
+		case 'auto-reload-nginx.sh': {
+			// bprashanth/nginxhttps's script: starts nginx (which daemonizes), then waits on inotifywait
+			// to reload it when /etc/nginx/conf.d changes. The script is PID 1 with no trap: SIGTERM is dropped.
+			const t = nginxTime(wallMs);
+			return serve({
+				name: 'nginx',
+				ports: [
+					{ port: 80, protocol: 'http' },
+					{ port: 443, protocol: 'tcp' },
+				],
+				readyAfterMs: 50,
+				onStop: { kind: 'ignore' },
+				startup: [`${t} [notice] 1#1: nginx ${version} starting (event loop: epoll)`, 'Setting up watches.', 'Watches established.'],
+				shutdown: [],
 				docRoot: '/usr/share/nginx/html',
 				accessLog: 'nginx',
 			});
@@ -93,6 +134,21 @@ export function runServerProgram(image: CatalogImage, ctx: ContainerContext, arg
 				shutdown: [`[${t}] [mpm_event:notice] [pid 1:tid 1] graceful stop requested, finishing open connections`],
 				docRoot: '/usr/local/apache2/htdocs',
 				accessLog: 'httpd',
+			});
+		}
+		case 'apache2-foreground': {
+			// php:5-apache runs Debian's apache2 in the foreground with mod_php (prefork).
+			const t = apacheErrorTime(wallMs);
+			const fqdn = `AH00558: apache2: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIp}. Set the 'ServerName' directive globally to suppress this message`;
+			return serve({
+				name: 'php-apache',
+				ports: [{ port: 80, protocol: 'http' }],
+				readyAfterMs: 150,
+				onStop: { kind: 'graceful', afterMs: 200, exitCode: 0 },
+				startup: [fqdn, fqdn, `[${t}] [mpm_prefork:notice] [pid 1] AH00163: Apache/${PHP_APACHE_VERSION} (Debian) PHP/${version} configured -- resuming normal operations`, `[${t}] [core:notice] [pid 1] AH00094: Command line: 'apache2 -D FOREGROUND'`],
+				shutdown: [`[${t}] [mpm_prefork:notice] [pid 1] AH00170: caught SIGWINCH, shutting down gracefully`],
+				docRoot: '/var/www/html',
+				accessLog: 'apache-combined',
 			});
 		}
 		case 'redis-server': {
@@ -214,22 +270,33 @@ export function runServerProgram(image: CatalogImage, ctx: ContainerContext, arg
  * authors: any path starting with `/fail` answers 500 on every simulated
  * server; static-file servers (nginx, httpd, python http.server) answer
  * from their document root (404 for a missing file, 403 for a directory
- * without index.html); other servers answer 200 on every other path.
+ * without index.html); the Go test servers answer as their handlers do
+ * (./test-images.ts); the hpa-example's index.php answers `OK!`; other
+ * servers answer 200 on every other path. `bytes` is the body's length in
+ * bytes, as Content-Length and the access logs count it.
  */
-export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, server: ServerSpec, path: string, runningForMs: number): { status: number; bytes: number; body?: string } {
+export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, server: ServerSpec, path: string, runningForMs: number, request: HttpRequestInfo = {}): { status: number; bytes: number; body?: string } {
 	const clean = path.split('?')[0] || '/';
+	const text = (status: number, body: string) => ({ status, bytes: utf8Length(body), body });
 	if (clean.startsWith('/fail')) return { status: 500, bytes: 0 };
 	if (server.healthyForMs !== undefined && clean === '/healthz') return runningForMs < server.healthyForMs ? { status: 200, bytes: 2 } : { status: 500, bytes: 0 };
+	const go = goServerAnswer(server, ctx, path, { ...request, runningForMs });
+	if (go) return text(go.status, go.body);
+	if (server.name === 'php-apache') {
+		// DirectoryIndex index.php: `/` runs it too.
+		const script = clean === '/' ? '/index.php' : clean;
+		if (script === '/index.php' && readFile(image, ctx, files, `${server.docRoot}/index.php`) !== undefined) return text(200, 'OK!');
+	}
 	if (server.docRoot) {
 		const target = normalizePath(`${server.docRoot}/${clean}`, ctx);
 		const asDir = listDirectory(image, ctx, files, target);
 		if (asDir) {
 			const index = readFile(image, ctx, files, `${target}/index.html`);
-			if (index !== undefined) return { status: 200, bytes: index.length, body: index };
+			if (index !== undefined) return text(200, index);
 			return server.accessLog === 'python' ? { status: 200, bytes: 512 } : { status: 403, bytes: 153 };
 		}
 		const content = readFile(image, ctx, files, target);
-		return content === undefined ? { status: 404, bytes: 153 } : { status: 200, bytes: content.length, body: content };
+		return content === undefined ? { status: 404, bytes: 153 } : text(200, content);
 	}
 	return { status: 200, bytes: 2 };
 }
@@ -241,8 +308,14 @@ export function accessLogLine(server: ServerSpec, clientIp: string, path: string
 			return `${clientIp} - - [${clfTime(wallMs)}] "GET ${path} HTTP/1.1" ${status} ${bytes} "-" "${userAgent}" "-"`;
 		case 'httpd':
 			return `${clientIp} - - [${clfTime(wallMs)}] "GET ${path} HTTP/1.1" ${status} ${bytes}`;
+		case 'apache-combined':
+			// Debian's "combined" format counts the bytes sent with the headers (%O): about 200 of them here.
+			return `${clientIp} - - [${clfTime(wallMs)}] "GET ${path} HTTP/1.1" ${status} ${bytes + 205} "-" "${userAgent}"`;
 		case 'python':
 			return `${clientIp} - - [${clfTime(wallMs).replace(/ \+0000$/, '')}] "GET ${path} HTTP/1.1" ${status} -`;
+		case 'agnhost-netexec':
+		case 'serve-hostname':
+			return goServerLogLine(server, path, { clientIp, wallMs, runningForMs: 0 });
 		default:
 			return undefined;
 	}

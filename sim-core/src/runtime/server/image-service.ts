@@ -29,7 +29,7 @@ export const PULL_BYTES_PER_MS = 20_000;
 export const PULL_OVERHEAD_MS = 500;
 /** Re-pulling an image already present only re-resolves its manifest (imagePullPolicy: Always). */
 export const PULL_UNCHANGED_MS = 400;
-/** A registry answering 404/401 for a missing tag or repository: the token and manifest round trips. */
+/** The mirror answering 404 for a missing tag or repository: the manifest round trips. */
 export const PULL_NOT_FOUND_MS = 700;
 /** A registry name that does not resolve fails at the DNS lookup. */
 export const PULL_NO_SUCH_HOST_MS = 100;
@@ -166,10 +166,9 @@ export function pullPlan(ctx: CriService, image: string): { ms: number; error?: 
 		switch (found.miss.kind) {
 			case 'no-such-host':
 				return { ms: PULL_NO_SUCH_HOST_MS, error: errors.noSuchHost(shown, ref.domain, ref.repository.slice(ref.domain.length + 1), ref.digest ?? ref.tag ?? 'latest') };
-			case 'repository-not-found':
-				// Docker Hub cannot tell a missing repository from a private one (401); other registries say 404.
-				return { ms: PULL_NOT_FOUND_MS, error: ref.domain === 'docker.io' ? errors.repositoryNotFound(shown) : errors.manifestNotFound(shown) };
 			default:
+				// The mirror answers 404 for a repository it does not carry as for a tag it lacks;
+				// with no other host to try, containerd's resolver reports `<ref>: not found`.
 				return { ms: PULL_NOT_FOUND_MS, error: errors.manifestNotFound(shown) };
 		}
 	}

@@ -39,9 +39,9 @@ export function probeHttp(ctx: CriService, sandboxId: string, port: number, path
 	if (!image) return { ok: true, value: { kind: 'refused' } };
 	// A static-file server reads its document root, which may be a volume.
 	if (listener.server.docRoot) syncContainerMounts(ctx, c, image);
-	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - (c.program?.serving?.sinceMs ?? ctx.nowMs));
 	const sandbox = ctx.host.sandboxes[sandboxId];
 	const client = sandbox?.hostNetwork ? '127.0.0.1' : (gatewayIp(ctx.host.podCidr) ?? ctx.host.nodeIp);
+	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - (c.program?.serving?.sinceMs ?? ctx.nowMs), { clientIp: client, wallMs: ctx.kernel.wallMs() });
 	const line = accessLogLine(listener.server, client, path, answer.status, answer.bytes, userAgent, ctx.kernel.wallMs());
 	if (line) programHost(ctx, c, image).write(ctx.nowMs, { stream: 'stdout', text: line });
 	return { ok: true, value: { kind: 'http', status: answer.status } };
@@ -68,7 +68,7 @@ export function serveHttp(ctx: CriService, ip: string, port: number, path: strin
 	if (!image) return { kind: 'refused' };
 	if (listener.server.docRoot) syncContainerMounts(ctx, c, image);
 	const since = c.program?.serving?.sinceMs ?? ctx.nowMs;
-	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - since);
+	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - since, { clientIp, wallMs: ctx.kernel.wallMs() });
 	const line = accessLogLine(listener.server, clientIp, path, answer.status, answer.bytes, userAgent, ctx.kernel.wallMs());
 	if (line) programHost(ctx, c, image).write(ctx.nowMs, { stream: 'stdout', text: line });
 	const out: Extract<ServedAnswer, { kind: 'http' }> = { kind: 'http', status: answer.status, bytes: answer.bytes, server: listener.server.name, version: image.version, startedWallMs: ctx.kernel.epochMs + since, hostname: c.ctx.hostname };

@@ -175,11 +175,11 @@ describe('crictl changes what containerd runs', () => {
 		expect(r.shell.exec('crictl rmi busybox').stderr).toBe(fatal('no such image busybox'));
 	});
 
-	it('pull of a repository Docker Hub does not have: the registry refusal, as containerd words it', () => {
+	it('pull of a repository the registry mirror does not carry: its 404, as containerd words it', () => {
 		const r = setup();
 		const result = r.shell.exec('crictl pull nginxx');
 		const ref = 'docker.io/library/nginxx:latest';
-		const error = `rpc error: code = Unknown desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`;
+		const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
 		expect(result.exitCode).toBe(1);
 		expect(result.stderr).toContain(`remote_image.go:250] "PullImage from image service failed" err=${JSON.stringify(error)} image="nginxx"\n`);
 		expect(result.stderr.endsWith(fatal(`pulling image: ${error}`))).toBe(true);
