@@ -170,3 +170,25 @@ describe('Service environment variables (enableServiceLinks)', () => {
 		expect(none).not.toContain('MY_NGINX');
 	});
 });
+
+describe("the DNS debugging images' tools", () => {
+	it("jessie-dnsutils (kubernetes.io's dnsutils.yaml) has BIND's nslookup, host and dig; netshoot's dig answers +short", () => {
+		const cluster = new Cluster({ seed: 13 });
+		run(cluster, 'kubectl create deployment hostnames --image=registry.k8s.io/serve_hostname --replicas=2');
+		run(cluster, 'kubectl expose deployment hostnames --port=80 --target-port=9376');
+		run(cluster, 'kubectl run dnsutils --image=registry.k8s.io/e2e-test-images/jessie-dnsutils:1.3 -- sleep infinity');
+		run(cluster, 'kubectl run ns --image=nicolaka/netshoot -- sleep 3600');
+		cluster.settle({ maxMs: 120_000 });
+		cluster.advance('5s');
+		const ip = (cluster.get('services', 'default', 'hostnames')?.spec as { clusterIP: string }).clusterIP;
+		expect(run(cluster, 'kubectl exec dnsutils -- nslookup kubernetes.default').stdout).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n');
+		expect(run(cluster, 'kubectl exec dnsutils -- host hostnames').stdout).toBe(`hostnames.default.svc.cluster.local has address ${ip}\n`);
+		const dig = run(cluster, 'kubectl exec dnsutils -- dig +search hostnames').stdout;
+		expect(dig).toContain('; <<>> DiG 9.9.5-9+deb8u19-Debian <<>> +search hostnames');
+		expect(dig).toContain(`hostnames.default.svc.cluster.local.\t30\tIN\tA\t${ip}`);
+		expect(run(cluster, 'kubectl exec ns -- dig hostnames.default.svc.cluster.local +short').stdout).toBe(`${ip}\n`);
+		// Every search name is NXDOMAIN, and the name as typed goes to the upstream, which this offline lab lacks: SERVFAIL.
+		expect(cluster.exec('kubectl exec dnsutils -- host nothere')).toMatchObject({ exitCode: 1, stdout: 'Host nothere not found: 2(SERVFAIL)\n' });
+		expect(cluster.exec('kubectl exec dnsutils -- host nothere.default.svc.cluster.local.')).toMatchObject({ exitCode: 1, stdout: 'Host nothere.default.svc.cluster.local. not found: 3(NXDOMAIN)\n' });
+	});
+});

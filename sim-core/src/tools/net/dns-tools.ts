@@ -155,7 +155,8 @@ function bindSearch(deps: NetDeps, servers: readonly string[], name: string, typ
 		const lookup = askServers(deps, servers, candidate, type);
 		if (lookup.kind !== 'reply') return { lookup, name: candidate };
 		last = { lookup, name: candidate };
-		if (lookup.reply.rcode === 'NOERROR' && lookup.reply.answer.length > 0) return last;
+		// A name that exists ends the search, with or without records of the type (NODATA).
+		if (lookup.reply.rcode === 'NOERROR') return last;
 	}
 	// BIND reports the name as typed when every candidate failed.
 	return last ?? { lookup: { kind: 'timeout' }, name };
@@ -225,7 +226,7 @@ function dig(deps: NetDeps, args: string[]): ToolResult {
 	type ??= name === '.' ? 'NS' : 'A';
 	const conf = parseResolvConf(deps.readFile('/etc/resolv.conf'));
 	const servers = server ? [server] : conf.nameservers;
-	const typed = args.filter((a) => !a.startsWith('+')).join(' ');
+	const typed = args.join(' ');
 	const { lookup, name: asked } = bindSearch(deps, servers, name, type, search);
 	if (lookup.kind !== 'reply') {
 		const text = lookup.kind === 'refused' ? `;; communications error to ${lookup.server}#53: connection refused\n` : '';
