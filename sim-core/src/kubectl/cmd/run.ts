@@ -42,7 +42,7 @@ function run(inv: KubectlInvocation): CommandResult {
 	if (!args.set.has('image')) return checkErr(plain('required flag(s) "image" not set'));
 	const dry = dryRunStrategy(args, inv.env.wallMs());
 	if ('error' in dry) return checkErr(dry.error);
-	const printer = toPrinter(args, dry.strategy);
+	const printer = toPrinter(args, dry.strategy, inv.env.readFile);
 	if ('error' in printer) return checkErr(printer.error, '', dry.stderr);
 	const fail = (error: KubectlError) => checkErr(error, '', dry.stderr);
 	const interactive = flags.stdin === true;
