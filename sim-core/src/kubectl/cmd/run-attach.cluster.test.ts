@@ -66,3 +66,30 @@ describe('kubectl run, attached', () => {
 		expect(cluster.exec('kubectl get pod x').exitCode).toBe(1);
 	});
 });
+
+describe('kubectl attach', () => {
+	const cluster = createCluster({ seed: 7 });
+	cluster.exec(`kubectl run ticker --image=busybox:1.36 -- sh -c 'i=0; while true; do echo tick $i; i=$((i+1)); sleep 10; done'`);
+	cluster.exec('kubectl run done --restart=Never --image=busybox:1.36 -- echo x');
+	cluster.settle({ maxMs: 30_000 });
+
+	it('streams what the main process writes from now on, until the reader detaches', () => {
+		const before = cluster.now();
+		const r = cluster.exec('kubectl attach ticker');
+		expect(r.stderr).toBe(
+			"All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n",
+		);
+		expect(r.stdout).toMatch(/^(tick \d+\n){3}$/);
+		expect(cluster.now() - before).toBe(30_000);
+		// -t on a container without a TTY.
+		expect(cluster.exec('kubectl attach ticker -it -q').stderr).toBe('error: Unable to use a TTY - container ticker did not allocate one\n');
+	});
+
+	it('refuses what upstream refuses', () => {
+		expect(cluster.exec('kubectl attach done').stderr).toBe('error: cannot attach a container in a completed pod; current phase is Succeeded\n');
+		expect(cluster.exec('kubectl attach').stderr).toBe('error: at least 1 argument is required for attach\n');
+		expect(cluster.exec('kubectl attach a b c').stderr).toBe('error: expected POD, TYPE/NAME, or TYPE NAME, (at most 2 arguments) saw 3: [a b c]\n');
+		expect(cluster.exec('kubectl attach pod ticker -c nope').stderr).toBe('error: cannot attach to the container: container nope is not valid for pod ticker out of: ticker\n');
+		expect(cluster.exec('kubectl attach nope').stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
+	});
+});

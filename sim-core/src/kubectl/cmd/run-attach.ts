@@ -98,7 +98,7 @@ function waitForPod(inv: KubectlInvocation, namespace: string, name: string, tim
 }
 
 /** The log of the Pod's container (GET pods/NAME/log), or the error. */
-function fetchLog(inv: KubectlInvocation, pod: Pod, container: string): { text: string } | { error: KubectlError } {
+export function fetchLog(inv: KubectlInvocation, pod: Pod, container: string): { text: string } | { error: KubectlError } {
 	const result = inv.client.call<unknown>({ verb: 'get', ...refOf(R.pods), namespace: pod.metadata.namespace, name: pod.metadata.name, subresource: 'log', query: { container } });
 	if (!result.ok) return { error: callError(result, inv.env.serverUrl) };
 	const body = result.object;
@@ -132,6 +132,51 @@ function removeCreated(inv: KubectlInvocation, created: readonly KubeObject[]): 
 		stdout += deletedLine({ info, namespace, name, source: '' }, -1, 'none', '');
 	}
 	return { stdout };
+}
+
+/** How an attach uses the terminal (AttachOptions' StreamOptions). */
+export interface AttachStreamOptions {
+	stdin: boolean;
+	tty: boolean;
+	quiet: boolean;
+	/** The command the reattach message names: `kubectl attach`. */
+	commandName: string;
+}
+
+/**
+ * AttachOptions.Run once the pod is known: the TTY checks, the notices,
+ * the container's output from `seen` on until its process exits (at most
+ * ATTACH_STREAM_CAP_MS), and the reattach message of a raw terminal.
+ */
+export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string, options: AttachStreamOptions, write: (fd: 1 | 2, text: string) => void, seenBefore: string): void {
+	const namespace = pod.metadata.namespace ?? inv.namespace;
+	const spec = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])].find((c) => c.name === container);
+	let tty = options.tty;
+	if (tty && spec?.tty !== true) {
+		tty = false;
+		if (!options.quiet) write(2, `error: Unable to use a TTY - container ${container} did not allocate one\n`);
+	} else if (!tty && spec?.tty === true) tty = true;
+	// SetupTTY: a raw terminal needs stdin, a TTY and the reader's own terminal.
+	const rawTty = options.stdin && tty && inv.env.tty === true;
+	if (options.stdin && tty && !rawTty && !options.quiet) write(2, 'Unable to use a TTY - input is not a terminal or the right kind of file\n');
+	if (!options.quiet) write(2, "All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n");
+	const restartCount = (pod.status?.containerStatuses ?? []).find((c) => c.name === container)?.restartCount ?? 0;
+	let seen = seenBefore;
+	const drain = () => {
+		const now = fetchLog(inv, pod, container);
+		if ('error' in now) return;
+		if (now.text.length > seen.length && now.text.startsWith(seen)) write(1, now.text.slice(seen.length));
+		seen = now.text;
+	};
+	let next = inv.env.nowMs() + STREAM_POLL_MS;
+	inv.env.waitFor(() => {
+		if (inv.env.nowMs() < next) return false;
+		next = inv.env.nowMs() + STREAM_POLL_MS;
+		drain();
+		return !containerRunning(inv, pod, container, restartCount);
+	}, ATTACH_STREAM_CAP_MS);
+	drain();
+	if (rawTty && !options.quiet) write(1, `Session ended, resume using '${options.commandName} ${pod.metadata.name} -c ${container} -n ${namespace} -i -t' command\n`);
 }
 
 /** Attaches to the Pod `kubectl run` created and sees it through, as run.go's attach branch does. */
@@ -171,27 +216,7 @@ export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stde
 		const before = fetchLog(inv, ready.pod, container);
 		if ('error' in before) write(2, `warning: couldn't fetch pre-attach logs: ${errorText(before.error)}\n`);
 		else write(1, before.text);
-		// AttachOptions.Run: SetupTTY, the notices, the stream, the reattach message.
-		const rawTty = request.stdin && request.tty && inv.env.tty === true;
-		if (request.stdin && request.tty && !rawTty && !request.quiet) write(2, 'Unable to use a TTY - input is not a terminal or the right kind of file\n');
-		if (!request.quiet) write(2, "All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n");
-		const restartCount = (ready.pod.status?.containerStatuses ?? []).find((c) => c.name === container)?.restartCount ?? 0;
-		let seen = 'error' in before ? '' : before.text;
-		const drain = () => {
-			const now = fetchLog(inv, ready.pod, container);
-			if ('error' in now) return;
-			if (now.text.length > seen.length && now.text.startsWith(seen)) write(1, now.text.slice(seen.length));
-			seen = now.text;
-		};
-		let next = inv.env.nowMs() + STREAM_POLL_MS;
-		inv.env.waitFor(() => {
-			if (inv.env.nowMs() < next) return false;
-			next = inv.env.nowMs() + STREAM_POLL_MS;
-			drain();
-			return !containerRunning(inv, ready.pod, container, restartCount);
-		}, ATTACH_STREAM_CAP_MS);
-		drain();
-		if (rawTty && !request.quiet) write(1, `Session ended, resume using 'kubectl attach ${name} -c ${container} -n ${namespace} -i -t' command\n`);
+		streamAttach(inv, ready.pod, container, { stdin: request.stdin, tty: request.tty, quiet: request.quiet, commandName: 'kubectl attach' }, write, 'error' in before ? '' : before.text);
 	}
 
 	// Only --restart=Never and OnFailure wait for the exit code.
