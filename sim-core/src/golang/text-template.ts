@@ -1111,13 +1111,13 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 	}
 
 	function evalPipeline(dot: TemplateValue, pipe: PipeNode): TemplateValue {
-		let value: TemplateValue = MISSING as unknown as TemplateValue;
+		let value: TemplateValue = NO_FINAL;
 		for (const cmd of pipe.cmds) {
 			value = evalCommand(dot, cmd, value);
 			// An interface{} holding nil becomes the invalid value (`reflect.ValueOf(value.Interface())`): it prints `<no value>`.
 			if (value === null) value = undefined;
 		}
-		if ((value as unknown) === MISSING) value = undefined;
+		if (value === NO_FINAL) value = undefined;
 		for (const name of pipe.decl) {
 			if (pipe.isAssign) setVar(name, value);
 			else vars.push({ name, value });
@@ -1135,7 +1135,7 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 				return evalFieldChain(dot, base, first, first.field, cmd.args, final, true);
 			}
 			case 'identifier':
-				return evalFunction(dot, first, cmd, cmd.args, final);
+				return evalFunction(dot, first, cmd.args, final);
 			case 'pipe':
 				notAFunction(cmd.args, final);
 				return evalPipeline(dot, first.pipe);
@@ -1167,7 +1167,7 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 	}
 
 	function notAFunction(args: Arg[], final: TemplateValue): void {
-		if (args.length > 1 || (final as unknown) !== MISSING) errorf(`can't give argument to non-function ${argString(args[0])}`);
+		if (args.length > 1 || final !== NO_FINAL) errorf(`can't give argument to non-function ${argString(args[0])}`);
 	}
 
 	/**
@@ -1180,7 +1180,7 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 		let r = receiver;
 		for (let k = 0; k < ident.length - 1; k++) r = evalField(r, ident[k], k === 0 && concrete);
 		const last = ident[ident.length - 1];
-		if (args.length > 1 || (final as unknown) !== MISSING) {
+		if (args.length > 1 || final !== NO_FINAL) {
 			// A field of a map cannot take arguments (only methods can, and JSON data has none).
 			const v = evalField(r, last, ident.length === 1 && concrete);
 			if (kindOf(r) === 'map') errorf(`${last} is not a method but has arguments`);
@@ -1212,19 +1212,19 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 			case 'nil':
 				return null;
 			case 'field':
-				return evalFieldChain(dot, dot, a, a.ident, [a], MISSING as unknown as TemplateValue, false);
+				return evalFieldChain(dot, dot, a, a.ident, [a], NO_FINAL, false);
 			case 'variable': {
 				const value = varValue(a.ident[0]);
 				if (a.ident.length === 1) return value;
-				return evalFieldChain(dot, value, a, a.ident.slice(1), [a], MISSING as unknown as TemplateValue, true);
+				return evalFieldChain(dot, value, a, a.ident.slice(1), [a], NO_FINAL, true);
 			}
 			case 'pipe':
 				return evalPipeline(dot, a.pipe);
 			case 'identifier':
-				return evalFunction(dot, a, { pos: a.pos, args: [a] }, [a], MISSING as unknown as TemplateValue);
+				return evalFunction(dot, a, [a], NO_FINAL);
 			case 'chain': {
 				const base = evalArg(dot, a.node);
-				return evalFieldChain(dot, base, a, a.field, [a], MISSING as unknown as TemplateValue, true);
+				return evalFieldChain(dot, base, a, a.field, [a], NO_FINAL, true);
 			}
 			case 'bool':
 				return a.value;
@@ -1235,13 +1235,12 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 		}
 	}
 
-	function evalFunction(dot: TemplateValue, node: Extract<Arg, { type: 'identifier' }>, cmd: CommandNode, args: Arg[], final: TemplateValue): TemplateValue {
+	function evalFunction(dot: TemplateValue, node: Extract<Arg, { type: 'identifier' }>, args: Arg[], final: TemplateValue): TemplateValue {
 		at(node.pos, node.name);
 		const name = node.name;
 		const rest = args.slice(1);
-		const hasFinal = (final as unknown) !== MISSING;
+		const hasFinal = final !== NO_FINAL;
 		const count = rest.length + (hasFinal ? 1 : 0);
-		void cmd;
 		// and/or evaluate their arguments lazily.
 		if (name === 'and' || name === 'or') {
 			if (count < 1) errorf(`wrong number of args for ${name}: want at least 1 got 0`);
@@ -1281,8 +1280,8 @@ export function executeTemplate(tmpl: ParsedTemplate, data: TemplateValue, optio
 	}
 }
 
-/** The "no value piped in" marker (exec.go missingVal). */
-const MISSING = Symbol('missing');
+/** The "no value piped in" marker (exec.go missingVal): compared by identity only, never printed. */
+const NO_FINAL = Symbol('missing') as unknown as TemplateValue;
 
 class ArityError extends Error {}
 /** validateType's failures (`wrong type for value; expected string; got int64`). */
@@ -1407,12 +1406,11 @@ function queryEscape(s: string): string {
 	return out;
 }
 
-function toIndex(v: TemplateValue, cap: number): number {
+function toIndex(v: TemplateValue): number {
 	const k = kindOf(v);
 	if (k === 'int') return v as number;
 	if (k === 'invalid' || k === 'nil') throw new TemplateFuncError('cannot index slice/array with nil');
 	throw new TemplateFuncError(`cannot index slice/array with type ${typeName(v)}`);
-	void cap;
 }
 
 function callBuiltin(name: string, argv: TemplateValue[]): TemplateValue {
@@ -1445,14 +1443,14 @@ function callBuiltin(name: string, argv: TemplateValue[]): TemplateValue {
 				switch (kindOf(item)) {
 					case 'slice': {
 						const list = item as TemplateValue[];
-						const x = toIndex(index, list.length);
-						if (x < 0 || x >= list.length) throw new TemplateFuncError(`error calling index: index out of range: ${x}`.replace('error calling index: ', ''));
+						const x = toIndex(index);
+						if (x < 0 || x >= list.length) throw new TemplateFuncError(`index out of range: ${x}`);
 						item = list[x];
 						break;
 					}
 					case 'string': {
 						const bytes = utf8Encode(item as string);
-						const x = toIndex(index, bytes.length);
+						const x = toIndex(index);
 						if (x < 0 || x >= bytes.length) throw new TemplateFuncError(`index out of range: ${x}`);
 						item = bytes[x];
 						break;
@@ -1486,7 +1484,7 @@ function callBuiltin(name: string, argv: TemplateValue[]): TemplateValue {
 			const len = k === 'string' ? utf8Encode(item as string).length : (item as TemplateValue[]).length;
 			const idx = [0, len, len];
 			argv.slice(1).forEach((v, n) => {
-				const x = toIndex(v, len);
+				const x = toIndex(v);
 				if (x < 0 || x > len) throw new TemplateFuncError(`index out of range: ${x}`);
 				idx[n] = x;
 			});

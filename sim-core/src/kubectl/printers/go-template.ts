@@ -17,7 +17,7 @@ import { compactJson, goQuote, type JsonValue } from '../../golang/json.ts';
 import { decodeBase64 } from '../../golang/base64.ts';
 import { executeTemplate, formatValue, GoFloat, parseTemplate, TemplateError, TemplateFuncError, wantString, type ParsedTemplate, type TemplateFunc, type TemplateValue } from '../../golang/text-template.ts';
 
-/** Where Go's base64 decoder gives up on a string (CorruptInputError's offset), for the error message. */
+/** Where Go's StdEncoding gives up on a string (CorruptInputError's offset), or -1 when it is valid. */
 function corruptOffset(text: string): number {
 	let quantumStart = 0;
 	let inQuantum = 0;
@@ -49,8 +49,10 @@ function corruptOffset(text: string): number {
 /** kubectl's `base64decode`: StdEncoding, or `base64 decode failed: illegal base64 data at input byte N`. */
 const base64decode: TemplateFunc = (value) => {
 	const text = wantString(value);
-	const decoded = decodeBase64(text);
-	if (decoded === undefined) throw new TemplateFuncError(`base64 decode failed: illegal base64 data at input byte ${Math.max(0, corruptOffset(text))}`);
+	// StdEncoding is strict about padding (decodeBase64 alone accepts unpadded input).
+	const corrupt = corruptOffset(text);
+	const decoded = corrupt < 0 ? decodeBase64(text) : undefined;
+	if (decoded === undefined) throw new TemplateFuncError(`base64 decode failed: illegal base64 data at input byte ${Math.max(0, corrupt)}`);
 	return decoded;
 };
 
