@@ -28,7 +28,7 @@
  */
 import { compareGoStrings, goQuote } from './json.ts';
 import { formatFloatG } from './strconv.ts';
-import { utf8Encode, utf8Length } from './utf8.ts';
+import { utf8Decode, utf8Encode, utf8Length } from './utf8.ts';
 
 // ---------------------------------------------------------------------------
 // Values
@@ -1492,7 +1492,7 @@ function callBuiltin(name: string, argv: TemplateValue[]): TemplateValue {
 			if (argv.length > 3 && idx[1] > idx[2]) throw new TemplateFuncError(`invalid slice index: ${idx[1]} > ${idx[2]}`);
 			if (k === 'string') {
 				const bytes = utf8Encode(item as string).slice(idx[0], idx[1]);
-				return new TextDecoder().decode(new Uint8Array(bytes));
+				return utf8Decode(bytes);
 			}
 			return (item as TemplateValue[]).slice(idx[0], idx[1]);
 		}
