@@ -29,6 +29,10 @@ describe('kubectl run, attached', () => {
 		// --attach without --rm keeps the pod.
 		expect(cluster.exec('kubectl run host --attach --image=busybox:1.36 --restart=Never -- hostname')).toMatchObject({ output: 'host\n', exitCode: 0 });
 		expect(cluster.exec('kubectl get pod host -o jsonpath={.status.phase}').stdout).toBe('Succeeded');
+		// --expose: generateService prints its line before the attach; --rm removes both.
+		expect(cluster.exec('kubectl run exp --rm -i --expose --port=80 --image=busybox:1.36 --restart=Never -- echo up').stdout).toBe(
+			'service/exp created\nup\npod "exp" deleted from default namespace\nservice "exp" deleted from default namespace\n',
+		);
 	});
 
 	it('attaches to a pod that is still running: logs so far, the notices, the rest of the output', () => {

@@ -180,13 +180,14 @@ export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string
 }
 
 /** Attaches to the Pod `kubectl run` created and sees it through, as run.go's attach branch does. */
-export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stderrBefore: string): CommandResult {
+export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stderrBefore: string, stdoutBefore = ''): CommandResult {
 	// What kubectl writes, in order: the notices on stderr come before the streamed output.
 	const chunks: Array<{ fd: 1 | 2; text: string }> = [];
 	const write = (fd: 1 | 2, text: string) => {
 		if (text) chunks.push({ fd, text });
 	};
 	write(2, stderrBefore);
+	write(1, stdoutBefore);
 	const pod = request.created[0] as Pod;
 	const namespace = pod.metadata.namespace ?? inv.namespace;
 	const name = pod.metadata.name ?? '';

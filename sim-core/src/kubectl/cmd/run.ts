@@ -118,9 +118,10 @@ function run(inv: KubectlInvocation): CommandResult {
 		}
 	}
 	if (attach) {
-		// The attach branch leaves the Service's error aside and prints no `created` lines.
+		// The attach branch leaves the Service's error aside; only generateService has printed its `created` line.
 		const created = [createdPod.object, ...(createdSvc ? [createdSvc] : [])];
-		return attachToRun(inv, { created, stdin: interactive, tty: flags.tty === true, quiet: flags.quiet === true, remove: flags.rm === true, leaveStdinOpen: flags['leave-stdin-open'] === true, restartPolicy: restart, timeoutMs }, stderr);
+		const request = { created, stdin: interactive, tty: flags.tty === true, quiet: flags.quiet === true, remove: flags.rm === true, leaveStdinOpen: flags['leave-stdin-open'] === true, restartPolicy: restart, timeoutMs };
+		return attachToRun(inv, request, stderr, createdSvc ? printer.printer(createdSvc, 'created') : '');
 	}
 	if (createdSvc) stdout += printer.printer(createdSvc, 'created');
 	stdout += printer.printer(createdPod.object, 'created');
