@@ -31,6 +31,21 @@ describe('the sandbox terminal', () => {
 		expect(await s.sandbox.locator('.ca-term__form .ca-term__prompt').innerText()).toMatch(/workstation/);
 	});
 
+	it('runs a one-shot pod with kubectl run --rm -it, and opens a container shell with kubectl exec -it', async () => {
+		expect(await run(s.sandbox, 'kubectl run tmp --rm -it --image=busybox:1.36 --restart=Never -- echo hi')).toMatch(/^hi\npod "tmp" deleted from default namespace\n?$/);
+		await run(s.sandbox, 'kubectl run bb --image=busybox:1.36 -- sleep 3600');
+		await run(s.sandbox, 'kubectl wait --for=condition=Ready pod/bb --timeout=60s');
+		await run(s.sandbox, 'kubectl exec -it bb -- sh');
+		try {
+			expect(await s.sandbox.locator('.ca-term__form .ca-term__prompt').innerText()).toMatch(/^\/ #/);
+			expect(await run(s.sandbox, 'hostname')).toMatch(/^bb\n?$/);
+		} finally {
+			await run(s.sandbox, 'exit');
+		}
+		expect(await s.sandbox.locator('.ca-term__form .ca-term__prompt').innerText()).toMatch(/workstation/);
+		await run(s.sandbox, 'kubectl delete pod bb --wait=false');
+	});
+
 	it('runs the node tools over ssh, and curl against the API server', async () => {
 		expect(await run(s.sandbox, 'curl -sk https://192.168.56.10:6443/healthz')).toBe('ok');
 		await run(s.sandbox, 'ssh node-1');

@@ -62,9 +62,10 @@ describe('commands inside a Pod', () => {
 		for (const target of ['localhost', '127.0.0.1:80', ip]) expect(cluster.exec(`kubectl exec box -- curl -s ${target}`).stdout, target).toContain('nginx');
 	});
 
-	it('-it asks for a terminal the sandbox does not have: kubectl says so and the shell reads end-of-file', () => {
+	it('-it in a pipe has no terminal to use: kubectl says so and the shell reads end-of-file', () => {
 		const cluster = withPod();
-		expect(cluster.exec('kubectl exec -it box -- sh')).toMatchObject({ stdout: '', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
-		expect(cluster.exec('kubectl exec -it -q box -- sh').stderr).toBe('');
+		expect(cluster.exec('kubectl exec -it box -- sh | cat')).toMatchObject({ stdout: '', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
+		expect(cluster.exec('kubectl exec -it -q box -- sh | cat').stderr).toBe('');
+		expect(cluster.prompt()).toBe('reader@workstation:~$ ');
 	});
 });

@@ -9,6 +9,10 @@
  * finds ($KUBECONFIG, else ~/.kube/config) on the machine it runs on, as the
  * real one does: on a worker with no kubeconfig it tries localhost:8080.
  *
+ * `kubectl exec -it POD -- sh` typed at the prompt hands the terminal to
+ * the container's shell: the prompt becomes the shell's and each line runs
+ * in the container until `exit`.
+ *
  * A machine that goes down takes the reader's ssh session with it (and any
  * session opened from it). Shut down from that session (`reboot`), its sshd
  * closes the connection and ssh says so at once; cut off by a power loss,
@@ -19,7 +23,7 @@
  */
 import type { ApiRequest, WatchEvent } from '../api/request.ts';
 import { ApiClient, type CallResult, type ResourceRef } from '../client/client.ts';
-import { kubectlUserAgent, runKubectl, type KubectlEnvironment } from '../kubectl/kubectl.ts';
+import { kubectlUserAgent, runKubectl, type ContainerSession, type KubectlEnvironment } from '../kubectl/kubectl.ts';
 import { COMMANDS } from '../kubectl/cmd/index.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import { ProcessBase } from '../sim/process-base.ts';
@@ -39,6 +43,8 @@ export interface ShellState {
 	kubectlRuns?: number;
 	/** Machines on the reader's ssh stack that went down: their sessions are dead. */
 	severed?: string[];
+	/** The container shell that has the terminal (`kubectl exec -it POD -- sh`), and the machine its kubectl ran on. */
+	container?: ContainerSession & { host: string };
 }
 
 /** The reader's shell is pid 4242 (`$$`); each kubectl run gets the next pid, as a new process would. */
@@ -77,6 +83,8 @@ export class ReaderShell {
 	private kubectlRuns: number;
 	/** See ShellState.severed. */
 	private severed: string[];
+	/** See ShellState.container. */
+	private container: (ContainerSession & { host: string }) | undefined;
 	/**
 	 * The API server's HTTP face (the one curl talks to), for `kubectl get
 	 * --raw`: serves a GET of `path` for a user (or a bearer token), with
@@ -99,6 +107,7 @@ export class ReaderShell {
 		}
 		this.kubectlRuns = restore?.kubectlRuns ?? 0;
 		this.severed = [...(restore?.severed ?? [])];
+		this.container = restore?.container ? { ...restore.container } : undefined;
 		fs.home = '/home/reader';
 		fs.cwd = '/home/reader';
 		this.workstation = { name: 'workstation', fs, commands: new Map(), user: 'reader', home: '/home/reader', kind: 'workstation' };
@@ -118,7 +127,7 @@ export class ReaderShell {
 	}
 
 	prompt(): string {
-		return this.session.prompt();
+		return this.container ? this.container.prompt : this.session.prompt();
 	}
 
 	exec(line: string, stdin?: string): ExecResult {
@@ -130,6 +139,7 @@ export class ReaderShell {
 			this.session.status = SSH_FAILED;
 			return { stdout: '', stderr: text, output: text, exitCode: SSH_FAILED };
 		}
+		if (this.container) return this.containerExec(line);
 		const result = this.session.exec(line, stdin === undefined ? {} : { stdin });
 		const out: ExecResult = { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
 		// The line took a machine of the session down (`reboot`): its sshd closed the connection on the way.
@@ -184,7 +194,68 @@ export class ReaderShell {
 	snapshot(): ShellState {
 		const state: ShellState = { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON(), kubectlRuns: this.kubectlRuns };
 		if (this.severed.length) state.severed = [...this.severed];
+		if (this.container) state.container = { ...this.container };
 		return state;
+	}
+
+	/**
+	 * A line typed while a container's shell has the terminal: each command
+	 * line runs in the container (pods/exec of `SHELL -c LINE`, as the
+	 * kubeconfig's user), its output shown as the shell would show it; `exit
+	 * [N]` (or `logout`) ends the session as kubectl exec ends, with `command
+	 * terminated with exit code N` when N is not 0, and the rest of a pasted
+	 * input goes back to the reader's own shell. If the exec itself fails (the
+	 * pod is gone), the session ends with kubectl's error.
+	 *
+	 * Simplified: each line is a new process, so `cd` and variables do not
+	 * carry over to the next line.
+	 */
+	private containerExec(input: string): ExecResult {
+		const session = this.container!;
+		const out: ExecResult = { stdout: '', stderr: '', output: '', exitCode: 0 };
+		const write = (text: string, err: boolean) => {
+			if (err) out.stderr += text;
+			else out.stdout += text;
+			out.output += text;
+		};
+		const lines = String(input ?? '').replace(/\r\n?/g, '\n').split('\n');
+		for (let i = 0; i < lines.length; i++) {
+			const line = lines[i].trim();
+			if (!line || line.startsWith('#')) continue;
+			const exit = /^(?:exit|logout)(?:\s+(\d+))?\s*$/.exec(line);
+			if (exit) {
+				this.container = undefined;
+				const code = Number(exit[1] ?? 0) & 255;
+				if (session.echoesExit) write('exit\n', false);
+				if (code) write(`command terminated with exit code ${code}\n`, true);
+				out.exitCode = this.session.status = code;
+				const rest = lines.slice(i + 1).join('\n');
+				if (rest.trim()) {
+					const more = this.exec(rest);
+					out.stdout += more.stdout;
+					out.stderr += more.stderr;
+					out.output += more.output;
+					out.exitCode = more.exitCode;
+				}
+				return out;
+			}
+			const host = this.session.getHost(session.host) ?? this.workstation;
+			const argv = ['kubectl', 'exec', '-n', session.namespace, session.pod, '-c', session.container, '--', session.shell, '-c', line];
+			const result = this.kubectl({ argv, stdin: '', env: this.session.environment(), host, shell: this.session, tty: false });
+			const terminated = /command terminated with exit code (\d+)\n$/.exec(result.stderr);
+			if (result.exitCode !== 0 && !terminated) {
+				// The exec could not run: the session is over.
+				this.container = undefined;
+				write(result.stdout, false);
+				write(result.stderr, true);
+				out.exitCode = this.session.status = result.exitCode;
+				return out;
+			}
+			write(result.stdout, false);
+			write(terminated ? result.stderr.slice(0, terminated.index) : result.stderr, true);
+			out.exitCode = result.exitCode;
+		}
+		return out;
 	}
 
 	/** Runs kubectl against the API server's cache without a request (see Cluster.observe). */
@@ -318,6 +389,7 @@ export class ReaderShell {
 			clientVersion: KUBERNETES_VERSION,
 			rawGet: this.rawApi ? (path) => this.rawGet(processId, identity, path) : undefined,
 			tty: ctx.tty === true,
+			openContainerSession: ctx.tty === true ? (session) => (this.container = { ...session, host: ctx.host.name }) : undefined,
 			kubeconfigPath: identity.path,
 			bearerToken: identity.token !== undefined,
 			pid: SHELL_PID + this.kubectlRuns,

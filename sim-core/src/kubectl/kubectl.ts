@@ -58,12 +58,32 @@ export interface KubectlEnvironment {
 	rawGet?(path: string): CallResult<string>;
 	/** Whether stdout is the reader's terminal (isatty): `kubectl create token` then ends the token with a newline. */
 	tty?: boolean;
+	/**
+	 * The reader's terminal, when kubectl runs at its prompt: `kubectl exec
+	 * -it POD -- sh` hands it to a shell in the container, and the lines the
+	 * reader types next go there until `exit`. Absent in scripts, pipes and
+	 * observers.
+	 */
+	openContainerSession?(session: ContainerSession): void;
 	/** The kubeconfig file kubectl read ($KUBECONFIG or ~/.kube/config), for `-v=6`'s loader line. */
 	kubeconfigPath?: string;
 	/** Whether the kubeconfig's user authenticates with a bearer token (`token:`), for `-v=7`'s Authorization header. */
 	bearerToken?: boolean;
 	/** This kubectl process's id, which klog prints in every `-v` line. */
 	pid?: number;
+}
+
+/** An interactive shell in a container that owns the reader's terminal (see KubectlEnvironment.openContainerSession). */
+export interface ContainerSession {
+	namespace: string;
+	pod: string;
+	container: string;
+	/** The shell as the reader named it (`sh`, `/bin/bash`). */
+	shell: string;
+	/** The shell's prompt: busybox ash's `/ # `, dash's `# `, bash's `root@web-1:/# `. */
+	prompt: string;
+	/** Whether `exit` echoes `exit` (bash does). */
+	echoesExit: boolean;
 }
 
 /** The pid a kubectl reports when the wiring gives none (the reader's shell is 4242, `$$`). */

@@ -4,8 +4,11 @@
  * kubelet of the pod's node; the kubelet runs the command in the container
  * and answers with its output and exit code (an ExecResult). A non-zero
  * exit prints `command terminated with exit code N` and exits N, as
- * client-go's remotecommand reports it. `-i`/`-t` attach nothing here (the
- * simulated terminal has no stream to hand over): the command just runs.
+ * client-go's remotecommand reports it. `-it -- sh` (or bash, ash, dash)
+ * typed at the reader's prompt opens the container's shell on the terminal
+ * (ContainerSession: the reader's shell runs each line typed in the
+ * container until `exit`); elsewhere `-i`/`-t` attach nothing and the
+ * command just runs.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go.
  */
@@ -50,9 +53,15 @@ function run(inv: KubectlInvocation): CommandResult {
 	const container = defaultContainer(pod, String(args.flags.container ?? ''), quiet);
 	if ('error' in container) return checkErr(container.error);
 	let stderr = container.stderr;
-	// SetupTTY: -t asks for a terminal, but the sandbox's input is a line, never a terminal; kubectl says so and runs
-	// without one. An interactive shell (`-it -- sh`) then reads end-of-file and exits at once.
-	if (args.flags.stdin === true && args.flags.tty === true && !quiet) stderr += 'Unable to use a TTY - input is not a terminal or the right kind of file\n';
+	const interactive = args.flags.stdin === true && args.flags.tty === true;
+	// `-it -- sh` at the reader's prompt: the shell takes the terminal (raw TTY) until `exit`.
+	if (interactive && inv.env.openContainerSession && command.length === 1 && INTERACTIVE_SHELLS.test(command[0])) {
+		const opened = openShell(inv, pod, container.container, command[0]);
+		if (opened) return { stdout: '', stderr, exitCode: 0 };
+	}
+	// SetupTTY: -t asks for a terminal, but a script's or a pipe's input is not one; kubectl says so and runs
+	// without one. An interactive shell then reads end-of-file and exits at once.
+	if (interactive && !quiet && !inv.env.openContainerSession) stderr += 'Unable to use a TTY - input is not a terminal or the right kind of file\n';
 	const result = inv.client.call<ExecResult>({
 		verb: 'create',
 		...refOf(R.pods),
@@ -76,6 +85,37 @@ function run(inv: KubectlInvocation): CommandResult {
 		return { stdout: output.stdout ?? '', stderr: `${stderr}command terminated with exit code ${output.exitCode}\n`, exitCode: output.exitCode };
 	}
 	return { stdout: output.stdout ?? '', stderr, exitCode: 0 };
+}
+
+/** The shells `kubectl exec -it POD -- SHELL` opens interactively. */
+const INTERACTIVE_SHELLS = /^(?:\/(?:usr\/)?bin\/)?(?:sh|ash|bash|dash)$/;
+
+/**
+ * Starts the interactive shell: a first exec finds its working directory
+ * and the image's distribution (which decides what `sh` is: busybox ash on
+ * busybox and Alpine, dash on Debian and Ubuntu), hence its prompt. False
+ * when the shell cannot run there; the ordinary path then reports why.
+ */
+function openShell(inv: KubectlInvocation, pod: Pod, container: string, shell: string): boolean {
+	const probe = inv.client.call<ExecResult>({
+		verb: 'create',
+		...refOf(R.pods),
+		namespace: pod.metadata.namespace,
+		name: pod.metadata.name,
+		subresource: 'exec',
+		query: { container, command: [shell, '-c', 'pwd; cat /etc/os-release 2>/dev/null; exit 0'], stdin: false, tty: false },
+	});
+	if (!probe.ok || probe.object.exitCode) return false;
+	const [cwd = '/', ...release] = (probe.object.stdout ?? '').split('\n');
+	const id = /^ID="?([^"\n]*)"?$/m.exec(release.join('\n'))?.[1] ?? '';
+	const base = shell.slice(shell.lastIndexOf('/') + 1);
+	const hostname = pod.spec.hostname ?? pod.metadata.name ?? '';
+	let prompt: string;
+	if (base === 'bash') prompt = `root@${hostname}:${cwd === '/root' ? '~' : cwd}# `;
+	else if (base === 'dash' || (base === 'sh' && id !== '' && id !== 'alpine')) prompt = '# ';
+	else prompt = `${cwd} # `;
+	inv.env.openContainerSession?.({ namespace: pod.metadata.namespace ?? inv.namespace, pod: pod.metadata.name ?? '', container, shell, prompt, echoesExit: base === 'bash' });
+	return true;
 }
 
 export const execCommand: KubectlCommand = {

@@ -215,7 +215,7 @@ function printGenericResult(invocation: KubectlInvocation, spec: Exclude<OutputS
 		obj = asList(items);
 	} else obj = objects[0];
 	const printed = printGeneric(spec, obj, { printed: 0 }, genericOptions(invocation));
-	if (!printed.ok) return result('', stderr + errorText([...errors, printed.error]), true);
+	if (!printed.ok) return result(printed.text ?? '', stderr + errorText([...errors, printed.error]), true);
 	return result(printed.text, stderr + (errors.length ? errorText(errors) : ''), errors.length > 0);
 }
 

@@ -1,12 +1,13 @@
 /**
  * The non-table output of kubectl's reading commands: choosing a printer
- * from `-o`, printing objects as JSON, YAML, names, JSONPath or custom
- * columns, and `--sort-by`.
+ * from `-o`, printing objects as JSON, YAML, names, JSONPath, Go templates
+ * or custom columns, and `--sort-by`.
  *
  * Mirrors
  * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/print_flags.go,
  * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/json_yaml_flags.go,
  * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/jsonpath_flags.go,
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/template_flags.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn_flags.go,
  * staging/src/k8s.io/cli-runtime/pkg/printers/json.go,
  * staging/src/k8s.io/cli-runtime/pkg/printers/yaml.go,
@@ -21,6 +22,7 @@ import { stringifyJsonLikeKubectl, type JsonValue } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { customColumns, executeJsonPath, findJsonPathResults, JsonPathError, parseJsonPath, relaxedJsonPathExpression } from '../printers/jsonpath.ts';
 import { objectRefName } from '../names.ts';
+import { newGoTemplatePrinter, printGoTemplate, type GoTemplatePrinter } from '../printers/go-template.ts';
 import type { KubectlEnvironment } from '../kubectl.ts';
 import type { ParsedArgs } from '../flags.ts';
 
@@ -31,6 +33,7 @@ export type OutputSpec =
 	| { kind: 'yaml' }
 	| { kind: 'name' }
 	| { kind: 'jsonpath'; template: string; asJson: boolean }
+	| { kind: 'go-template'; printer: GoTemplatePrinter }
 	| { kind: 'custom-columns'; spec: string };
 
 /** Every format `kubectl get -o` accepts (PrintFlags.AllowedFormats; kyaml is on unless KUBECTL_KYAML=false). */
@@ -51,8 +54,8 @@ const GET_OUTPUT_FORMATS = [
 	'yaml',
 ];
 
-/** Formats kubectl has that this simulation does not print (Go templates and KYAML). */
-const UNSUPPORTED = new Set(['go-template', 'go-template-file', 'template', 'templatefile', 'kyaml']);
+/** Formats kubectl has that this simulation does not print (KYAML). */
+const UNSUPPORTED = new Set(['kyaml']);
 
 /** NoCompatiblePrinterError's text: the formats sorted and comma-joined. */
 export function noPrinterError(format: string, allowed: readonly string[]): string {
@@ -96,6 +99,22 @@ export function parseOutput(args: ParsedArgs, env: Pick<KubectlEnvironment, 'rea
 				throw e;
 			}
 			return { ok: true, spec: { kind: 'jsonpath', template: text, asJson: format === 'jsonpath-as-json' } };
+		}
+		case 'go-template':
+		case 'go-template-file':
+		case 'template':
+		case 'templatefile': {
+			// GoTemplatePrintFlags.ToPrinter.
+			if (!argument) return { ok: false, error: 'template format specified but no template given' };
+			let text = argument;
+			if (format === 'go-template-file' || format === 'templatefile') {
+				const file = env.readFile(argument);
+				if (file === undefined) return { ok: false, error: `error reading --template ${argument}, open ${argument}: no such file or directory` };
+				text = file;
+			}
+			const parsed = newGoTemplatePrinter(text);
+			if (!parsed.ok) return parsed;
+			return { ok: true, spec: { kind: 'go-template', printer: parsed.printer } };
 		}
 		case 'custom-columns':
 		case 'custom-columns-file': {
@@ -150,7 +169,7 @@ export interface GenericPrintOptions {
 }
 
 /** Prints one object (or a List) with a non-table printer. Returns the text, or the bare error message. */
-export function printGeneric(spec: Exclude<OutputSpec, { kind: 'human' }>, obj: KubeObject, state: GenericPrintState, options: GenericPrintOptions = {}): { ok: true; text: string } | { ok: false; error: string } {
+export function printGeneric(spec: Exclude<OutputSpec, { kind: 'human' }>, obj: KubeObject, state: GenericPrintState, options: GenericPrintOptions = {}): { ok: true; text: string } | { ok: false; error: string; text?: string } {
 	// Only the JSON and YAML printers drop managedFields (JSONYamlPrintFlags.ToPrinter).
 	const data = (options.showManagedFields ? obj : omitManagedFields(obj)) as unknown as JsonValue;
 	try {
@@ -168,6 +187,9 @@ export function printGeneric(spec: Exclude<OutputSpec, { kind: 'human' }>, obj: 
 			}
 			case 'jsonpath':
 				return { ok: true, text: executeJsonPath(spec.template, obj as unknown as JsonValue, { allowMissingKeys: options.allowMissingKeys ?? true, outputJson: spec.asJson }) };
+			case 'go-template':
+				// The go-template printer sees managedFields (only the JSON and YAML printers drop them).
+				return printGoTemplate(spec.printer, obj as unknown as JsonValue, options.allowMissingKeys ?? true);
 			case 'custom-columns': {
 				const noHeaders = options.noHeaders === true || state.printed++ > 0;
 				return { ok: true, text: customColumns(spec.spec, obj as unknown as JsonValue, { noHeaders }) };

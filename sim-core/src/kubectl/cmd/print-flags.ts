@@ -1,12 +1,13 @@
 /**
  * The flags kubectl's changing commands share and what they print: `-o`
  * (PrintFlags: the name printer's `deployment.apps/nginx created`, yaml,
- * json, jsonpath), `--dry-run` (cmdutil.GetDryRunStrategy) and `--validate`
+ * json, jsonpath, go-template), `--dry-run` (cmdutil.GetDryRunStrategy) and `--validate`
  * (cmdutil.GetValidationDirective).
  *
  * Mirrors
  * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/print_flags.go,
  * staging/src/k8s.io/cli-runtime/pkg/printers/name.go,
+ * staging/src/k8s.io/cli-runtime/pkg/genericclioptions/template_flags.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (GetDryRunStrategy,
  * GetValidationDirective).
  */
@@ -14,6 +15,7 @@ import type { KubeObject } from '../../api/types.ts';
 import { stringifyJsonLikeKubectl, type JsonValue } from '../../golang/json.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { executeJsonPath, JsonPathError } from '../printers/jsonpath.ts';
+import { newGoTemplatePrinter, printGoTemplate } from '../printers/go-template.ts';
 import type { FlagSpec, ParsedArgs } from '../flags.ts';
 import { objectRefName } from '../names.ts';
 import { formatRfc3339Micro } from '../../golang/time.ts';
@@ -118,12 +120,14 @@ function omitManagedFields(obj: KubeObject): KubeObject {
 
 /**
  * PrintFlags.ToPrinter for the given `-o` value: the name printer (the
- * default, `kind.group/name operation`), `-o name`, yaml, json or
- * jsonpath. Objects printed one after another as YAML are separated by
+ * default, `kind.group/name operation`), `-o name`, yaml, json, jsonpath
+ * or a Go template (`-o go-template-file` reads the file with `readFile`). Objects printed one after another as YAML are separated by
  * `---` (YAMLPrinter counts what it printed).
  */
-export function toPrinter(args: ParsedArgs, dryRun: DryRunStrategy = 'none'): { printer: Printer } | { error: KubectlError } {
-	const output = String(args.flags.output ?? '');
+export function toPrinter(args: ParsedArgs, dryRun: DryRunStrategy = 'none', readFile?: (path: string) => string | undefined): { printer: Printer } | { error: KubectlError } {
+	let output = String(args.flags.output ?? '');
+	// --template alone implies -o go-template.
+	if (!output && typeof args.flags.template === 'string' && args.flags.template) output = 'go-template';
 	const showManaged = args.flags['show-managed-fields'] === true;
 	const clean = (obj: KubeObject) => (showManaged ? obj : omitManagedFields(obj)) as unknown as JsonValue;
 	const format = output.split('=')[0].toLowerCase();
@@ -151,6 +155,29 @@ export function toPrinter(args: ParsedArgs, dryRun: DryRunStrategy = 'none'): { 
 						if (error instanceof JsonPathError) return `error: ${error.message}\n`;
 						throw error;
 					}
+				},
+			};
+		}
+		case 'go-template':
+		case 'go-template-file':
+		case 'template':
+		case 'templatefile': {
+			// GoTemplatePrintFlags.ToPrinter: the template is parsed before anything is sent.
+			let text = output.includes('=') ? output.slice(output.indexOf('=') + 1) : String(args.flags.template ?? '');
+			if (!text) return { error: plain('template format specified but no template given') };
+			if (format.endsWith('file')) {
+				if (!readFile) return { error: plain(`-o ${format} is not available for this command in the simulated kubectl`) };
+				const file = readFile(text);
+				if (file === undefined) return { error: plain(`error reading --template ${text}, open ${text}: no such file or directory`) };
+				text = file;
+			}
+			const parsed = newGoTemplatePrinter(text);
+			if (!parsed.ok) return { error: plain(parsed.error) };
+			const allowMissingKeys = args.flags['allow-missing-template-keys'] !== false;
+			return {
+				printer: (obj) => {
+					const printed = printGoTemplate(parsed.printer, obj as unknown as JsonValue, allowMissingKeys);
+					return printed.ok ? printed.text : `${printed.text}error: ${printed.error}\n`;
 				},
 			};
 		}

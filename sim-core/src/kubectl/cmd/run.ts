@@ -2,9 +2,8 @@
  * `kubectl run NAME --image=IMAGE [--restart] [--labels] [--port] [--env]
  * [--command] [-- args...]`: creates one Pod from the BasicPod generator
  * and prints `pod/NAME created`; `--expose --port` also creates a
- * ClusterIP Service first. Attaching (`-i`, `-t`, `--attach`, `--rm`) needs
- * a terminal stream the simulation does not have: it is refused before
- * anything is created.
+ * ClusterIP Service first. With `--attach` (implied by `-i`) it waits for
+ * the Pod, streams its output, and with `--rm` deletes it (./run-attach.ts).
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/run/run.go.
  */
@@ -16,6 +15,8 @@ import { callError, checkErr, plain, usageError, warningLines, type KubectlError
 import { exposedService, parseLabels, runPod } from './create-generators.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
 import { typed } from './resource-info.ts';
+import { parseGoDurationMs } from '../../golang/duration.ts';
+import { attachToRun } from './run-attach.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** docker/distribution reference.ReferenceRegexp, simplified to its shape: [domain/]path[:tag][@digest], lower-case path components. */
@@ -41,25 +42,29 @@ function run(inv: KubectlInvocation): CommandResult {
 	if (!args.set.has('image')) return checkErr(plain('required flag(s) "image" not set'));
 	const dry = dryRunStrategy(args, inv.env.wallMs());
 	if ('error' in dry) return checkErr(dry.error);
-	const printer = toPrinter(args, dry.strategy);
+	const printer = toPrinter(args, dry.strategy, inv.env.readFile);
 	if ('error' in printer) return checkErr(printer.error, '', dry.stderr);
 	const fail = (error: KubectlError) => checkErr(error, '', dry.stderr);
 	const interactive = flags.stdin === true;
 	const attach = args.set.has('attach') ? flags.attach === true : interactive;
 	const argsLenAtDash = args.dashDash ? args.positionals.length : -1;
 	if (args.positionals.length === 0 || argsLenAtDash === 0) return fail(usageError('kubectl run', 'NAME is required for run'));
+	// cmdutil.GetPodRunningTimeoutFlag.
+	const timeoutMs = parseGoDurationMs(String(flags['pod-running-timeout'] ?? '1m0s'));
+	if (!(timeoutMs > 0)) return fail(usageError('kubectl run', '--pod-running-timeout must be higher than zero'));
 	const image = String(flags.image ?? '');
 	if (!image) return fail(plain('--image is required'));
 	if (!IMAGE_REFERENCE.test(image)) return fail(plain(`Invalid image name ${JSON.stringify(image)}: invalid reference format`));
 	if (flags.tty === true && !interactive) return fail(usageError('kubectl run', '-i/--stdin is required for containers with -t/--tty=true'));
 	if (flags.expose === true && !flags.port) return fail(usageError('kubectl run', '--port must be set when exposing a service'));
-	const restart = String(flags.restart ?? 'Always');
-	if (!['Always', 'OnFailure', 'Never', ''].includes(restart)) return fail(usageError('kubectl run', `invalid restart policy: ${restart}`));
+	// getRestartPolicy: an empty --restart means OnFailure for an interactive pod, Always otherwise.
+	const restartFlag = String(flags.restart ?? 'Always');
+	if (!['Always', 'OnFailure', 'Never', ''].includes(restartFlag)) return fail(usageError('kubectl run', `invalid restart policy: ${restartFlag}`));
+	const restart = restartFlag || (interactive ? 'OnFailure' : 'Always');
 	if (!attach && flags.rm === true) return fail(usageError('kubectl run', '--rm should only be used for attached containers'));
 	if (attach && dry.strategy !== 'none') return fail(usageError('kubectl run', "--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)"));
 	const pullPolicy = String(flags['image-pull-policy'] ?? '');
 	if (pullPolicy && !['Always', 'IfNotPresent', 'Never'].includes(pullPolicy)) return fail(usageError('kubectl run', `invalid image pull policy: ${pullPolicy}`));
-	if (attach) return fail(plain('attaching to a container (-i/--stdin, -t/--tty, --attach) is not supported by this simulated kubectl: run without them, then use kubectl logs or kubectl exec'));
 	if (flags.overrides) return fail(plain('--overrides is not supported by this simulated kubectl'));
 
 	const name = args.positionals[0];
@@ -98,19 +103,27 @@ function run(inv: KubectlInvocation): CommandResult {
 	if ('error' in createdPod) return checkErr(createdPod.error, stdout, stderr);
 	stderr += createdPod.warnings;
 	const errors: KubectlError[] = [];
+	let createdSvc: KubeObject | undefined;
 	if (flags.expose === true) {
 		// generateService: a ClusterIP service named after the pod, selecting its labels, printed before the pod.
 		const svc = exposedService({ name, selector: labels, ports: [Number(flags.port)], portName: '', protocol: '', targetPort: String(flags.port), type: '', clusterIP: '', externalIP: '', sessionAffinity: '' });
 		if ('error' in svc) errors.push(svc.error);
 		else {
-			const createdSvc = create(inv, svc.object, dry.strategy, inv.namespace);
-			if ('error' in createdSvc) errors.push(createdSvc.error);
+			const made = create(inv, svc.object, dry.strategy, inv.namespace);
+			if ('error' in made) errors.push(made.error);
 			else {
-				stderr += createdSvc.warnings;
-				stdout += printer.printer(createdSvc.object, 'created');
+				stderr += made.warnings;
+				createdSvc = made.object;
 			}
 		}
 	}
+	if (attach) {
+		// The attach branch leaves the Service's error aside; only generateService has printed its `created` line.
+		const created = [createdPod.object, ...(createdSvc ? [createdSvc] : [])];
+		const request = { created, stdin: interactive, tty: flags.tty === true, quiet: flags.quiet === true, remove: flags.rm === true, leaveStdinOpen: flags['leave-stdin-open'] === true, restartPolicy: restart, timeoutMs };
+		return attachToRun(inv, request, stderr, createdSvc ? printer.printer(createdSvc, 'created') : '');
+	}
+	if (createdSvc) stdout += printer.printer(createdSvc, 'created');
 	stdout += printer.printer(createdPod.object, 'created');
 	if (errors.length) return checkErr(errors.length === 1 ? errors[0] : { kind: 'aggregate', errors }, stdout, stderr);
 	return { stdout, stderr, exitCode: 0 };

@@ -1,5 +1,5 @@
 /**
- * kubectl commands that change the cluster or reach into pods: apply, create, run, delete, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, auth, patch, wait.
+ * kubectl commands that change the cluster or reach into pods: apply, create, run, delete, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, attach, auth, patch, wait.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (NewKubectlCommand's
  * command groups).
@@ -11,6 +11,7 @@ import { authCommand } from './auth.ts';
 import { createCommand } from './create.ts';
 import { deleteCommand } from './delete.ts';
 import { cordonCommand, drainCommand, uncordonCommand } from './drain.ts';
+import { attachCommand } from './attach.ts';
 import { execCommand } from './exec.ts';
 import { exposeCommand } from './expose.ts';
 import { labelCommand } from './label.ts';
@@ -43,6 +44,7 @@ export const WRITE_COMMANDS: KubectlCommand[] = [
 	drainCommand,
 	logsCommand,
 	execCommand,
+	attachCommand,
 	authCommand,
 	waitCommand,
 ];
