@@ -56,3 +56,36 @@ describe('an interactive shell in a container', () => {
 		cluster.exec('exit');
 	});
 });
+
+/**
+ * `kubectl run -it NAME --image=busybox --rm` with no command: the image's
+ * shell reads the attached terminal, so it waits for the reader's lines;
+ * `exit` ends the container's main process, and --rm deletes the Pod.
+ */
+describe('kubectl run -it into the container’s own shell', () => {
+	it('lands at the busybox prompt, runs lines in the Pod (DNS included), and `exit` deletes it with --rm', () => {
+		const cluster = createCluster({ seed: 9 });
+		cluster.exec('kubectl create deployment web --image=nginx:1.29');
+		cluster.exec('kubectl expose deployment web --port=80');
+		cluster.settle({ maxMs: 60_000 });
+		const r = cluster.exec('kubectl run -it bb --image=busybox:1.36 --rm --restart=Never');
+		expect(r.stderr).toContain("If you don't see a command prompt, try pressing enter.\n");
+		expect(r.exitCode).toBe(0);
+		expect(cluster.prompt()).toBe('/ # ');
+		expect(cluster.exec('hostname').stdout).toBe('bb\n');
+		expect(cluster.exec('wget -qO- http://web').stdout).toContain('<title>Welcome to nginx!</title>');
+		expect(cluster.exec('exit').stdout).toBe('pod "bb" deleted from default namespace\n');
+		expect(cluster.prompt()).toBe('reader@workstation:~$ ');
+		cluster.settle({ maxMs: 60_000 });
+		expect(cluster.exec('kubectl get pod bb').stderr).toBe('Error from server (NotFound): pods "bb" not found\n');
+	});
+
+	it('without --rm and with restartPolicy Always, `exit` ends the shell, kubectl names the reattach command, and the kubelet restarts it', () => {
+		const cluster = createCluster({ seed: 9 });
+		cluster.exec('kubectl run -it keep --image=busybox:1.36');
+		expect(cluster.prompt()).toBe('/ # ');
+		expect(cluster.exec('exit').stdout).toBe("Session ended, resume using 'kubectl attach keep -c keep -n default -i -t' command\n");
+		cluster.advance('15s');
+		expect(cluster.exec('kubectl get pod keep').stdout).toMatch(/keep\s+1\/1\s+Running\s+1 \(\d+s ago\)/);
+	});
+});

@@ -210,6 +210,21 @@ export class ReaderShell {
 	 * Simplified: each line is a new process, so `cd` and variables do not
 	 * carry over to the next line.
 	 */
+	/**
+	 * `exit` in the container's own shell (`kubectl run -it`): the shell ends,
+	 * so does the container's main process; kubectl prints its reattach hint
+	 * when the Pod would restart it, and with --rm deletes what it created.
+	 */
+	private endAttach(session: ContainerSession & { host: string }, code: number, write: (text: string, err: boolean) => void): void {
+		for (const node of this.cluster.hosts.values()) if (node.runtime.endAttachedShell(session.namespace, session.pod, session.container, code)) break;
+		if (session.attach?.restartPolicy === 'Always') write(`Session ended, resume using 'kubectl attach ${session.pod} -c ${session.container} -n ${session.namespace} -i -t' command\n`, false);
+		const host = this.session.getHost(session.host) ?? this.workstation;
+		for (const o of session.attach?.remove ?? []) {
+			const r = this.kubectl({ argv: ['kubectl', 'delete', o.resource, o.name, '-n', session.namespace, '--wait=false'], stdin: '', env: this.session.environment(), host, shell: this.session, tty: false });
+			write(r.stdout, false);
+		}
+	}
+
 	private containerExec(input: string): ExecResult {
 		const session = this.container!;
 		const out: ExecResult = { stdout: '', stderr: '', output: '', exitCode: 0 };
@@ -227,7 +242,8 @@ export class ReaderShell {
 				this.container = undefined;
 				const code = Number(exit[1] ?? 0) & 255;
 				if (session.echoesExit) write('exit\n', false);
-				if (code) write(`command terminated with exit code ${code}\n`, true);
+				if (session.attach) this.endAttach(session, code, write);
+				else if (code) write(`command terminated with exit code ${code}\n`, true);
 				out.exitCode = this.session.status = code;
 				const rest = lines.slice(i + 1).join('\n');
 				if (rest.trim()) {

@@ -101,6 +101,9 @@ export interface ContainerConfig {
 	env: Array<{ name: string; value: string }>;
 	/** linux.resources.memory_limit_in_bytes. */
 	memoryLimitBytes?: number;
+	/** stdin (and tty): the container keeps its standard input open for an attach (`kubectl run -it`). */
+	stdin?: boolean;
+	tty?: boolean;
 	/** Bind mounts (volumes), in volumeMounts order. */
 	mounts?: Array<{ containerPath: string; hostPath: string; readonly: boolean }>;
 	labels: Record<string, string>;

@@ -84,6 +84,13 @@ export interface ContainerSession {
 	prompt: string;
 	/** Whether `exit` echoes `exit` (bash does). */
 	echoesExit: boolean;
+	/**
+	 * Attached to the container's own shell (`kubectl run -it`), not an exec:
+	 * `exit` ends the container's main process, then kubectl prints its
+	 * reattach hint (restartPolicy Always) and, with --rm, deletes what it
+	 * created.
+	 */
+	attach?: { restartPolicy: string; remove: Array<{ resource: 'pods' | 'services'; name: string }> };
 }
 
 /** The pid a kubectl reports when the wiring gives none (the reader's shell is 4242, `$$`). */

@@ -313,6 +313,11 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implement
 		return containerFile(this.ctx, id, path);
 	}
 
+	/** The shell a reader attached to read `exit N`: its container's main process ends with that code. */
+	endAttachedShell(namespace: string, pod: string, container: string, exitCode: number): boolean {
+		return containers.endAttachedShell(this.ctx, namespace, pod, container, exitCode);
+	}
+
 	/** Writes a line to one container's log, as its process would. */
 	appendContainerLog(id: string, stream: 'stdout' | 'stderr', text: string): boolean {
 		return appendContainerLog(this.ctx, id, stream, text);

@@ -60,6 +60,8 @@ interface LogLine {
 /** A container (CRI Container / ContainerStatus) with its process. */
 export interface ContainerRecord {
 	id: string;
+	/** Its standard input stays open for an attach (CRI ContainerConfig.stdin). */
+	stdin?: boolean;
 	sandboxId: string;
 	podUid: string;
 	podName: string;

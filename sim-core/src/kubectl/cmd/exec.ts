@@ -15,7 +15,7 @@
 import type { Pod } from '../../api/types.ts';
 import type { ExecResult } from '../../api/request.ts';
 import { R, refOf } from '../../client/client.ts';
-import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
+import type { ContainerSession, KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { resolveResourceType } from '../resource-args.ts';
 import { callError, checkErr, plain, usageError } from './check-err.ts';
 import { byActivity, defaultContainer, podForObject } from './pod-for-object.ts';
@@ -96,7 +96,7 @@ const INTERACTIVE_SHELLS = /^(?:\/(?:usr\/)?bin\/)?(?:sh|ash|bash|dash)$/;
  * busybox and Alpine, dash on Debian and Ubuntu), hence its prompt. False
  * when the shell cannot run there; the ordinary path then reports why.
  */
-function openShell(inv: KubectlInvocation, pod: Pod, container: string, shell: string): boolean {
+export function openShell(inv: KubectlInvocation, pod: Pod, container: string, shell: string, attach?: ContainerSession['attach']): boolean {
 	const probe = inv.client.call<ExecResult>({
 		verb: 'create',
 		...refOf(R.pods),
@@ -114,7 +114,7 @@ function openShell(inv: KubectlInvocation, pod: Pod, container: string, shell: s
 	if (base === 'bash') prompt = `root@${hostname}:${cwd === '/root' ? '~' : cwd}# `;
 	else if (base === 'dash' || (base === 'sh' && id !== '' && id !== 'alpine')) prompt = '# ';
 	else prompt = `${cwd} # `;
-	inv.env.openContainerSession?.({ namespace: pod.metadata.namespace ?? inv.namespace, pod: pod.metadata.name ?? '', container, shell, prompt, echoesExit: base === 'bash' });
+	inv.env.openContainerSession?.({ namespace: pod.metadata.namespace ?? inv.namespace, pod: pod.metadata.name ?? '', container, shell, prompt, echoesExit: base === 'bash', ...(attach ? { attach } : {}) });
 	return true;
 }
 

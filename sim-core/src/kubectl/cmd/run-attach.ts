@@ -30,6 +30,7 @@ import { R, refOf } from '../../client/client.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
 import { callError, checkErr, errorText, plain, type KubectlError } from './check-err.ts';
 import { deletedLine } from './delete.ts';
+import { openShell } from './exec.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** How long the simulated attach streams a container that keeps running (a real one lasts until Ctrl-C): 30 s of virtual time. */
@@ -217,6 +218,16 @@ export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stde
 		const before = fetchLog(inv, ready.pod, container);
 		if ('error' in before) write(2, `warning: couldn't fetch pre-attach logs: ${errorText(before.error)}\n`);
 		else write(1, before.text);
+		// The container's own shell, reading the reader's terminal: the session takes the prompt until `exit`.
+		const shell = interactiveShell(ready.pod, container);
+		if (request.stdin && request.tty && inv.env.tty === true && inv.env.openContainerSession && shell) {
+			const remove = request.remove ? request.created.map((o) => ({ resource: (o.kind === 'Service' ? 'services' : 'pods') as 'pods' | 'services', name: o.metadata.name ?? '' })) : [];
+			if (openShell(inv, ready.pod, container, shell, { restartPolicy: request.restartPolicy, remove })) {
+				if (!request.quiet) write(2, "All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n");
+				const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
+				return { stdout: text(1), stderr: text(2), exitCode: 0, chunks };
+			}
+		}
 		streamAttach(inv, ready.pod, container, { stdin: request.stdin, tty: request.tty, quiet: request.quiet, commandName: 'kubectl attach' }, write, 'error' in before ? '' : before.text);
 	}
 
@@ -238,4 +249,17 @@ export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stde
 		default:
 			return finish(plain(`pod ${namespace}/${name} left in phase ${final.status?.phase ?? ''}`));
 	}
+}
+
+/**
+ * The shell a container runs as its main process with nothing to read but
+ * its standard input (no script: the image's CMD `sh`, or `-- sh`), which an
+ * attach hands to the reader. Undefined for any other command.
+ */
+function interactiveShell(pod: Pod, container: string): string | undefined {
+	const spec = pod.spec.containers.find((c) => c.name === container);
+	if (!spec?.stdin) return undefined;
+	const argv = [...(spec.command ?? []), ...(spec.args ?? [])];
+	if (argv.length === 0) return 'sh';
+	return argv.length === 1 && /(^|\/)(sh|bash|ash|dash)$/.test(argv[0]) ? argv[0] : undefined;
 }

@@ -17,14 +17,14 @@
  * /var/log/pods).
  */
 import type { ContainerConfig, ContainerInfo, CriResult, ExecResult, LogEntry } from '../../cri-api/cri.ts';
-import { binaryExists, readFile, resolveArgv, type ContainerContext } from '../behaviour.ts';
+import { binaryExists, isShell, readFile, resolveArgv, type ContainerContext } from '../behaviour.ts';
 import { prepareMountSources } from '../mounts.ts';
 import { createProgram, execSync as programExecSync, requestStop, type ProgramHost } from '../program.ts';
 import { resolveImage } from '../images.ts';
 import * as errors from '../errors.ts';
 import type { ContainerRecord } from '../host-state.ts';
 import { programHost, syncContainerMounts } from './container-process.ts';
-import { catchUp, scheduleCheck } from './events.ts';
+import { catchUp, recordExit, scheduleCheck } from './events.ts';
 import { findLocal } from './image-service.ts';
 import type { CriService } from './cri-service.ts';
 
@@ -109,6 +109,7 @@ export function createContainer(ctx: CriService, sandboxId: string, config: Cont
 		labels: { ...config.labels },
 		annotations: { ...config.annotations },
 	};
+	if (config.stdin) record.stdin = true;
 	ctx.host.containers[id] = record;
 	syncContainerMounts(ctx, record, image);
 	ctx.journal('info', `CreateContainer within sandbox "${sandboxId}" for container ${config.name} attempt ${config.attempt} returns container id "${id}"`);
@@ -123,7 +124,9 @@ export function startContainer(ctx: CriService, id: string): CriResult<void> {
 	if (c.state !== 'CONTAINER_CREATED') return { ok: false, error: { code: 'FailedPrecondition', desc: `container ${id} is not in created state: ${c.state}` } };
 	const image = ctx.catalogImageOf(c);
 	if (!image) return { ok: false, error: errors.imageNotFound(c.image) };
-	const program = createProgram(image, c.ctx.argv, ctx.nowMs);
+	// A shell with no script reads its standard input: open (an attach), it waits there for the reader's lines instead of exiting.
+	const waitsOnStdin = c.stdin === true && c.ctx.argv.length === 1 && isShell(c.ctx.argv[0]);
+	const program = createProgram(image, waitsOnStdin ? [c.ctx.argv[0], '-c', 'sleep infinity'] : c.ctx.argv, ctx.nowMs);
 	if (!program.ok) {
 		const error = errors.execNotFound(program.notFound);
 		c.state = 'CONTAINER_EXITED';
@@ -251,4 +254,19 @@ export function readLogs(ctx: CriService, id: string, options: { tailLines?: num
 	let lines = c.logs.filter((l) => options.sinceWallMs === undefined || l.wallMs >= options.sinceWallMs);
 	if (options.tailLines !== undefined && options.tailLines >= 0) lines = options.tailLines === 0 ? [] : lines.slice(-options.tailLines);
 	return { ok: true, value: lines.map((l) => ({ ...l })) };
+}
+
+/**
+ * The shell a reader attached to read `exit N` on its standard input: the
+ * container's main process ends now with that code (`kubectl run -it`'s
+ * session ending). False when no such running container is there.
+ */
+export function endAttachedShell(ctx: CriService, namespace: string, podName: string, container: string, exitCode: number): boolean {
+	const c = Object.values(ctx.host.containers).find((x) => x.namespace === namespace && x.podName === podName && x.name === container && x.state === 'CONTAINER_RUNNING');
+	if (!c?.program || !c.stdin) return false;
+	catchUp(ctx, c);
+	if (c.state !== 'CONTAINER_RUNNING' || !c.program) return false;
+	c.program.exited = { code: exitCode, atMs: ctx.nowMs, reason: exitCode === 0 ? 'Completed' : 'Error' };
+	recordExit(ctx, c);
+	return true;
 }
