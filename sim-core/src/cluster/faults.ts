@@ -55,6 +55,8 @@ interface FaultTargets {
 	hostWentDown(node: string): void;
 	/** A rebooting machine comes back up later, from inside the simulation. */
 	planReboot(node: string, afterBoot: string): void;
+	/** Whether the cluster runs a cloud-controller-manager (`cloud: true`): its DaemonSet's pod on the control-plane node. */
+	hasCloudControllerManager?: boolean;
 }
 
 interface FaultsState {
@@ -164,6 +166,10 @@ export class Faults {
 			const host = this.targets.hosts.get(node);
 			if (!host) return `no node named ${node}`;
 			return { host, node };
+		}
+		if (component === 'cloud-controller-manager' && this.targets.hasCloudControllerManager) {
+			if (node && node !== cp) return `${component} runs on ${cp}, not ${node}`;
+			return { host: this.targets.hosts.get(cp)!, node: cp };
 		}
 		if (component === 'cloud-controller-manager') return 'this cluster runs without a cloud-controller-manager (as kubeadm clusters on your own machines do)';
 		return `unknown component ${String(component)}`;
