@@ -10,7 +10,7 @@
  * Nodes wait for it.
  */
 import { describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../index.ts';
+import { createCluster, restoreCluster, type Cluster } from '../index.ts';
 import type { KubeObject } from '../api/types.ts';
 
 const reasons = (cluster: Cluster, name: string) =>
@@ -115,6 +115,32 @@ describe('a cluster with cloud: true', () => {
 		const podNode = (cluster.list('pods', 'default')[0].spec as { nodeName?: string }).nodeName;
 		for (const n of lb.nodes) expect(cluster.cloud!.hostHealthy(lb, n)).toBe(n === podNode);
 		expect(cluster.exec(`curl -s -m 5 http://${ingressIp(cluster, 'web')}/`).exitCode).toBe(0);
+	});
+});
+
+describe('cloud: { configureCloudRoutes: true }', () => {
+	it('writes one route per Pod CIDR into the cloud and marks the Nodes NetworkUnavailable=False RouteCreated', () => {
+		const cluster = createCluster({ seed: 7, cloud: { configureCloudRoutes: true } });
+		cluster.advance('15s');
+		expect(cluster.cloud?.routes.list().map((r) => `${r.targetNode} ${r.destinationCidr}`)).toEqual(['control-plane 10.244.0.0/24', 'node-1 10.244.1.0/24', 'node-2 10.244.2.0/24']);
+		const condition = ((cluster.get('nodes', undefined, 'node-1')?.status as { conditions?: Array<{ type: string; status: string; reason?: string }> }).conditions ?? []).find((c) => c.type === 'NetworkUnavailable');
+		expect(condition).toMatchObject({ status: 'False', reason: 'RouteCreated' });
+	});
+
+	it('is off by default: the manager says so in its log', () => {
+		const cluster = createCluster({ seed: 7, cloud: true });
+		expect(cluster.cloud?.routes.list()).toEqual([]);
+		expect(cluster.exec('kubectl -n kube-system logs -l k8s-app=cloud-controller-manager').stdout).toContain('Will not configure cloud provider routes, --configure-cloud-routes: false');
+	});
+
+	it('continues from a snapshot exactly as it would have without one', () => {
+		const cluster = withWeb({ cloud: { configureCloudRoutes: true } });
+		cluster.advance('5s');
+		const copy = restoreCluster(JSON.parse(JSON.stringify(cluster.snapshot())));
+		cluster.advance('40s');
+		copy.advance('40s');
+		expect(copy.fingerprint()).toBe(cluster.fingerprint());
+		expect(ingressIp(copy, 'web')).toBe(ingressIp(cluster, 'web'));
 	});
 });
 

@@ -83,7 +83,12 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 		'kube-scheduler': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('server.go:167')}kube-scheduler ${image.version} starting`],
 		// kube-proxy's process writes its own start-up lines, which name its mode (network/kube-proxy.ts).
 		'kube-proxy': [],
-		'cloud-controller-manager': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('controllermanager.go:169')}Version: ${image.version}`],
+		'cloud-controller-manager': [
+			`${h('serving.go:386')}generated a self-signed serving certificate`,
+			`${h('controllermanager.go:169')}Version: ${image.version}`,
+			// startRouteController (cloud-provider app/core.go) says why the route controller does not start.
+			...(args.includes('--configure-cloud-routes=false') ? [`${h('core.go:105')}Will not configure cloud provider routes, --configure-cloud-routes: false`] : []),
+		],
 		coredns: ['.:53', `CoreDNS-${image.version}`, 'linux/amd64, go1.24.6'],
 	};
 	return {
