@@ -23,6 +23,8 @@ describe('the cloud-controller-manager sandbox', () => {
 		await expect.poll(() => run(s.sandbox, 'kubectl get svc web'), { timeout: 20_000 }).toMatch(/web\s+LoadBalancer\s+\S+\s+203\.0\.113\.10\s+80:\d+\/TCP/);
 		expect(await run(s.sandbox, 'kubectl describe svc web')).toMatch(/EnsuringLoadBalancer[\s\S]*EnsuredLoadBalancer/);
 		expect(await run(s.sandbox, 'curl -s http://203.0.113.10/')).toContain('nginx');
+		// SCREENSHOT_DIR=... keeps a picture of the terminal for a human to look at.
+		if (process.env.SCREENSHOT_DIR) await s.page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/cloud-load-balancer.png` });
 	});
 
 	it('lists cloud-controller-manager in the Faults panel with the rest of the control plane', async () => {
