@@ -94,6 +94,18 @@ describe('a cluster with cloud: true', () => {
 		expect(cluster.list('events', 'default').some((e) => (e as KubeObject & { reason?: string }).reason === 'DeletingNode')).toBe(true);
 	});
 
+	it('has simcloud on the workstation: instances, load balancers with their hosts\' health, instance deletion', () => {
+		const cluster = withWeb({ cloud: true });
+		cluster.settle({ maxMs: 60_000 });
+		expect(cluster.exec('simcloud instances list').stdout).toMatch(/^node-1\s+sim-east-1b\s+s1-standard-2\s+RUNNING\s+192\.168\.56\.11\s+simcloud:\/\/sim-east-1b\/node-1$/m);
+		expect(cluster.exec('simcloud lb list').stdout).toMatch(/203\.0\.113\.10\s+80->\d+\/TCP\s+node-1,node-2\s+10256\/healthz\s+ACTIVE\s+default\/web/);
+		expect(cluster.exec('simcloud lb hosts default/web').stdout).toMatch(/^node-1\s+192\.168\.56\.11\s+10256\/healthz\s+HEALTHY$/m);
+		expect(cluster.exec('simcloud instances delete node-2').stdout).toBe('Deleted instance node-2.\n');
+		expect(cluster.exec('simcloud instances list').stdout).toMatch(/^node-2\s.*TERMINATED/m);
+		expect(cluster.powerOn('node-2')).toMatch(/deleted from the cloud/);
+		expect(cluster.exec('ssh node-1 simcloud instances list').exitCode).toBe(127);
+	});
+
 	it('taints the Node of a stopped instance node.cloudprovider.kubernetes.io/shutdown', () => {
 		const cluster = createCluster({ seed: 7, cloud: true });
 		cluster.powerOff('node-1');

@@ -175,6 +175,7 @@ export class Cluster {
 				closeWatchesOf: (ids) => this.apiServer.closeWatchesOf(ids),
 				hostWentDown: (node) => this.shell.hostWentDown(node),
 				hasCloudControllerManager: options.cloud === true || (typeof options.cloud === 'object' && options.cloud !== null),
+				instanceDeleted: (node) => this.cloud?.instanceOf(node)?.state === 'terminated',
 				planReboot: (node, afterBoot) => this.timedFaults.plan({ atMs: this.kernel.nowMs + REBOOT_MS, verb: 'powerOn', node, by: `systemd/${node}`, afterBoot }, { work: true, origin: this.kernel.origin }),
 			},
 			restore ? { failing: restore.faults, partitions: restore.partitions } : undefined,

@@ -57,6 +57,8 @@ interface FaultTargets {
 	planReboot(node: string, afterBoot: string): void;
 	/** Whether the cluster runs a cloud-controller-manager (`cloud: true`): its DaemonSet's pod on the control-plane node. */
 	hasCloudControllerManager?: boolean;
+	/** Whether the machine's cloud instance was deleted (it cannot be powered on again). */
+	instanceDeleted?(node: string): boolean;
 }
 
 interface FaultsState {
@@ -100,6 +102,7 @@ export class Faults {
 		if (!host) return `no node named ${node}`;
 		if (fault.verb === 'powerOff' && host.poweredOff) return `${node} is already powered off`;
 		if (fault.verb === 'powerOn' && !host.poweredOff) return `${node} is already powered on`;
+		if (fault.verb === 'powerOn' && this.targets.instanceDeleted?.(node)) return `${node}'s instance was deleted from the cloud: it cannot be powered on`;
 		return undefined;
 	}
 
