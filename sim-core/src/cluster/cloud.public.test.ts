@@ -67,6 +67,9 @@ describe('a cluster with cloud: true', () => {
 		const result = cluster.exec(`curl -s -m 5 http://${ingressIp(cluster, 'web')}/`);
 		expect(result.exitCode).toBe(0);
 		expect(result.stdout).toContain('nginx');
+		// From inside the cluster kube-proxy's rule for the address catches the packet before any cloud sees it.
+		expect(cluster.exec('ssh node-1 iptables-save -t nat').stdout).toMatch(/-A KUBE-SERVICES -d 203\.0\.113\.10\/32 -p tcp -m comment --comment "default\/web loadbalancer IP" -m tcp --dport 80 -j KUBE-EXT-/);
+		expect(cluster.exec('ssh node-1 curl -s -m 3 http://203.0.113.10/').stdout).toContain('nginx');
 	});
 
 	it('deletes the load balancer with its Service: DeletingLoadBalancer, DeletedLoadBalancer, then the finalizer lets it go', () => {
