@@ -79,6 +79,7 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 		[
 			'kubernetes/klog',
 			'kubernetes/release',
+			'kubernetes/website',
 			'kubernetes-sigs/yaml',
 			'kubernetes-sigs/json',
 			'kubernetes-sigs/knftables',

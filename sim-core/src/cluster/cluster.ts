@@ -50,6 +50,9 @@ import type { ToolsContext } from './wiring.ts';
 import { CONTROL_PLANE_COMPONENTS, Faults, type Component, type Fault, type FaultCause } from './faults.ts';
 import { readShutdownSchedule, SHUTDOWN_SCHEDULE_FILE } from '../tools/systemd/index.ts';
 import { deepCopy } from '../golang/json.ts';
+import { CLOUD_CONTROLLER_MANAGER, createCloudControllerManager } from '../controllers/cloud/cloud-controller-manager.ts';
+import { SimCloud, type SimCloudState } from './sim-cloud.ts';
+import { cloudControllerManagerObjects } from './bootstrap/cloud.ts';
 
 /** Everything a snapshot holds: plain JSON. */
 export interface ClusterSnapshot {
@@ -62,6 +65,8 @@ export interface ClusterSnapshot {
 	faults: string[];
 	shell: ShellState;
 	inputs: ClusterInput[];
+	/** The simulated cloud's state, with `cloud: true`. */
+	cloud?: SimCloudState;
 }
 
 /** One thing the reader (or a scenario) did; replaying the list rebuilds the session. */
@@ -127,6 +132,9 @@ export class Cluster {
 	readonly transport: ClusterTransport;
 	readonly hosts = new Map<string, NodeHost>();
 	readonly shell: ReaderShell;
+	/** With `cloud: true`: the simulated cloud and the cloud-controller-manager process (it runs while its DaemonSet's container does). */
+	readonly cloud?: SimCloud;
+	readonly cloudControllerManager?: KubeControllerManager;
 	private readonly timedFaults: TimedFaults;
 	private readonly faults: Faults;
 	private readonly inputLog: ClusterInput[] = [];
@@ -150,6 +158,11 @@ export class Cluster {
 		}
 		if (registerNode !== undefined && typeof registerNode !== 'boolean') throw new Error(`controlPlane.registerNode: ${JSON.stringify(registerNode)} is not a boolean (false: the control-plane machine registers no Node, as on a managed cluster)`);
 		this.registerControlPlane = registerNode !== false;
+		const cloudOption = options.cloud;
+		if (cloudOption !== undefined && typeof cloudOption !== 'boolean' && (typeof cloudOption !== 'object' || cloudOption === null)) throw new Error(`cloud: ${JSON.stringify(cloudOption)} is neither true/false nor { configureCloudRoutes }`);
+		const withCloud = cloudOption === true || (typeof cloudOption === 'object' && cloudOption !== null);
+		// The manager runs as a DaemonSet on the control-plane Node: a control plane that is no Node has nowhere to run it.
+		if (withCloud && !this.registerControlPlane) throw new Error('cloud: the cloud-controller-manager runs as a DaemonSet on the control-plane Node; it cannot be combined with controlPlane.registerNode: false');
 		const epochMs = parseRfc3339(this.options.startTime);
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
@@ -161,6 +174,8 @@ export class Cluster {
 				controlPlaneNode: () => this.controlPlaneNode,
 				closeWatchesOf: (ids) => this.apiServer.closeWatchesOf(ids),
 				hostWentDown: (node) => this.shell.hostWentDown(node),
+				hasCloudControllerManager: options.cloud === true || (typeof options.cloud === 'object' && options.cloud !== null),
+				instanceDeleted: (node) => this.cloud?.instanceOf(node)?.state === 'terminated',
 				planReboot: (node, afterBoot) => this.timedFaults.plan({ atMs: this.kernel.nowMs + REBOOT_MS, verb: 'powerOn', node, by: `systemd/${node}`, afterBoot }, { work: true, origin: this.kernel.origin }),
 			},
 			restore ? { failing: restore.faults, partitions: restore.partitions } : undefined,
@@ -203,8 +218,31 @@ export class Cluster {
 			...kubeadmRbacObjects(),
 			...kubeProxyObjects(this.addonFacts(apiServerUrl)),
 			...coreDnsObjects(this.addonFacts(apiServerUrl)),
+			// The provider's manifest, applied right after kubeadm init.
+			...(withCloud ? cloudControllerManagerObjects({ clusterCidr: NETWORK.podCidr, configureCloudRoutes }) : []),
 		]);
 		this.timedFaults = new TimedFaults(this.kernel, (fault) => this.firePlannedFault(fault));
+		const configureCloudRoutes = typeof cloudOption === 'object' && cloudOption !== null && cloudOption.configureCloudRoutes === true;
+		if (withCloud) {
+			this.cloud = new SimCloud(
+				{
+					kernel: this.kernel,
+					hosts: this.hosts,
+					isPartitioned: (node) => this.faults.isPartitioned(node),
+					list: (resource, namespace) => this.list(resource, namespace),
+					powerOff: (node) => this.faults.apply({ verb: 'powerOff', node }, { actor: 'simcloud' }),
+				},
+				restore?.cloud,
+			);
+			this.cloudControllerManager = createCloudControllerManager(this.kernel, this.transport, this.cloud, {
+				hostname: controlPlane.name,
+				configureCloudRoutes,
+				clusterCidr: NETWORK.podCidr,
+				onLeadershipLost: crash(CLOUD_CONTROLLER_MANAGER),
+			});
+			this.kernel.register(this.cloudControllerManager);
+			this.transport.enroll(CLOUD_CONTROLLER_MANAGER, this.identity(CLOUD_CONTROLLER_MANAGER), controlPlane.name);
+		}
 		for (const process of [this.etcd, this.apiServer, this.scheduler, this.controllerManager, kubeadm, this.timedFaults]) this.kernel.register(process);
 
 		// Identities: what each process's kubeconfig (or service account) authenticates as.
@@ -225,6 +263,8 @@ export class Cluster {
 			list: (resource, namespace) => this.list(resource, namespace),
 			get: (resource, namespace, name) => this.get(resource, namespace, name),
 			apiServerReady: () => this.apiServer.isReady(),
+			externalCloudProvider: withCloud,
+			cloud: this.cloud,
 			etcd: () => this.etcd.store(),
 			announceEtcd: () => this.etcd.announce(),
 			authenticateToken: (token) => this.apiServer.authenticateToken(token),
@@ -618,6 +658,7 @@ export class Cluster {
 			if (c === 'kube-controller-manager') entry.leader = this.controllerManager.isLeader;
 			out.push(entry);
 		}
+		if (this.cloudControllerManager) out.push({ component: CLOUD_CONTROLLER_MANAGER, node: cp, running: this.kernel.isRunning(CLOUD_CONTROLLER_MANAGER), failing: this.faults.isFailing(CLOUD_CONTROLLER_MANAGER, cp), leader: this.cloudControllerManager.isLeader });
 		for (const [name, host] of this.hosts) {
 			out.push({ component: 'kubelet', node: name, running: this.kernel.isRunning(`kubelet/${name}`), failing: this.faults.isFailing('kubelet', name) });
 			out.push({ component: 'container-runtime', node: name, running: this.kernel.isRunning(`container-runtime/${name}`), failing: this.faults.isFailing('container-runtime', name) });
@@ -641,6 +682,7 @@ export class Cluster {
 			faults: this.faults.snapshot().failing,
 			shell: this.shell.snapshot(),
 			inputs: this.inputs(),
+			...(this.cloud ? { cloud: deepCopy(this.cloud.state) } : {}),
 		};
 	}
 

@@ -55,6 +55,10 @@ interface FaultTargets {
 	hostWentDown(node: string): void;
 	/** A rebooting machine comes back up later, from inside the simulation. */
 	planReboot(node: string, afterBoot: string): void;
+	/** Whether the cluster runs a cloud-controller-manager (`cloud: true`): its DaemonSet's pod on the control-plane node. */
+	hasCloudControllerManager?: boolean;
+	/** Whether the machine's cloud instance was deleted (it cannot be powered on again). */
+	instanceDeleted?(node: string): boolean;
 }
 
 interface FaultsState {
@@ -98,6 +102,7 @@ export class Faults {
 		if (!host) return `no node named ${node}`;
 		if (fault.verb === 'powerOff' && host.poweredOff) return `${node} is already powered off`;
 		if (fault.verb === 'powerOn' && !host.poweredOff) return `${node} is already powered on`;
+		if (fault.verb === 'powerOn' && this.targets.instanceDeleted?.(node)) return `${node}'s instance was deleted from the cloud: it cannot be powered on`;
 		return undefined;
 	}
 
@@ -164,6 +169,10 @@ export class Faults {
 			const host = this.targets.hosts.get(node);
 			if (!host) return `no node named ${node}`;
 			return { host, node };
+		}
+		if (component === 'cloud-controller-manager' && this.targets.hasCloudControllerManager) {
+			if (node && node !== cp) return `${component} runs on ${cp}, not ${node}`;
+			return { host: this.targets.hosts.get(cp)!, node: cp };
 		}
 		if (component === 'cloud-controller-manager') return 'this cluster runs without a cloud-controller-manager (as kubeadm clusters on your own machines do)';
 		return `unknown component ${String(component)}`;

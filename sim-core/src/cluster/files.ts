@@ -63,6 +63,8 @@ interface MachineFacts {
 	controlPlaneFacts?: ControlPlaneFacts;
 	/** false: the kubelet's config says registerNode: false (it never creates its Node). */
 	registerNode?: boolean;
+	/** kubeadm's nodeRegistration.kubeletExtraArgs cloud-provider: external. */
+	externalCloudProvider?: boolean;
 	/** Extra files (e.g. a KubeSchedulerConfiguration for --config). */
 	extra?: Record<string, string>;
 }
@@ -78,7 +80,7 @@ export function nodeFiles(f: MachineFacts): Record<string, string> {
 		'/etc/kubernetes/pki/ca.crt': certificate('kubernetes'),
 		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, ['system:nodes'], `system:node:${f.nodeName}`),
 		'/var/lib/kubelet/config.yaml': `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nresolvConf: /run/systemd/resolve/resolv.conf\nstaticPodPath: /etc/kubernetes/manifests\n${f.registerNode === false ? 'registerNode: false\n' : ''}rotateCertificates: true\n`,
-		'/var/lib/kubelet/kubeadm-flags.env': 'KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2"\n',
+		'/var/lib/kubelet/kubeadm-flags.env': `KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2${f.externalCloudProvider ? ' --cloud-provider=external' : ''}"\n`,
 		// The kubelet and containerd units (systemctl cat, the command line in systemctl status) and crictl's endpoint.
 		...systemdNodeFiles(),
 		[CRICTL_CONFIG_PATH]: DEFAULT_CRICTL_YAML,

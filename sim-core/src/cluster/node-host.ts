@@ -61,6 +61,8 @@ const CONTROL_PLANE_PROCESSES = new Set(['etcd', 'kube-apiserver', 'kube-control
 /** In the order a machine going down loses them (the reverse of the order they come up). */
 const CONTROL_PLANE_SHUTDOWN_ORDER = ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
 const MANIFEST_DIR = '/etc/kubernetes/manifests';
+/** The process (and container) of the cloud-controller-manager DaemonSet, with `cloud: true`. */
+const CLOUD_CONTROLLER_MANAGER = 'cloud-controller-manager';
 /** The kubelet's --config file (kubeadm's unit drop-in names it). */
 const KUBELET_CONFIG_FILE = '/var/lib/kubelet/config.yaml';
 /** Boots remembered per machine (the journal keeps a bounded history too). */
@@ -145,6 +147,7 @@ export class NodeHost {
 				apiServerUrl: facts.apiServerUrl,
 				controlPlane: this.controlPlane,
 				registerNode: this.registersNode,
+				externalCloudProvider: cluster.externalCloudProvider,
 				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr } : undefined,
 			});
 			for (const [path, text] of Object.entries(files)) {
@@ -190,6 +193,7 @@ export class NodeHost {
 			capacity: { cpu: options.cpu, memory: options.memory, pods: options.pods ?? 110 },
 			labels,
 			taints,
+			externalCloudProvider: cluster.externalCloudProvider,
 			annotations: { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' },
 			runtime: this.runtime,
 			client: new ApiClient(cluster.transport, `kubelet/${this.name}`),
@@ -213,6 +217,7 @@ export class NodeHost {
 	processIds(): string[] {
 		const ids = [this.runtime.id, this.kubelet.id, `kube-proxy/${this.name}`];
 		if (this.controlPlane) ids.push(...CONTROL_PLANE_PROCESSES);
+		if (this.controlPlane && this.cluster.externalCloudProvider) ids.push(CLOUD_CONTROLLER_MANAGER);
 		return ids;
 	}
 
@@ -277,6 +282,7 @@ export class NodeHost {
 		this.runtime.powerLost();
 		this.network.powerLost();
 		if (this.controlPlane) for (const id of CONTROL_PLANE_SHUTDOWN_ORDER) kernel.stop(id);
+		if (this.controlPlane && this.cluster.externalCloudProvider) kernel.stop(CLOUD_CONTROLLER_MANAGER);
 		for (const dir of TMPFS_DIRS) this.emptyDir(dir);
 		this.dropTmpfsVolumes(memoryVolumes);
 		const boot = this.boots[this.boots.length - 1];
@@ -344,11 +350,13 @@ export class NodeHost {
 
 	private systemContainerStarted(component: SystemComponent): void {
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.start(component);
+		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.start(component);
 		this.network.systemContainer(component, true);
 	}
 
 	private systemContainerStopped(component: SystemComponent): void {
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.stop(component);
+		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.stop(component);
 		this.network.systemContainer(component, false);
 	}
 
@@ -378,6 +386,13 @@ export class NodeHost {
 				if (verb === 'stop') kernel.stop(this.runtime.id);
 				else if (!this.poweredOff) kernel.start(this.runtime.id);
 				return;
+			case 'cloud-controller-manager':
+				// A DaemonSet's container, as kube-proxy's: it exits 1 and every restart fails until started again.
+				if (verb === 'stop' && this.cluster.externalCloudProvider) {
+					this.cluster.kernel.stop(CLOUD_CONTROLLER_MANAGER);
+					this.runtime.markComponentExited(CLOUD_CONTROLLER_MANAGER, 1);
+				}
+				return;
 			case 'kube-proxy':
 				if (verb === 'stop') {
 					// Its process ends with the container, as the control plane's do (markComponentExited fires no stop hook).
@@ -398,7 +413,7 @@ export class NodeHost {
 
 	/** A control-plane process ended on its own (e.g. it lost its leader lease): its container exits 1. */
 	componentCrashed(component: string): void {
-		if (!CONTROL_PLANE_PROCESSES.has(component)) return;
+		if (!CONTROL_PLANE_PROCESSES.has(component) && component !== CLOUD_CONTROLLER_MANAGER) return;
 		this.runtime.markComponentExited(component as SystemComponent, 1);
 		this.cluster.kernel.stop(component);
 	}

@@ -9,7 +9,9 @@
  * log.
  *
  * Also here: where a connection from a machine or a Pod lands
- * (network/service-traffic.ts over every node's rules), for curl.
+ * (network/service-traffic.ts over every node's rules), for curl; a
+ * connection to a load balancer of the cloud goes first to the host it
+ * picks (cluster/sim-cloud.ts).
  *
  * Mirrors nothing upstream: the simulator's wiring of one machine's network
  * side (its kernel rules and its kube-proxy).
@@ -122,5 +124,12 @@ export class NodeNetwork {
 /** Where a connection lands on the cluster's network. */
 export function clusterConnect(cluster: NetworkContext, source: ConnectSource, ip: string, port: number, proto: 'tcp' | 'udp' = 'tcp'): Landing {
 	const views = [...cluster.hosts.values()].map((h) => h.network.view());
+	// A load balancer of the cloud (cluster/sim-cloud.ts): it forwards to a healthy host's NodePort, keeping the client's address.
+	// From inside the cluster kube-proxy's rules for the load balancer's IP catch the packet first (network/ proxiers).
+	const balanced = source.kind === 'workstation' ? cluster.cloud?.route(ip, port) : undefined;
+	if (balanced) {
+		if (balanced.kind === 'drop') return { kind: 'timeout' };
+		return connect(views, source, balanced.nodeIp, balanced.nodePort, proto);
+	}
 	return connect(views, source, ip, port, proto);
 }

@@ -48,6 +48,15 @@ export interface ClusterOptions {
 	startTime?: string;
 	/** kubeadm's default is 'Node,RBAC'. */
 	authorizationMode?: 'Node,RBAC' | 'AlwaysAllow';
+	/**
+	 * A cloud under the machines (simcloud) and its cloud-controller-manager:
+	 * the kubelets run with --cloud-provider=external, the manager runs as a
+	 * DaemonSet on the control plane. `configureCloudRoutes`: its route
+	 * controller too (off by default: flannel's overlay carries Pod traffic).
+	 * Without it the cluster is bare-metal kubeadm: a LoadBalancer Service
+	 * stays `<pending>`.
+	 */
+	cloud?: boolean | { configureCloudRoutes?: boolean };
 	/** Virtual time to run at creation so the cluster is up when the reader arrives (default: until it settles). */
 	bootMs?: number;
 }

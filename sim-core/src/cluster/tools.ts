@@ -5,7 +5,8 @@
  * ip on every node, and crictl, systemctl and journalctl on every node, with
  * poweroff, reboot and shutdown, which take the machine down; iptables,
  * iptables-save, ipvsadm and nft on every node, and curl through Services
- * and inside Pods (./service-tools.ts).
+ * and inside Pods (./service-tools.ts); with `cloud: true`, simcloud (the
+ * cloud's CLI) on the workstation.
  *
  * Mirrors nothing upstream: the simulator's wiring of the tools a reader
  * types.
@@ -21,6 +22,7 @@ import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
 import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
 import { CoreDnsServers } from './cluster-dns.ts';
+import { createSimcloud } from '../tools/simcloud/simcloud.ts';
 import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
 
@@ -107,6 +109,25 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 						.filter((s) => s.state === 'SANDBOX_READY')
 						.map((s) => ({ namespace: s.namespace, name: s.podName, uid: s.podUid, ip: s.ip, hostNetwork: s.hostNetwork })),
 				kubeIpvs0: () => host.network.dataplane.ipvs.dummy,
+			}),
+		);
+	}
+
+	// ---- simcloud: the cloud's CLI on the workstation, with `cloud: true` ----
+	const cloud = cluster.cloud;
+	if (cloud) {
+		shell.register(
+			'simcloud',
+			createSimcloud({
+				instances: () => cloud.instances(),
+				deleteInstance: (name) => cloud.deleteInstance(name),
+				loadBalancers: () => cloud.loadBalancers().map((lb) => ({ ...lb, ready: cluster.kernel.nowMs >= lb.readyAtMs })),
+				hostHealthy: (name, node) => {
+					const lb = cloud.loadBalancers().find((l) => l.name === name);
+					return !!lb && cloud.hostHealthy(lb, node);
+				},
+				routes: () => cloud.routes.list(),
+				instanceIp: (node) => cloud.instanceOf(node)?.ip,
 			}),
 		);
 	}

@@ -13,6 +13,7 @@ import type { EtcdClient } from '../etcd-api/etcd.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import type { Fault, FaultCause } from './faults.ts';
 import type { NodeHost } from './node-host.ts';
+import type { SimCloud } from './sim-cloud.ts';
 import type { ClusterTransport } from './transport.ts';
 
 /** What one machine (NodeHost and its network) needs. */
@@ -26,12 +27,16 @@ export interface MachineContext {
 	list(resource: string, namespace?: string): KubeObject[];
 	/** Whether kube-apiserver answers /readyz (its static pod's readiness probe). */
 	apiServerReady(): boolean;
+	/** `cloud: true`: the kubelets run with --cloud-provider=external and a cloud-controller-manager container runs the process of that name. */
+	readonly externalCloudProvider: boolean;
 }
 
 /** What the network between the machines needs: every machine, to find where a connection lands. */
 export interface NetworkContext extends MachineContext {
 	readonly hosts: ReadonlyMap<string, NodeHost>;
 	get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
+	/** The cloud under the machines, with `cloud: true` (its load balancers take connections). */
+	readonly cloud?: SimCloud;
 }
 
 /** What the reader's shell needs. */

@@ -12,6 +12,7 @@
  *
  * Mirrors staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint),
  * staging/src/k8s.io/api/core/v1/well_known_taints.go,
+ * staging/src/k8s.io/cloud-provider/api/well_known_taints.go,
  * pkg/apis/core/v1/helper/helpers.go (TolerationsTolerateTaint,
  * FindMatchingUntoleratedTaint, GetMatchingTolerations).
  */
@@ -27,6 +28,10 @@ export const TaintKeys = {
 	NetworkUnavailable: 'node.kubernetes.io/network-unavailable',
 	PIDPressure: 'node.kubernetes.io/pid-pressure',
 	OutOfService: 'node.kubernetes.io/out-of-service',
+	/** k8s.io/cloud-provider/api/well_known_taints.go TaintExternalCloudProvider: a kubelet with --cloud-provider=external registers with it; cloud-controller-manager removes it. */
+	ExternalCloudProvider: 'node.cloudprovider.kubernetes.io/uninitialized',
+	/** TaintNodeShutdown: cloud-controller-manager's mark on a Node whose instance is stopped. */
+	NodeShutdown: 'node.cloudprovider.kubernetes.io/shutdown',
 } as const;
 
 /** Toleration.ToleratesTaint. */

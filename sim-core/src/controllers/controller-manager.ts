@@ -107,6 +107,17 @@ export interface KubeControllerManagerOptions {
 	 * the same through this hook (without it, the manager campaigns again).
 	 */
 	onLeadershipLost?: () => void;
+	/**
+	 * The controllers this manager can run, in start order (default: every
+	 * kube-controller-manager controller). cloud-controller-manager is the
+	 * same k8s.io/controller-manager framework with its own four controllers
+	 * (./cloud/cloud-controller-manager.ts).
+	 */
+	controllerFactories?: readonly ControllerFactory[];
+	/** --leader-elect-resource-name (kube-controller-manager; cloud-controller-manager for the CCM). */
+	leaseName?: string;
+	/** --use-service-account-credentials: one identity per controller (kubeadm sets it for kube-controller-manager). */
+	useServiceAccountCredentials?: boolean;
 }
 
 /** A PEM-shaped stand-in for kubeadm's cluster CA (/etc/kubernetes/pki/ca.crt); not a real certificate. */
@@ -144,7 +155,7 @@ const DEFAULT_KCM_OPTIONS: KubeControllerManagerOptions = {
 	terminatedPodGcThreshold: TERMINATED_POD_GC_THRESHOLD,
 };
 
-type ControllerFactory = (host: ControllerHost, options: KubeControllerManagerOptions) => ControllerBase<unknown>;
+export type ControllerFactory = (host: ControllerHost, options: KubeControllerManagerOptions) => ControllerBase<unknown>;
 
 /** Every controller this manager can run, in start order (owners before dependents). */
 const CONTROLLERS: readonly ControllerFactory[] = [
@@ -224,11 +235,11 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 		this.options = { ...DEFAULT_KCM_OPTIONS, ...options };
 		this.baseClient = new ApiClient(transport, id);
 		const controllers = new Map<string, ControllerBase<unknown>>();
-		for (const factory of CONTROLLERS) {
+		for (const factory of this.options.controllerFactories ?? CONTROLLERS) {
 			const controller = factory(this, this.options);
 			if (isControllerEnabled(controller.name, controller.sub, this.options.controllers)) {
 				controllers.set(controller.sub, controller);
-				this.controllerClients.set(controller.sub, new ApiClient(transport, `${id}/${controller.name}`));
+				if (this.options.useServiceAccountCredentials !== false) this.controllerClients.set(controller.sub, new ApiClient(transport, `${id}/${controller.name}`));
 			}
 		}
 		this.controllers = controllers;
@@ -244,7 +255,12 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 				new Informer(resource, kernel, id, this.baseClient, { group: ref.group, version: ref.version, resource: ref.resource }, this.handlersFor(resource), () => this.state.informers[resource]),
 			);
 		}
-		this.elector = new LeaderElector(kernel, this.baseClient, KUBE_CONTROLLER_MANAGER, this.options.leaderElection, () => this.state.leader);
+		this.elector = new LeaderElector(kernel, this.baseClient, this.leaseName, this.options.leaderElection, () => this.state.leader);
+	}
+
+	/** The Lease it elects its leader on (kube-system/<name>). */
+	get leaseName(): string {
+		return this.options.leaseName ?? KUBE_CONTROLLER_MANAGER;
 	}
 
 	/** Whether this instance holds the leader lease now. */
@@ -295,12 +311,12 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 
 	onStart(): void {
 		this.state.leader.identity = `${this.options.hostname}_${this.rng.uuid()}`;
-		this.emit({ action: 'start', msg: `kube-controller-manager started (controllers: ${[...this.controllers.values()].map((c) => c.name).join(', ')})` });
+		this.emit({ action: 'start', msg: `${this.leaseName} started (controllers: ${[...this.controllers.values()].map((c) => c.name).join(', ')})` });
 		if (!this.options.leaderElect) {
 			this.startLeading();
 			return;
 		}
-		this.emit({ action: 'leader-election', object: `leases/kube-system/${KUBE_CONTROLLER_MANAGER}`, msg: `attempting to acquire leader lease kube-system/${KUBE_CONTROLLER_MANAGER}` });
+		this.emit({ action: 'leader-election', object: `leases/kube-system/${this.leaseName}`, msg: `attempting to acquire leader lease kube-system/${this.leaseName}` });
 		this.campaign();
 	}
 
@@ -344,12 +360,12 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	private campaign(): void {
 		const transition = this.elector.tryAcquireOrRenew();
 		if (transition === 'acquired') {
-			this.emit({ action: 'leader-election', object: `leases/kube-system/${KUBE_CONTROLLER_MANAGER}`, msg: `successfully acquired lease kube-system/${KUBE_CONTROLLER_MANAGER}` });
-			const lease: KubeObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: KUBE_CONTROLLER_MANAGER, namespace: 'kube-system' } };
-			this.recorder(KUBE_CONTROLLER_MANAGER).record(lease, 'Normal', 'LeaderElection', `${this.state.leader.identity} became leader`);
+			this.emit({ action: 'leader-election', object: `leases/kube-system/${this.leaseName}`, msg: `successfully acquired lease kube-system/${this.leaseName}` });
+			const lease: KubeObject = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.leaseName, namespace: 'kube-system' } };
+			this.recorder(this.leaseName).record(lease, 'Normal', 'LeaderElection', `${this.state.leader.identity} became leader`);
 			this.startLeading();
 		} else if (transition === 'lost') {
-			this.emit({ action: 'leader-election', object: `leases/kube-system/${KUBE_CONTROLLER_MANAGER}`, msg: 'leaderelection lost; stopping every controller' });
+			this.emit({ action: 'leader-election', object: `leases/kube-system/${this.leaseName}`, msg: 'leaderelection lost; stopping every controller' });
 			this.stopLeading();
 			if (this.options.onLeadershipLost) {
 				this.options.onLeadershipLost();

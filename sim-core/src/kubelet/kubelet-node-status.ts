@@ -14,6 +14,7 @@
  */
 import type { Node, NodeStatus } from '../api/types.ts';
 import { R } from '../client/client.ts';
+import { TaintKeys } from '../component-helpers/taints.ts';
 import { criErrorText } from '../cri-api/cri.ts';
 import { formatGoDurationMs } from '../golang/duration.ts';
 import { deepCopy } from '../golang/json.ts';
@@ -37,7 +38,8 @@ export function nodeIdentity(deps: KubeletDeps): NodeIdentity {
 		ip: deps.nodeIp,
 		labels: deps.labels,
 		annotations: deps.annotations,
-		taints: deps.taints,
+		// initialNode: an external cloud provider initializes the Node later (TaintExternalCloudProvider).
+		taints: deps.externalCloudProvider ? [...(deps.taints ?? []), { key: TaintKeys.ExternalCloudProvider, value: 'true', effect: 'NoSchedule' }] : deps.taints,
 		capacity: deps.capacity,
 		kubeletVersion: deps.kubeletVersion ?? KUBELET_VERSION,
 		containerRuntimeVersion: deps.containerRuntimeVersion ?? 'containerd://2.2.1',
@@ -144,7 +146,8 @@ export function updateNodeStatus(ctx: KubeletContext, force = false): void {
 		const fresh = initialNode(ctx.identity).status!;
 		status.capacity = fresh.capacity;
 		status.allocatable = fresh.allocatable;
-		status.addresses = fresh.addresses;
+		// setters.go NodeAddress: with --cloud-provider=external, addresses already set (by cloud-controller-manager) take precedence.
+		if (!(ctx.deps.externalCloudProvider && (current.status?.addresses ?? []).length > 0)) status.addresses = fresh.addresses;
 		status.daemonEndpoints = fresh.daemonEndpoints;
 		status.nodeInfo = fresh.nodeInfo;
 		const images = ctx.runtime.listImages();

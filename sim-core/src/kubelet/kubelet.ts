@@ -139,6 +139,12 @@ export interface KubeletDeps {
 	labels?: Record<string, string>;
 	annotations?: Record<string, string>;
 	taints?: Taint[];
+	/**
+	 * --cloud-provider=external: the Node registers with the taint
+	 * node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule, and the
+	 * addresses cloud-controller-manager writes win over the kubelet's own.
+	 */
+	externalCloudProvider?: boolean;
 	runtime: CriRuntime;
 	/** An API client acting as this process (identity system:node:<node>). */
 	client: ApiClient;

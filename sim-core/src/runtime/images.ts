@@ -64,6 +64,7 @@ type ImageProgram =
 	| 'kube-controller-manager'
 	| 'kube-scheduler'
 	| 'kube-proxy'
+	| 'cloud-controller-manager'
 	| 'coredns'
 	| 'agnhost'
 	| 'stress'
@@ -313,6 +314,17 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		cmd: ['/usr/local/bin/etcd'],
 	},
 	...K8S_PATCHES.flatMap((v) => (['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'] as const).map((c) => k8s(c, v, K8S_SIZES[c]))),
+	// The simulated cloud's cloud-controller-manager (a provider's image, versioned with the Kubernetes minor it follows).
+	{
+		repository: 'registry.simcloud.example/cloud-controller-manager',
+		tags: ['v1.36.0'],
+		version: 'v1.36.0',
+		sizeBytes: 24_350 * KB,
+		program: 'cloud-controller-manager',
+		family: 'distroless',
+		entrypoint: [],
+		cmd: ['/usr/local/bin/cloud-controller-manager'],
+	},
 	{
 		repository: 'registry.k8s.io/coredns/coredns',
 		tags: ['v1.14.2'],
@@ -562,10 +574,11 @@ export function imageId(image: CatalogImage): string {
 }
 
 /**
- * The registries the nodes reach, all through the lab's mirror. Any other
- * host fails name resolution (the nodes have no other way out).
+ * The registries the nodes reach, all through the lab's mirror (and the
+ * simulated cloud's own registry, for its cloud-controller-manager image).
+ * Any other host fails name resolution (the nodes have no other way out).
  */
-const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io', 'gcr.io'];
+const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io', 'gcr.io', 'registry.simcloud.example'];
 
 /**
  * One release line of a catalogued repository: the versions upstream really
@@ -775,7 +788,7 @@ export function findImage(text: string): CatalogImage | undefined {
  * The system component an image runs, for images backed by a simulated
  * process (the control plane's static pods and kube-proxy).
  */
-export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'coredns';
+export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'cloud-controller-manager' | 'coredns';
 
 export function systemComponentOf(image: CatalogImage): SystemComponent | undefined {
 	switch (image.program) {
@@ -784,6 +797,7 @@ export function systemComponentOf(image: CatalogImage): SystemComponent | undefi
 		case 'kube-controller-manager':
 		case 'kube-scheduler':
 		case 'kube-proxy':
+		case 'cloud-controller-manager':
 		case 'coredns':
 			return image.program;
 		default:

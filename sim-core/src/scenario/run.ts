@@ -53,6 +53,7 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 		scheduler: scenario.cluster?.scheduler,
 		kubeProxyMode: scenario.cluster?.kubeProxyMode,
 		...(scenario.cluster?.controlPlane ? { controlPlane: scenario.cluster.controlPlane } : {}),
+		...(scenario.cluster?.cloud !== undefined ? { cloud: scenario.cluster.cloud } : {}),
 	});
 	const problems: string[] = [];
 	for (const step of scenario.setup ?? []) {

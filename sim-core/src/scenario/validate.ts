@@ -158,7 +158,11 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 	if (top.summary !== undefined) c.localized(top.summary, 'summary');
 	const nodes: string[] = [];
 	if (top.cluster !== undefined) {
-		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane']);
+		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane', 'cloud']);
+		if (cluster?.cloud !== undefined && typeof cluster.cloud !== 'boolean') {
+			const cloud = c.object(cluster.cloud, 'cluster.cloud', ['configureCloudRoutes']);
+			if (cloud?.configureCloudRoutes !== undefined && typeof cloud.configureCloudRoutes !== 'boolean') c.problem('cluster.cloud.configureCloudRoutes', 'must be true or false');
+		}
 		if (cluster?.controlPlane !== undefined) {
 			const controlPlane = c.object(cluster.controlPlane, 'cluster.controlPlane', ['registerNode']);
 			if (controlPlane?.registerNode !== undefined && typeof controlPlane.registerNode !== 'boolean') c.problem('cluster.controlPlane.registerNode', 'must be true or false');

@@ -11,7 +11,7 @@ import type { ComponentView, ClusterView, Request, Response } from '../../sandbo
 
 type T = (key: string, values?: Record<string, string | number>) => string;
 
-const CONTROL_PLANE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+const CONTROL_PLANE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager'];
 const NODE_COMPONENTS = ['kubelet', 'container-runtime', 'kube-proxy'];
 
 export interface FaultsProps {

@@ -145,6 +145,9 @@ export function identityOf(processId: string, options: IdentityOptions = {}): Us
 		case 'kube-proxy':
 			// The kube-proxy DaemonSet's pods run as the kube-proxy service account (kubeadm's addon phase).
 			return serviceAccountIdentity(KUBE_SYSTEM, 'kube-proxy');
+		case 'cloud-controller-manager':
+			// Its DaemonSet's pod runs as the cloud-controller-manager service account; every controller uses it (no --use-service-account-credentials).
+			return serviceAccountIdentity(KUBE_SYSTEM, 'cloud-controller-manager');
 		default:
 			return undefined;
 	}

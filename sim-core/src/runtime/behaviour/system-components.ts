@@ -36,6 +36,8 @@ const COMPONENT_PORTS: Record<SystemComponent, ServedPort[]> = {
 		{ port: 10249, protocol: 'http' },
 		{ port: 10256, protocol: 'http' },
 	],
+	// cloud-controller-manager: its secure port 10258 (cloud-provider ports.go CloudControllerManagerPort).
+	'cloud-controller-manager': [{ port: 10258, protocol: 'http' }],
 	// CoreDNS: DNS 53, health 8080, ready 8181, metrics 9153.
 	coredns: [
 		{ port: 53, protocol: 'tcp' },
@@ -83,6 +85,12 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 		'kube-scheduler': [`${h('serving.go:386')}generated a self-signed serving certificate`, `${h('server.go:167')}kube-scheduler ${image.version} starting`],
 		// kube-proxy's process writes its own start-up lines, which name its mode (network/kube-proxy.ts).
 		'kube-proxy': [],
+		'cloud-controller-manager': [
+			`${h('serving.go:386')}generated a self-signed serving certificate`,
+			`${h('controllermanager.go:169')}Version: ${image.version}`,
+			// startRouteController (cloud-provider app/core.go) says why the route controller does not start.
+			...(args.includes('--configure-cloud-routes=false') ? [`${h('core.go:105')}Will not configure cloud provider routes, --configure-cloud-routes: false`] : []),
+		],
 		coredns: corednsStartup(image, args, readFile),
 	};
 	return {

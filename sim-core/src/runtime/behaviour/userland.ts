@@ -103,6 +103,7 @@ function programBinaries(image: CatalogImage): string[] {
 		case 'kube-apiserver':
 		case 'kube-controller-manager':
 		case 'kube-scheduler':
+		case 'cloud-controller-manager':
 			return [image.program, `/usr/local/bin/${image.program}`];
 		default:
 			return [];
