@@ -25,7 +25,8 @@
  *
  * A powered-off or partitioned node answers nothing (timeout). This is a
  * routing function over the rules, not a packet simulation: no conntrack,
- * no retransmissions, no MTU.
+ * no retransmissions, no MTU; session affinity is the one connection state
+ * kept (in each node's kernel, ./routing.ts).
  *
  * Mirrors flannel-io/flannel pkg/backend/vxlan/vxlan.go (Pod traffic across
  * nodes), torvalds/linux net/ipv4/arp.c (no answer to ARP: No route to
@@ -53,6 +54,8 @@ export interface NodeNetworkView {
 	 * ARP probes, where a cut-off node's dropped packets end in a timeout.
 	 */
 	poweredOff?: boolean;
+	/** The kernel's clock, virtual ms (session affinity timeouts). */
+	nowMs: number;
 	/** The node's seeded random stream (statistic matches, numgen, ipvs). */
 	random(): number;
 }
@@ -124,7 +127,7 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 			return inCidr(ip, '192.168.56.0/24') && ip !== source.ip ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS } : { kind: 'timeout' };
 		}
 		if (owner.unreachable) return silentNode(owner);
-		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random());
+		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses, nowMs: owner.nowMs }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random());
 		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes);
 	}
 	const node = nodes.find((n) => n.name === source.node);
@@ -132,13 +135,13 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 	// Inside a Pod's network namespace, loopback and the Pod's own address reach its own containers; no node rule sees it.
 	if (source.kind === 'pod' && (ip.startsWith('127.') || ip === source.ip)) return { kind: 'pod', node: node.name, ip: source.ip, port, clientIp: ip.startsWith('127.') ? '127.0.0.1' : source.ip };
 	const srcIp = source.kind === 'pod' ? source.ip : ip.startsWith('127.') ? '127.0.0.1' : node.ip;
-	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random());
+	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses, nowMs: node.nowMs }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random());
 	if (decision.kind === 'reject' || decision.kind === 'drop') return deliver(node, decision.ip, decision.port, srcIp, decision, nodes);
 	// Not rewritten and addressed to another node: that node's rules apply when it arrives (a NodePort there).
 	const other = nodes.find((n) => n !== node && n.ip === decision.ip);
 	if (decision.kind === 'pass' && other) {
 		if (other.unreachable) return silentNode(other, decision);
-		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random());
+		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses, nowMs: other.nowMs }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random());
 		const from = source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip;
 		return deliver(other, next.ip, next.port, from, next, nodes);
 	}
