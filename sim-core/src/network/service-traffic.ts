@@ -22,6 +22,9 @@
  *   masqueraded it, in which case it is the address of the interface the
  *   packet leaves by: the cni0 bridge's for a Pod on the same node, the
  *   flannel.1 VXLAN device's for a Pod elsewhere, the NIC's for a node.
+ * - A connection from another machine DNATed to a Pod on a third node
+ *   without SNAT gets no reply it can use (the Pod answers from its own
+ *   address, straight to the client): it times out.
  *
  * A powered-off or partitioned node answers nothing (timeout). This is a
  * routing function over the rules, not a packet simulation: no conntrack,
@@ -101,8 +104,15 @@ function silentNode(owner: NodeNetworkView, decision?: RouteDecision): Landing {
 	return owner.poweredOff ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS, decision } : { kind: 'timeout', decision };
 }
 
-/** Delivers a packet that left `via` (after its rules) with destination ip:port. */
-function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: string, decision: RouteDecision | undefined, nodes: readonly NodeNetworkView[]): Landing {
+/**
+ * Delivers a packet that left `via` (after its rules) with destination
+ * ip:port. `fromOutside`: the client is not on `via` (another machine sent
+ * the packet there), so a DNAT to a Pod on a third node without SNAT gets
+ * no usable reply: the Pod answers the client directly from its own
+ * address, which the client never asked for (the IPVS proxier's
+ * externalTrafficPolicy Local fallback, kubernetes PR 97081).
+ */
+function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: string, decision: RouteDecision | undefined, nodes: readonly NodeNetworkView[], fromOutside = false): Landing {
 	if (decision && (decision.kind === 'reject' || decision.kind === 'drop')) return decision.kind === 'reject' ? { kind: 'refused', decision } : { kind: 'timeout', decision };
 	const source = decision?.masquerade ? egressAddress(via, ip, nodes) : clientIp;
 	if (ip.startsWith('127.') || via.localAddresses.includes(ip)) return { kind: 'host', node: via.name, ip, port, clientIp: source, decision };
@@ -111,7 +121,10 @@ function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: strin
 	const podNode = nodes.find((n) => inCidr(ip, n.podCidr));
 	if (podNode) {
 		if (podNode.unreachable) return { kind: 'timeout', decision };
-		if (podNode.podIps.includes(ip)) return { kind: 'pod', node: podNode.name, ip, port, clientIp: source, decision };
+		if (podNode.podIps.includes(ip)) {
+			if (fromOutside && podNode !== via && decision?.kind === 'dnat' && !decision.masquerade) return { kind: 'timeout', decision };
+			return { kind: 'pod', node: podNode.name, ip, port, clientIp: source, decision };
+		}
 		return { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS, decision };
 	}
 	// Anything else leaves by the default route and is never answered.
@@ -128,7 +141,7 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 		}
 		if (owner.unreachable) return silentNode(owner);
 		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses, nowMs: owner.nowMs }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random());
-		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes);
+		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes, true);
 	}
 	const node = nodes.find((n) => n.name === source.node);
 	if (!node) return { kind: 'timeout' };
@@ -143,7 +156,7 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 		if (other.unreachable) return silentNode(other, decision);
 		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses, nowMs: other.nowMs }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random());
 		const from = source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip;
-		return deliver(other, next.ip, next.port, from, next, nodes);
+		return deliver(other, next.ip, next.port, from, next, nodes, true);
 	}
 	return deliver(node, decision.ip, decision.port, srcIp, decision, nodes);
 }
