@@ -62,6 +62,9 @@ describe('switching kube-proxy’s mode through its ConfigMap', () => {
 		const logs = proxyLogs(cluster);
 		expect(logs).toHaveLength(3);
 		for (const log of logs) expect(log).toContain('"Using nftables Proxier"');
+		// serveMetrics' /proxyMode answers the running mode, on 127.0.0.1:10249 only.
+		expect(run(cluster, 'ssh node-1 curl -s http://127.0.0.1:10249/proxyMode').stdout).toBe('nftables');
+		expect(cluster.exec('ssh node-2 curl -s http://192.168.56.11:10249/proxyMode').exitCode).toBe(7);
 		for (const node of ['control-plane', 'node-1', 'node-2']) {
 			const nat = run(cluster, `ssh ${node} iptables-save -t nat`).stdout;
 			expect(nat).not.toMatch(/KUBE-(SVC|SEP|SERVICES|POSTROUTING)/);
