@@ -97,7 +97,7 @@ describe.each(['iptables', 'ipvs', 'nftables'] as const)('session affinity in %s
 			cluster.advance('31s');
 		}
 		expect(new Set(periods).size).toBeGreaterThan(1);
-	});
+	}, 60_000);
 
 	it('sends the client elsewhere when its endpoint goes, and keeps it there', () => {
 		const { cluster, clusterIP, web } = affinityCluster(mode);
@@ -112,7 +112,7 @@ describe.each(['iptables', 'ipvs', 'nftables'] as const)('session affinity in %s
 		const ready = cluster.list('pods', 'default').filter((p) => p.metadata.labels?.app === 'web').map((p) => (p.status as { podIP: string }).podIP);
 		expect(ready).toContain(next);
 		for (let i = 0; i < 4; i++) expect(landOnce(cluster, curl)).toBe(next);
-	});
+	}, 60_000);
 
 	it('keeps the affinity state in the node’s kernel: a power cycle forgets it', () => {
 		const { cluster, clusterIP } = affinityCluster(mode);
@@ -129,11 +129,18 @@ describe.each(['iptables', 'ipvs', 'nftables'] as const)('session affinity in %s
 		landOnce(cluster, `ssh node-1 curl -s http://${clusterIP}/`);
 		// The node's own address is the client.
 		expect(remembered()).toEqual(['192.168.56.11']);
+		if (mode === 'ipvs') {
+			// ipvsadm -Lnc lists the template: state NONE, client port 0, three hours left.
+			const table = run(cluster, 'ssh node-1 ipvsadm -Lnc').stdout;
+			expect(table).toMatch(/^IPVS connection entries\npro expire state {7}source {13}virtual {12}destination {7}\n/);
+			expect(table).toMatch(new RegExp(`^TCP 180:00  NONE {8}192\\.168\\.56\\.11:0 +${clusterIP.replace(/\./g, '\\.')}:80 +10\\.244\\.\\d+\\.\\d+:80 *$`, 'm'));
+		}
+		if (mode === 'nftables') expect(run(cluster, 'ssh node-1 nft list ruleset').stdout).toContain('elements = { 192.168.56.11 expires 3h }');
 		expect(cluster.powerOff('node-1')).toBeUndefined();
 		expect(remembered()).toEqual([]);
 		expect(cluster.powerOn('node-1')).toBeUndefined();
 		cluster.settle({ maxMs: 180_000 });
 		cluster.advance('10s');
 		expect(remembered()).toEqual([]);
-	});
+	}, 60_000);
 });
