@@ -116,6 +116,7 @@ export class NodeNetwork {
 				.map((s) => s.ip),
 			unreachable: host.poweredOff || this.cluster.isPartitioned(host.name),
 			poweredOff: host.poweredOff,
+			nowMs: this.cluster.kernel.nowMs,
 			random: () => this.cluster.kernel.rng(`network/${host.name}`).float(),
 		};
 	}

@@ -140,6 +140,7 @@ export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, 
 		const deps: NetfilterDeps = {
 			dataplane: () => host.network.dataplane,
 			wallMs: () => cluster.kernel.wallMs(),
+			nowMs: () => cluster.kernel.nowMs,
 			// systemd-resolved answers the machine's own addresses with its host name.
 			hostName: (ip) => (ip === host.ip ? host.name : ip === '127.0.0.1' ? 'localhost' : undefined),
 		};

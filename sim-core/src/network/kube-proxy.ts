@@ -22,7 +22,7 @@
  *
  * Its health server (0.0.0.0:10256, /healthz and /livez) reports healthy
  * while no queued update is older than twice syncPeriod; /metrics
- * (127.0.0.1:10249) reports its sync times.
+ * (127.0.0.1:10249) reports its sync times and /proxyMode its mode.
  *
  * Mirrors cmd/kube-proxy/app/server.go (Run),
  * cmd/kube-proxy/app/server_linux.go (createProxier),
@@ -435,7 +435,7 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 
 	/**
 	 * kube-proxy's own HTTP servers: /healthz and /livez on 10256 (every
-	 * address), /metrics on 10249 (127.0.0.1 only, `local`). The health
+	 * address), /metrics and /proxyMode on 10249 (127.0.0.1 only, `local`). The health
 	 * body is upstream's, times printed as Go's time.Time.String() with the
 	 * monotonic reading (`m=+12.345000001`) since the process started; Go's
 	 * mux answers anything else `404 page not found`. Undefined: nothing
@@ -455,6 +455,8 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 			return { status: healthy ? 200 : 503, contentType: 'application/json', body, nosniff: true };
 		}
 		if (port === s.config.metricsPort && local) {
+			// serveMetrics: /proxyMode answers the mode this process runs in, as plain text without a newline.
+			if (clean === '/proxyMode') return { status: 200, contentType: 'text/plain; charset=utf-8', body: s.config.mode, nosniff: true };
 			if (clean !== '/metrics') return { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n', nosniff: true };
 			return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: this.metricsText(wallMs) };
 		}

@@ -39,7 +39,7 @@ function ipvsNode(): NodeDataplaneState {
 const HOST: PacketSource = { kind: 'host', ip: NODE_IP };
 const route = (dp: NodeDataplaneState, source: PacketSource, ip: string, port: number, random = draws(0)) => {
 	const localAddresses = [...NODE_ADDRESSES, ...(dp.ipvs.dummy?.addresses ?? [])];
-	const r = routeOnNode({ dataplane: dp, localAddresses }, source, ip, port, random);
+	const r = routeOnNode({ dataplane: dp, localAddresses, nowMs: 0 }, source, ip, port, random);
 	return { kind: r.kind, to: `${r.ip}:${r.port}`, masquerade: r.masquerade };
 };
 

@@ -21,16 +21,29 @@
  * It follows the netfilter hook order (nf_hook priorities: filter at
  * dstnat-10 for kube-proxy's nftables chains, DNAT, then filter; IPVS after
  * filter INPUT) and the match/target semantics of the extensions in
- * ../host/netfilter/iptables.ts. Session affinity (`-m recent --rcheck`,
- * affinity sets, IPVS persistence) is not followed: every connection is new.
+ * ../host/netfilter/iptables.ts.
+ *
+ * Session affinity is followed, with the state in the node's kernel:
+ * `-m recent --set` records the client in the endpoint's xt_recent table
+ * and `--rcheck --seconds S --reap` sends a client seen within S seconds
+ * back there (../host/netfilter/recent.ts); nftables' `update @affinity-...
+ * { ip saddr }` adds the client to the endpoint's set with the set's
+ * timeout and `ip saddr @affinity-... goto ...` finds it until it expires;
+ * a persistent IPVS service (`-p S`) keeps a template per client that binds
+ * it to a real server for S seconds after its last connection. Every
+ * connection is otherwise new (no conntrack).
  *
  * Mirrors torvalds/linux include/uapi/linux/netfilter_ipv4.h (the hook
  * priorities), torvalds/linux net/netfilter/xt_statistic.c, torvalds/linux
- * net/netfilter/ipvs/ip_vs_rr.c.
+ * net/netfilter/xt_recent.c, torvalds/linux net/netfilter/nft_dynset.c,
+ * torvalds/linux net/netfilter/ipvs/ip_vs_rr.c, torvalds/linux
+ * net/netfilter/ipvs/ip_vs_core.c (ip_vs_sched_persist).
  */
 import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import type { Chain, Match, Rule, Table } from '../host/netfilter/iptables.ts';
-import type { NftTable } from '../host/netfilter/nftables.ts';
+import type { NftSet, NftTable } from '../host/netfilter/nftables.ts';
+import { MAX_PERSISTENCE_TEMPLATES, type VirtualServer } from '../host/netfilter/ipvs.ts';
+import { pruneRecentTables, recentCheck, recentSet } from '../host/netfilter/recent.ts';
 
 /** Where the packet comes from, seen from the node whose rules apply. */
 export interface PacketSource {
@@ -44,6 +57,8 @@ export interface NodeNetwork {
 	dataplane: NodeDataplaneState;
 	/** Every address the node owns (its NIC, flannel.1, cni0, kube-ipvs0...), for `addrtype LOCAL` and `fib daddr type local`. */
 	localAddresses: readonly string[];
+	/** The kernel's clock (virtual ms): affinity timeouts. */
+	nowMs: number;
 }
 
 /** Where the connection ends up. */
@@ -74,6 +89,39 @@ type Verdict = 'continue' | 'return' | 'accept' | 'drop' | 'reject';
 
 /** Chains walked per packet, at most (a loop in the rules must not hang the simulation). */
 const MAX_CHAIN_DEPTH = 64;
+/** A dynamic set's size when the rules give none (nft's NFT_SET_MAXSIZE default for `update`-filled sets is 65535). */
+const NFT_DYNSET_MAX_ELEMENTS = 65_535;
+
+/** Forgets the elements of a timeout set that expired by `nowMs` (the kernel's set GC). */
+export function expireElements(set: NftSet, nowMs: number): void {
+	if (set.elements.some((e) => e.expiresAtMs !== undefined && e.expiresAtMs <= nowMs)) set.elements = set.elements.filter((e) => e.expiresAtMs === undefined || e.expiresAtMs > nowMs);
+}
+
+/** The names of the xt_recent tables the node's rules still name. */
+function recentNamesInUse(dp: NodeDataplaneState): Set<string> {
+	const names = new Set<string>();
+	for (const table of [dp.iptables.nat, dp.iptables.filter, dp.iptables.mangle]) for (const chain of table.chains) for (const rule of chain.rules) for (const m of rule.matches) if (m.m === 'recent') names.add(m.name);
+	return names;
+}
+
+/**
+ * ip_vs_sched_persist: the client's template picks the real server while it
+ * lives and its server is still there; otherwise the scheduler picks, and a
+ * new template remembers the choice. Each connection restarts the timer.
+ */
+function pickPersistent(vs: VirtualServer, client: string, nowMs: number, schedule: () => VirtualServer['realServers'][number]): VirtualServer['realServers'][number] {
+	const timeoutMs = (vs.persistentTimeoutSeconds ?? 0) * 1000;
+	const templates = (vs.templates ??= []).filter((t) => t.expiresAtMs > nowMs);
+	const at = templates.findIndex((t) => t.client === client);
+	const template = at >= 0 ? templates[at] : undefined;
+	let rs = template ? vs.realServers.find((r) => r.address === template.address && r.port === template.port) : undefined;
+	if (at >= 0) templates.splice(at, 1);
+	rs ??= schedule();
+	templates.push({ client, address: rs.address, port: rs.port, expiresAtMs: nowMs + timeoutMs });
+	if (templates.length > MAX_PERSISTENCE_TEMPLATES) templates.splice(0, templates.length - MAX_PERSISTENCE_TEMPLATES);
+	vs.templates = templates;
+	return rs;
+}
 function ipToNumber(ip: string): number {
 	return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
 }
@@ -147,9 +195,15 @@ class Walker {
 				const entries = this.node.dataplane.ipvs.ipsets[m.name] ?? [];
 				return entries.includes(this.ipsetKey(m.name, m.flags, p)) !== (m.invert ?? false);
 			}
-			case 'recent':
-				// --set records and matches; --rcheck finds no earlier connection from this client.
-				return m.set === true;
+			case 'recent': {
+				const tables = (this.node.dataplane.recent ??= {});
+				const address = m.rsource ? p.src : p.dst;
+				if (m.set) {
+					recentSet(tables, m.name, address, this.node.nowMs);
+					return true;
+				}
+				return m.rcheck === true && recentCheck(tables, m.name, address, this.node.nowMs, m.seconds, m.reap);
+			}
 			case 'physdev':
 				return (m.isIn && p.fromBridge) !== (m.invert ?? false);
 		}
@@ -218,7 +272,20 @@ class Walker {
 	}
 
 	private nftInSet(table: NftTable, set: string, key: string): boolean {
-		return table.sets.find((s) => s.name === set)?.elements.some((e) => e.key === key) ?? false;
+		const found = table.sets.find((s) => s.name === set);
+		if (found) expireElements(found, this.node.nowMs);
+		return found?.elements.some((e) => e.key === key) ?? false;
+	}
+
+	/** nft_dynset's update: add the key with the set's timeout, or restart the timer of the element that has it. */
+	private nftUpdate(table: NftTable, setName: string, key: string): void {
+		const set = table.sets.find((s) => s.name === setName);
+		if (!set) return;
+		expireElements(set, this.node.nowMs);
+		const expiresAtMs = set.timeoutSeconds ? this.node.nowMs + set.timeoutSeconds * 1000 : undefined;
+		const element = set.elements.find((e) => e.key === key);
+		if (element) element.expiresAtMs = expiresAtMs;
+		else if (set.elements.length < NFT_DYNSET_MAX_ELEMENTS) set.elements.push({ key, expiresAtMs });
 	}
 
 	/** Evaluates the conditions at the start of an nft rule; returns the rest (the statement) or undefined if they fail. */
@@ -326,7 +393,10 @@ class Walker {
 			p.masquerade = true;
 			return 'accept';
 		}
-		if (/^update @/.test(stmt)) return 'continue';
+		if ((m = /^update @(\S+) \{ ip6? (saddr|daddr) \}$/.exec(stmt))) {
+			this.nftUpdate(table, m[1], m[2] === 'saddr' ? p.src : p.dst);
+			return 'continue';
+		}
 		return this.nftVerdict(table, stmt, p, depth);
 	}
 
@@ -357,6 +427,8 @@ class Walker {
 export function routeOnNode(node: NodeNetwork, source: PacketSource, dstIp: string, dstPort: number, random: () => number, proto: 'tcp' | 'udp' = 'tcp'): RouteDecision {
 	const w = new Walker(node, random);
 	const dp = node.dataplane;
+	// A table goes with the last rule that named it (kube-proxy deleted the endpoint's chain).
+	if (dp.recent && Object.keys(dp.recent).length > 0) pruneRecentTables(dp.recent, recentNamesInUse(dp));
 	const p: Packet = { src: source.ip, dst: dstIp, dport: dstPort, proto, mark: 0, dnat: false, masquerade: false, fromBridge: source.kind === 'pod', path: [] };
 	const isLocal = (ip: string) => ip.startsWith('127.') || node.localAddresses.includes(ip);
 	const done = (kind: RouteDecision['kind']): RouteDecision => ({ kind, ip: p.dst, port: p.dport, masquerade: p.masquerade, path: p.path });
@@ -387,8 +459,12 @@ export function routeOnNode(node: NodeNetwork, source: PacketSource, dstIp: stri
 			p.path.push(`ipvs ${vs.protocol} ${vs.address}:${vs.port}`);
 			// No real server: ip_vs_leave() sends ICMP port unreachable.
 			if (vs.realServers.length === 0) return done('reject');
-			const rs = vs.realServers[vs.rrNext % vs.realServers.length];
-			vs.rrNext = (vs.rrNext + 1) % vs.realServers.length;
+			const roundRobin = () => {
+				const next = vs.realServers[vs.rrNext % vs.realServers.length];
+				vs.rrNext = (vs.rrNext + 1) % vs.realServers.length;
+				return next;
+			};
+			const rs = vs.persistentTimeoutSeconds ? pickPersistent(vs, p.src, node.nowMs, roundRobin) : roundRobin();
 			vs.conns++;
 			rs.conns++;
 			p.dst = rs.address;

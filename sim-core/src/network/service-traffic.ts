@@ -22,10 +22,14 @@
  *   masqueraded it, in which case it is the address of the interface the
  *   packet leaves by: the cni0 bridge's for a Pod on the same node, the
  *   flannel.1 VXLAN device's for a Pod elsewhere, the NIC's for a node.
+ * - A connection from another machine DNATed to a Pod on a third node
+ *   without SNAT gets no reply it can use (the Pod answers from its own
+ *   address, straight to the client): it times out.
  *
  * A powered-off or partitioned node answers nothing (timeout). This is a
  * routing function over the rules, not a packet simulation: no conntrack,
- * no retransmissions, no MTU.
+ * no retransmissions, no MTU; session affinity is the one connection state
+ * kept (in each node's kernel, ./routing.ts).
  *
  * Mirrors flannel-io/flannel pkg/backend/vxlan/vxlan.go (Pod traffic across
  * nodes), torvalds/linux net/ipv4/arp.c (no answer to ARP: No route to
@@ -53,6 +57,8 @@ export interface NodeNetworkView {
 	 * ARP probes, where a cut-off node's dropped packets end in a timeout.
 	 */
 	poweredOff?: boolean;
+	/** The kernel's clock, virtual ms (session affinity timeouts). */
+	nowMs: number;
 	/** The node's seeded random stream (statistic matches, numgen, ipvs). */
 	random(): number;
 }
@@ -98,8 +104,15 @@ function silentNode(owner: NodeNetworkView, decision?: RouteDecision): Landing {
 	return owner.poweredOff ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS, decision } : { kind: 'timeout', decision };
 }
 
-/** Delivers a packet that left `via` (after its rules) with destination ip:port. */
-function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: string, decision: RouteDecision | undefined, nodes: readonly NodeNetworkView[]): Landing {
+/**
+ * Delivers a packet that left `via` (after its rules) with destination
+ * ip:port. `fromOutside`: the client is not on `via` (another machine sent
+ * the packet there), so a DNAT to a Pod on a third node without SNAT gets
+ * no usable reply: the Pod answers the client directly from its own
+ * address, which the client never asked for (the IPVS proxier's
+ * externalTrafficPolicy Local fallback, kubernetes PR 97081).
+ */
+function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: string, decision: RouteDecision | undefined, nodes: readonly NodeNetworkView[], fromOutside = false): Landing {
 	if (decision && (decision.kind === 'reject' || decision.kind === 'drop')) return decision.kind === 'reject' ? { kind: 'refused', decision } : { kind: 'timeout', decision };
 	const source = decision?.masquerade ? egressAddress(via, ip, nodes) : clientIp;
 	if (ip.startsWith('127.') || via.localAddresses.includes(ip)) return { kind: 'host', node: via.name, ip, port, clientIp: source, decision };
@@ -108,7 +121,10 @@ function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: strin
 	const podNode = nodes.find((n) => inCidr(ip, n.podCidr));
 	if (podNode) {
 		if (podNode.unreachable) return { kind: 'timeout', decision };
-		if (podNode.podIps.includes(ip)) return { kind: 'pod', node: podNode.name, ip, port, clientIp: source, decision };
+		if (podNode.podIps.includes(ip)) {
+			if (fromOutside && podNode !== via && decision?.kind === 'dnat' && !decision.masquerade) return { kind: 'timeout', decision };
+			return { kind: 'pod', node: podNode.name, ip, port, clientIp: source, decision };
+		}
 		return { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS, decision };
 	}
 	// Anything else leaves by the default route and is never answered.
@@ -124,23 +140,23 @@ export function connect(nodes: readonly NodeNetworkView[], source: ConnectSource
 			return inCidr(ip, '192.168.56.0/24') && ip !== source.ip ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS } : { kind: 'timeout' };
 		}
 		if (owner.unreachable) return silentNode(owner);
-		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random(), proto);
-		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes);
+		const decision = routeOnNode({ dataplane: owner.dataplane, localAddresses: owner.localAddresses, nowMs: owner.nowMs }, { kind: 'remote', ip: source.ip }, ip, port, () => owner.random(), proto);
+		return deliver(owner, decision.ip, decision.port, source.ip, decision, nodes, true);
 	}
 	const node = nodes.find((n) => n.name === source.node);
 	if (!node) return { kind: 'timeout' };
 	// Inside a Pod's network namespace, loopback and the Pod's own address reach its own containers; no node rule sees it.
 	if (source.kind === 'pod' && (ip.startsWith('127.') || ip === source.ip)) return { kind: 'pod', node: node.name, ip: source.ip, port, clientIp: ip.startsWith('127.') ? '127.0.0.1' : source.ip };
 	const srcIp = source.kind === 'pod' ? source.ip : ip.startsWith('127.') ? '127.0.0.1' : node.ip;
-	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random(), proto);
+	const decision = routeOnNode({ dataplane: node.dataplane, localAddresses: node.localAddresses, nowMs: node.nowMs }, { kind: source.kind === 'pod' ? 'pod' : 'host', ip: srcIp }, ip, port, () => node.random(), proto);
 	if (decision.kind === 'reject' || decision.kind === 'drop') return deliver(node, decision.ip, decision.port, srcIp, decision, nodes);
 	// Not rewritten and addressed to another node: that node's rules apply when it arrives (a NodePort there).
 	const other = nodes.find((n) => n !== node && n.ip === decision.ip);
 	if (decision.kind === 'pass' && other) {
 		if (other.unreachable) return silentNode(other, decision);
-		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random(), proto);
+		const next = routeOnNode({ dataplane: other.dataplane, localAddresses: other.localAddresses, nowMs: other.nowMs }, { kind: 'remote', ip: source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip }, decision.ip, decision.port, () => other.random(), proto);
 		const from = source.kind === 'pod' ? egressAddress(node, other.ip, nodes) : node.ip;
-		return deliver(other, next.ip, next.port, from, next, nodes);
+		return deliver(other, next.ip, next.port, from, next, nodes, true);
 	}
 	return deliver(node, decision.ip, decision.port, srcIp, decision, nodes);
 }

@@ -14,11 +14,17 @@
  * and KUBE-FIREWALL, the martian-packet rule for 127.0.0.0/8, jumped to
  * from INPUT and OUTPUT. A node's tables start with them.
  *
+ * Connection state that session affinity needs lives here too, as the
+ * kernel keeps it: xt_recent's tables (./recent.ts), IPVS persistence
+ * templates (./ipvs.ts) and the elements nftables adds to a dynamic set
+ * (./nftables.ts). All of it goes with the power.
+ *
  * Mirrors pkg/kubelet/kubelet_network_linux.go (the kubelet's own chains).
  */
 import { emptyIptables, ensureChain, ensureRule, parseRuleArgs, type IptablesState } from './iptables.ts';
 import { emptyIpvs, type IpvsState } from './ipvs.ts';
 import type { NftTable } from './nftables.ts';
+import type { RecentTables } from './recent.ts';
 
 /** Plain JSON; see the module comment. */
 export interface NodeDataplaneState {
@@ -28,6 +34,8 @@ export interface NodeDataplaneState {
 	nftables: NftTable[];
 	/** Whether the ip_vs kernel module is loaded (kube-proxy's IPVS mode or ipvsadm loads it). */
 	ipvsModuleLoaded: boolean;
+	/** xt_recent's tables (session affinity in iptables mode); absent in snapshots from before them. */
+	recent?: RecentTables;
 }
 
 /** The kubelet's hint and canary chains (KubeIPTablesHintChain, the Monitor canary). */
@@ -52,5 +60,5 @@ function applyKubeletChains(state: IptablesState): void {
 export function emptyDataplane(): NodeDataplaneState {
 	const iptables = emptyIptables();
 	applyKubeletChains(iptables);
-	return { iptables, ipvs: emptyIpvs(), nftables: [], ipvsModuleLoaded: false };
+	return { iptables, ipvs: emptyIpvs(), nftables: [], ipvsModuleLoaded: false, recent: {} };
 }

@@ -5,7 +5,8 @@
  * writes it; the kernel's traffic model and ipvsadm read it. Plain JSON.
  *
  * Mirrors pkg/proxy/ipvs/util/ipvs.go (VirtualServer, RealServer),
- * pkg/proxy/ipvs/ipset/ipset.go.
+ * pkg/proxy/ipvs/ipset/ipset.go, torvalds/linux
+ * net/netfilter/ipvs/ip_vs_core.c (ip_vs_sched_persist, the templates).
  */
 
 /** One real server of a virtual server (ipvsadm's `->` line). */
@@ -23,6 +24,22 @@ interface RealServer {
 	outBytes: number;
 }
 
+/**
+ * A persistence template (ip_vs_sched_persist): a client address bound to a
+ * real server; each new connection of that client within the timeout goes
+ * there and restarts the timer. A template whose real server was removed
+ * is not used (ip_vs_check_template).
+ */
+export interface PersistenceTemplate {
+	client: string;
+	address: string;
+	port: number;
+	expiresAtMs: number;
+}
+
+/** Templates kept per virtual server, at most (the oldest goes first). */
+export const MAX_PERSISTENCE_TEMPLATES = 1_000;
+
 /** One IPVS virtual service. */
 export interface VirtualServer {
 	protocol: 'TCP' | 'UDP' | 'SCTP';
@@ -31,6 +48,8 @@ export interface VirtualServer {
 	scheduler: string;
 	/** sessionAffinity ClientIP: `persistent <timeout>`. */
 	persistentTimeoutSeconds?: number;
+	/** Persistence templates of a persistent service: which real server each client goes to, until when. */
+	templates?: PersistenceTemplate[];
 	realServers: RealServer[];
 	/** The rr scheduler's position: the real server the next connection goes to. */
 	rrNext: number;

@@ -30,6 +30,8 @@ export interface NftElement {
 	/** For maps: `goto service-...`. */
 	value?: string;
 	comment?: string;
+	/** An element a rule added to a set with a timeout (`update @set { ip saddr }`): when it expires, virtual ms. */
+	expiresAtMs?: number;
 }
 
 export interface NftSet {

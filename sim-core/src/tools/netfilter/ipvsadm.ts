@@ -8,11 +8,14 @@
  * (`10.96.0.1:https`, `10.96.0.10:domain`) and addresses the names the
  * node's resolver knows (only its own: service and pod IPs have none). On a
  * node whose kube-proxy runs another mode the table is empty (ipvsadm loads
- * the ip_vs module itself). Changing the table is not simulated.
+ * the ip_vs module itself). `-c` (`-Lnc`) lists the connection table: here
+ * only the persistence templates of services with session affinity (state
+ * `NONE`, client port 0, the time left as minutes:seconds), since
+ * connections are not kept. Changing the table is not simulated.
  *
  * Mirrors kernel/ipvsadm ipvsadm.c (print_title, print_service_entry,
- * list_all, print_largenum, the usage text's first line and its error
- * wording).
+ * list_all, list_conn, print_conn, print_largenum, the usage text's first
+ * line and its error wording).
  */
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import type { VirtualServer } from '../../host/netfilter/ipvs.ts';
@@ -65,6 +68,24 @@ export function listIpvs(services: readonly VirtualServer[], stats: boolean, exa
 	return out;
 }
 
+/**
+ * list_conn and print_conn: the connection table's header, then one line
+ * per entry, `%-3s %02ld:%02ld  %-11s %-18s %-18s %-18s`. A persistence
+ * template has state NONE and client port 0; expired ones are gone.
+ */
+function listConnections(services: readonly VirtualServer[], nowMs: number, naming: Naming): string {
+	let out = `IPVS connection entries\npro expire ${'state'.padEnd(11)} ${'source'.padEnd(18)} ${'virtual'.padEnd(18)} ${'destination'.padEnd(18)}\n`;
+	for (const vs of services) {
+		for (const t of vs.templates ?? []) {
+			if (t.expiresAtMs <= nowMs) continue;
+			const left = Math.ceil((t.expiresAtMs - nowMs) / 1000);
+			const expire = `${String(Math.floor(left / 60)).padStart(2, '0')}:${String(left % 60).padStart(2, '0')}`;
+			out += `${vs.protocol.padEnd(3)} ${expire}  ${'NONE'.padEnd(11)} ${addrPort(t.client, 0, naming).padEnd(18)} ${addrPort(vs.address, vs.port, naming).padEnd(18)} ${addrPort(t.address, t.port, naming).padEnd(18)}\n`;
+		}
+	}
+	return out;
+}
+
 function ipNumber(ip: string): number {
 	return ip.split('.').reduce((n, p) => n * 256 + Number(p), 0);
 }
@@ -82,21 +103,24 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 	let stats = false;
 	let exact = false;
 	let numeric = false;
+	let connections = false;
 	let service: { protocol: 'TCP' | 'UDP'; address: string } | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--list' || arg === '-L' || arg === '-l') list = true;
 		else if (arg === '--numeric' || arg === '-n') numeric = true;
 		else if (arg === '--stats') stats = true;
+		else if (arg === '--connection' || arg === '-c') connections = true;
 		else if (arg === '--exact') exact = true;
 		else if (arg === '-v' || arg === '--version') return ok(`${IPVSADM_VERSION}\n`);
 		else if (arg === '-t' || arg === '--tcp-service' || arg === '-u' || arg === '--udp-service') {
 			const address = argv[++i];
 			if (!address) return err('ipvsadm: -t/--tcp-service requires an argument\n', 2);
 			service = { protocol: arg === '-t' || arg === '--tcp-service' ? 'TCP' : 'UDP', address };
-		} else if (/^-[LlnS]+$/.test(arg)) {
+		} else if (/^-[LlnSc]+$/.test(arg)) {
 			if (/[Ll]/.test(arg)) list = true;
 			if (arg.includes('n')) numeric = true;
+			if (arg.includes('c')) connections = true;
 		} else if (/^-[ADEaedCRSZ]$|^--(add|delete|edit|clear|restore|save|zero)/.test(arg)) {
 			return err(`ipvsadm ${arg}: not simulated (the table belongs to kube-proxy; list it with -Ln)\n`, 2);
 		} else if (arg === '-h' || arg === '--help') {
@@ -113,6 +137,7 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 	// Without a command ipvsadm lists (-L is the default).
 	void list;
 	let services = dp.ipvs.virtualServers;
+	if (connections) return ok(listConnections(services, deps.nowMs?.() ?? 0, { numeric, hostName: deps.hostName }));
 	if (service) {
 		const [address, port] = [service.address.slice(0, service.address.lastIndexOf(':')), Number(service.address.slice(service.address.lastIndexOf(':') + 1))];
 		services = services.filter((vs) => vs.protocol === service!.protocol && vs.address === address && vs.port === port);

@@ -48,27 +48,57 @@ function timeText(seconds: number): string {
 	return out || '0s';
 }
 
-function elementText(e: NftElement): string {
-	return `${e.key}${e.comment !== undefined ? ` comment "${e.comment}"` : ''}${e.value !== undefined ? ` : ${e.value}` : ''}`;
+/** time_print: a duration in ms as nft prints it, `2h59m57s324ms`. */
+function msText(ms: number): string {
+	const parts: Array<[number, string]> = [
+		[86_400_000, 'd'],
+		[3_600_000, 'h'],
+		[60_000, 'm'],
+		[1_000, 's'],
+		[1, 'ms'],
+	];
+	let out = '';
+	let rest = Math.max(0, Math.round(ms));
+	for (const [size, unit] of parts) {
+		const n = Math.floor(rest / size);
+		if (n > 0) out += `${n}${unit}`;
+		rest -= n * size;
+	}
+	return out || '0ms';
+}
+
+/** One element; one a rule added to a timeout set shows when it expires (the set's own timeout is not repeated). */
+function elementText(e: NftElement, nowMs: number | undefined, stateless: boolean): string {
+	const expires = e.expiresAtMs !== undefined && nowMs !== undefined && !stateless ? ` expires ${msText(e.expiresAtMs - nowMs)}` : '';
+	return `${e.key}${expires}${e.comment !== undefined ? ` comment "${e.comment}"` : ''}${e.value !== undefined ? ` : ${e.value}` : ''}`;
 }
 
 /** set_expr_print with calculate_delim: addresses two to a line, concatenations and verdicts one. */
-function elementsText(set: NftSet): string {
+function elementsText(elements: readonly NftElement[], set: NftSet, nowMs: number | undefined, stateless: boolean): string {
 	const plainAddresses = set.kind === 'set' && (set.type === 'ipv4_addr' || set.type === 'ipv6_addr');
 	let out = '{ ';
-	set.elements.forEach((e, i) => {
+	elements.forEach((e, i) => {
 		if (i > 0) out += plainAddresses ? (i % 2 === 0 ? ELEMENT_NEWLINE : ', ') : ELEMENT_NEWLINE;
-		out += elementText(e);
+		out += elementText(e, nowMs, stateless);
 	});
 	return `${out} }`;
 }
 
-function setText(set: NftSet): string {
+/** The clock a listing reads element expiry against, and `-s` (stateless: no expiry shown). */
+interface ListClock {
+	nowMs?: number;
+	stateless?: boolean;
+}
+
+function setText(set: NftSet, clock: ListClock = {}): string {
+	const { nowMs } = clock;
 	let out = `\t${set.kind} ${set.name} {\n\t\ttype ${set.type}\n`;
 	if (set.flags?.length) out += `\t\tflags ${set.flags.join(',')}\n`;
 	if (set.timeoutSeconds) out += `\t\ttimeout ${timeText(set.timeoutSeconds)}\n`;
 	if (set.comment !== undefined) out += `\t\tcomment "${set.comment}"\n`;
-	if (set.elements.length > 0) out += `\t\telements = ${elementsText(set)}\n`;
+	// Elements past their timeout are gone, whether or not the kernel's GC ran yet.
+	const live = set.elements.filter((e) => e.expiresAtMs === undefined || nowMs === undefined || e.expiresAtMs > nowMs);
+	if (live.length > 0) out += `\t\telements = ${elementsText(live, set, nowMs, clock.stateless === true)}\n`;
 	return `${out}\t}\n`;
 }
 
@@ -81,10 +111,10 @@ function chainText(chain: NftChain): string {
 }
 
 /** One table as `nft list table` prints it. */
-export function tableText(table: NftTable): string {
+export function tableText(table: NftTable, clock: ListClock = {}): string {
 	let out = `table ${table.family} ${table.name} {\n`;
 	if (table.comment !== undefined) out += `\tcomment "${table.comment}"\n`;
-	const parts = [...table.sets.map(setText), ...table.chains.map(chainText)];
+	const parts = [...table.sets.map((set) => setText(set, clock)), ...table.chains.map(chainText)];
 	return `${out}${parts.join('\n')}}\n`;
 }
 
@@ -126,8 +156,10 @@ const FAMILIES = new Set(['ip', 'ip6', 'inet', 'arp', 'bridge', 'netdev']);
 
 function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 	let args = ctx.argv.slice(1);
+	const clock: ListClock = { nowMs: deps.nowMs?.() };
 	while (args[0]?.startsWith('-')) {
 		const opt = args[0];
+		if (opt === '-s' || opt === '--stateless') clock.stateless = true;
 		if (opt === '-v' || opt === '--version') return ok(`nftables ${NFT_VERSION}\n`);
 		if (opt === '-h' || opt === '--help') return ok('Usage: nft [ options ] [ cmds... ]\n');
 		if (!/^-(n|s|a|N|S|c|e|j|t|T|y|--numeric|--stateless|--handle|--terse)$/.test(opt)) return err(`nft: unrecognized option '${opt}'\n`);
@@ -152,14 +184,14 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 	};
 	switch (what) {
 		case 'ruleset':
-			return ok(tables.map(tableText).join(''));
+			return ok(tables.map((t) => tableText(t, clock)).join(''));
 		case 'tables':
 			return ok(tables.map((t) => `table ${t.family} ${t.name}\n`).join(''));
 		case 'table': {
 			const { family, names } = familyOf(rest);
 			if (names.length !== 1) return locatedError('syntax error, unexpected end of file', line, args.length - 1);
 			const table = findTable(family, names[0]);
-			return table ? ok(tableText(table)) : missingTable(family, names[0], args.length - 1);
+			return table ? ok(tableText(table, clock)) : missingTable(family, names[0], args.length - 1);
 		}
 		case 'chains':
 			return ok(tables.map((t) => `table ${t.family} ${t.name} {\n${t.chains.map((c) => `\tchain ${c.name} {\n${c.base ? `\t\ttype ${c.base.type} hook ${c.base.hook} priority ${c.base.priority}; policy accept;\n` : ''}\t}\n`).join('')}}\n`).join(''));
@@ -178,7 +210,7 @@ function run(ctx: CommandContext, deps: NetfilterDeps): CommandResult {
 			}
 			const set = table.sets.find((s) => s.name === names[1] && s.kind === what);
 			if (!set) return locatedError('No such file or directory', line, args.length - 1);
-			return ok(`table ${table.family} ${table.name} {\n${setText(set)}}\n`);
+			return ok(`table ${table.family} ${table.name} {\n${setText(set, clock)}}\n`);
 		}
 		default:
 			return locatedError('syntax error, unexpected string', line, 1);
