@@ -14,6 +14,7 @@ import type { Kernel } from '../sim/kernel.ts';
 import type { Fault, FaultCause } from './faults.ts';
 import type { NodeHost } from './node-host.ts';
 import type { ClusterTransport } from './transport.ts';
+import type { SystemContainerInfo } from '../runtime/container-runtime.ts';
 
 /** What one machine (NodeHost and its network) needs. */
 export interface MachineContext {
@@ -26,6 +27,12 @@ export interface MachineContext {
 	list(resource: string, namespace?: string): KubeObject[];
 	/** Whether kube-apiserver answers /readyz (its static pod's readiness probe). */
 	apiServerReady(): boolean;
+	/** metrics-server's containers, when the reader installs it: their starts, stops and probes. */
+	metricsServer?: {
+		started(node: string, container: SystemContainerInfo): void;
+		stopped(containerId: string): void;
+		probe(node: string, path: string): number | undefined;
+	};
 }
 
 /** What the network between the machines needs: every machine, to find where a connection lands. */

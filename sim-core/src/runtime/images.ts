@@ -55,7 +55,8 @@ type ImageProgram =
 	| 'kube-proxy'
 	| 'coredns'
 	| 'agnhost'
-	| 'stress';
+	| 'stress'
+	| 'metrics-server';
 
 /**
  * What the image's root filesystem offers to `kubectl exec` and to
@@ -126,6 +127,35 @@ const k8s = (component: 'kube-apiserver' | 'kube-controller-manager' | 'kube-sch
 /** Control-plane image sizes (approximate, v1.36 amd64, compressed). */
 const K8S_SIZES = { 'kube-apiserver': 30_190 * KB, 'kube-controller-manager': 27_840 * KB, 'kube-scheduler': 21_220 * KB, 'kube-proxy': 31_010 * KB } as const;
 const K8S_PATCHES = ['v1.36.0', 'v1.36.1', 'v1.36.2', 'v1.36.3'];
+
+// ---- metrics and autoscaling (the metrics-server and HPA chapters) ---------------------------
+// A separate block, to merge with the images catalogue's own entries: metrics-server's release
+// image, and the HPA walkthrough's php-apache until the catalogue brings its own.
+const METRICS_IMAGES: readonly CatalogImage[] = [
+	{
+		repository: 'registry.k8s.io/metrics-server/metrics-server',
+		tags: ['v0.8.0'],
+		version: '0.8.0',
+		sizeBytes: 19_840 * KB,
+		program: 'metrics-server',
+		family: 'distroless',
+		entrypoint: ['/metrics-server'],
+		cmd: [],
+	},
+	{
+		// registry.k8s.io/hpa-example: php:5-apache with an index.php that computes a million square
+		// roots and answers "OK!". Started with httpd-foreground here (the Apache the image runs).
+		repository: 'registry.k8s.io/hpa-example',
+		tags: ['latest'],
+		version: '2.4.10',
+		sizeBytes: 138_500 * KB,
+		program: 'httpd',
+		family: 'debian',
+		entrypoint: [],
+		cmd: ['httpd-foreground'],
+		stopSignal: 'SIGWINCH',
+	},
+];
 
 /** Every image the simulated registries serve. */
 export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
@@ -290,6 +320,7 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		entrypoint: [],
 		cmd: ['stress', '--help'],
 	},
+	...METRICS_IMAGES,
 ];
 
 /** A parsed, normalized image reference. */
@@ -451,7 +482,7 @@ export function findImage(text: string): CatalogImage | undefined {
  * The system component an image runs, for images backed by a simulated
  * process (the control plane's static pods and kube-proxy).
  */
-export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'coredns';
+export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'coredns' | 'metrics-server';
 
 export function systemComponentOf(image: CatalogImage): SystemComponent | undefined {
 	switch (image.program) {
@@ -461,6 +492,7 @@ export function systemComponentOf(image: CatalogImage): SystemComponent | undefi
 		case 'kube-scheduler':
 		case 'kube-proxy':
 		case 'coredns':
+		case 'metrics-server':
 			return image.program;
 		default:
 			return undefined;

@@ -145,6 +145,9 @@ export function identityOf(processId: string, options: IdentityOptions = {}): Us
 		case 'kube-proxy':
 			// The kube-proxy DaemonSet's pods run as the kube-proxy service account (kubeadm's addon phase).
 			return serviceAccountIdentity(KUBE_SYSTEM, 'kube-proxy');
+		case 'metrics-server':
+			// components.yaml runs it as the kube-system/metrics-server service account.
+			return serviceAccountIdentity(KUBE_SYSTEM, 'metrics-server');
 		default:
 			return undefined;
 	}

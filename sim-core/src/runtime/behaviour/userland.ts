@@ -42,6 +42,8 @@ function programBinaries(image: CatalogImage): string[] {
 			return ['etcd', 'etcdctl', 'etcdutl', '/usr/local/bin/etcd'];
 		case 'coredns':
 			return ['/coredns'];
+		case 'metrics-server':
+			return ['/metrics-server'];
 		case 'agnhost':
 			return ['/agnhost'];
 		case 'stress':

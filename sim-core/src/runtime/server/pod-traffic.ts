@@ -17,6 +17,7 @@ import { accessLogLine, httpAnswer, PROBE_USER_AGENT } from '../behaviour.ts';
 import { gatewayIp } from '../ipam.ts';
 import { listenersOf, programHost, syncContainerMounts } from './container-process.ts';
 import { catchUp } from './events.ts';
+import { recordRequest } from '../resource-usage.ts';
 import type { CriService } from './cri-service.ts';
 
 /** What a server at a Pod IP answered to one HTTP request, with its name and version. */
@@ -68,6 +69,8 @@ export function serveHttp(ctx: CriService, ip: string, port: number, path: strin
 	if (!image) return { kind: 'refused' };
 	if (listener.server.docRoot) syncContainerMounts(ctx, c, image);
 	const since = c.program?.serving?.sinceMs ?? ctx.nowMs;
+	// The request's CPU time joins the container's account (kubectl top, the HPA).
+	recordRequest(c, ctx.nowMs);
 	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - since);
 	const line = accessLogLine(listener.server, clientIp, path, answer.status, answer.bytes, userAgent, ctx.kernel.wallMs());
 	if (line) programHost(ctx, c, image).write(ctx.nowMs, { stream: 'stdout', text: line });
