@@ -167,6 +167,22 @@ export function syncApiServices(server: ApiServerContext, serve: (request: ApiRe
 }
 
 /**
+ * Discovery of an aggregated group version (`GET /apis/metrics.k8s.io/v1beta1`):
+ * 404 without an APIService, 503 while it is not Available, else the
+ * backend's APIResourceList.
+ */
+export function serveAggregatedDiscovery(server: ApiServerContext, request: ApiRequest): ApiResponse {
+	const apiService = readObject(server, APIREGISTRATION_GROUP, 'apiservices', undefined, apiServiceName(request.group, request.version)) as ApiService | undefined;
+	if (!apiService) return errors.pathNotFound();
+	if (!isAvailable(apiService)) return errors.serviceUnavailable('the server is currently unable to handle the request');
+	const svc = serviceOf(apiService);
+	const verdict = svc ? resolveTarget(server, svc) : undefined;
+	const answer = verdict?.target ? server.deps.aggregatedBackend?.(verdict.target, request) : undefined;
+	if (!answer || 'dialError' in answer) return errors.serviceUnavailable('the server is currently unable to handle the request');
+	return answer;
+}
+
+/**
  * A request for an aggregated group (metrics.k8s.io), as the aggregator's
  * proxy handler serves it: authorized here like any resource request, then
  * forwarded to the APIService's backend while it is Available.

@@ -13,6 +13,7 @@ import { deleteCommand } from './delete.ts';
 import { cordonCommand, drainCommand, uncordonCommand } from './drain.ts';
 import { execCommand } from './exec.ts';
 import { exposeCommand } from './expose.ts';
+import { autoscaleCommand } from './autoscale.ts';
 import { labelCommand } from './label.ts';
 import { logsCommand } from './logs.ts';
 import { patchCommand } from './patch.ts';
@@ -32,6 +33,7 @@ export const WRITE_COMMANDS: KubectlCommand[] = [
 	replaceCommand,
 	patchCommand,
 	exposeCommand,
+	autoscaleCommand,
 	scaleCommand,
 	rolloutCommand,
 	setCommand,

@@ -16,7 +16,7 @@
  * staging/src/k8s.io/apiserver/pkg/endpoints/filters/warning.go.
  */
 import type { KubeObject, Status } from '../../../api/types.ts';
-import { resourceByName } from '../../../api/resources.ts';
+import { AGGREGATED_GROUPS, resourceByName } from '../../../api/resources.ts';
 import type { ApiRequest, ApiResponse } from '../../../api/request.ts';
 import { MvccError } from '../../../etcd-api/etcd.ts';
 import type { Caller } from '../../config.ts';
@@ -26,7 +26,7 @@ import type { RequestScope } from '../handlers/rest.ts';
 import { serveResource } from '../installer.ts';
 import type { Authentication } from './authentication.ts';
 import { impersonate } from './impersonation.ts';
-import { serveAggregated } from '../../aggregator/apiservice.ts';
+import { serveAggregated, serveAggregatedDiscovery } from '../../aggregator/apiservice.ts';
 
 export class HandlerChain {
 	constructor(
@@ -48,6 +48,7 @@ export class HandlerChain {
 			const impersonated = 'code' in authenticated ? authenticated : request.impersonate ? impersonate(server, request.impersonate, authenticated) : authenticated;
 			if ('code' in impersonated) response = impersonated;
 			else if (info?.aggregated) response = serveAggregated(server, request, info, impersonated);
+			else if (request.resource === '' && AGGREGATED_GROUPS.includes(request.group)) response = serveAggregatedDiscovery(server, request);
 			else response = info ? serveResource(this.scope, request, info, impersonated) : errors.pathNotFound();
 		} catch (error) {
 			if (error instanceof MvccError) response = storageError(error);
