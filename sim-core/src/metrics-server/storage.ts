@@ -4,7 +4,8 @@
  * over the window between their timestamps), memory as the last working
  * set. A container seen once, that started after the previous scrape,
  * counts its start as the earlier point (cumulative CPU 0), so a new Pod
- * has metrics after one scrape. The store is ready once it holds a
+ * has metrics after one scrape; a freshly started metrics-server needs
+ * two scrapes. The store is ready once it holds a
  * second point for anything: until then /readyz fails with
  * `no metrics to serve`.
  *
@@ -46,7 +47,7 @@ function pair(old: PointPair | undefined, point: MetricsPoint, sinceMs: number):
 	if (old && point.timestampMs > old.last.timestampMs && point.startTimeMs === old.last.startTimeMs) return { prev: old.last, last: point };
 	if (old && point.timestampMs <= old.last.timestampMs) return old;
 	// New (or restarted) since the previous scrape: its start is the first point.
-	if (point.startTimeMs > 0 && point.startTimeMs >= sinceMs && point.startTimeMs < point.timestampMs) return { prev: { ...point, timestampMs: point.startTimeMs, cumulativeCpuNanos: 0 }, last: point };
+	if (sinceMs > 0 && point.startTimeMs > 0 && point.startTimeMs >= sinceMs && point.startTimeMs < point.timestampMs) return { prev: { ...point, timestampMs: point.startTimeMs, cumulativeCpuNanos: 0 }, last: point };
 	return { last: point };
 }
 
