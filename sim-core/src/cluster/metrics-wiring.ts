@@ -38,6 +38,10 @@ export function metricsServerDeps(net: MetricsNetwork): MetricsServerDeps {
 			if (text === undefined) return { ok: false, error: `${dial}: connect: connection refused` };
 			return { ok: true, text, cert: { ipSans: [], dnsNames: [host.name], selfSigned: true } };
 		},
+		alive(from: MetricsServerContainer): boolean {
+			const host = net.hosts.get(from.node);
+			return !!host && !host.poweredOff && host.runtimeState.containers[from.containerId]?.state === 'CONTAINER_RUNNING';
+		},
 		log(from: MetricsServerContainer, text: string): void {
 			net.hosts.get(from.node)?.runtime.appendComponentLog('metrics-server', 'stderr', text);
 		},

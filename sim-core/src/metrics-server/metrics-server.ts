@@ -67,6 +67,8 @@ export interface MetricsServerDeps {
 	log(from: MetricsServerContainer, text: string): void;
 	/** Where Pod-network DNS lookups go (CoreDNS's Service IP), for the hostname address type. */
 	clusterDnsIp: string;
+	/** Whether the instance's container still runs (its machine may have lost power without a stop hook). */
+	alive(from: MetricsServerContainer): boolean;
 }
 
 /** The flags the simulation reads, with metrics-server's defaults. */
@@ -143,6 +145,10 @@ export class MetricsServer extends ProcessBase<MetricsServerState> {
 		const { key, startedMs } = event.payload as { key: string; startedMs: number };
 		const instance = this.state.instances[key];
 		if (!instance || instance.startedMs !== startedMs) return;
+		if (!this.deps.alive(instance.container)) {
+			delete this.state.instances[key];
+			return;
+		}
 		this.scrape(instance);
 		this.periodic(instance.flags.resolutionMs, 'scrape', { key, startedMs });
 	}
@@ -186,7 +192,7 @@ export class MetricsServer extends ProcessBase<MetricsServerState> {
 
 	/** The instance serving at a Pod IP, if any. */
 	private instanceAt(podIp: string): Instance | undefined {
-		return Object.values(this.state.instances).find((i) => i.container.podIp === podIp);
+		return Object.values(this.state.instances).find((i) => i.container.podIp === podIp && this.deps.alive(i.container));
 	}
 
 	/** The instance in a node's container (probes come from that node's kubelet). */

@@ -121,9 +121,17 @@ export function accrue(c: ContainerRecord, nowMs: number): ContainerUsageState {
 	return usage;
 }
 
-/** One HTTP request reached the container's server: its CPU time joins the queue. */
-export function recordRequest(c: ContainerRecord, nowMs: number): void {
+/**
+ * One HTTP request reached the container's server: its CPU time joins the
+ * queue. Returns how long the answer takes (ms): the request's own CPU time,
+ * or, when the container is throttled, the time its queue needs at the CPU
+ * limit (what a client such as wget waits before its next request).
+ */
+export function recordRequest(c: ContainerRecord, nowMs: number): number {
 	const usage = accrue(c, nowMs);
 	usage.requests++;
-	usage.backlogNanos = Math.min(MAX_BACKLOG_NS, usage.backlogNanos + profileOf(c).cpuPerRequestMs * 1e6);
+	const cost = profileOf(c).cpuPerRequestMs;
+	usage.backlogNanos = Math.min(MAX_BACKLOG_NS, usage.backlogNanos + cost * 1e6);
+	const limit = c.ctx.cpuLimitMillis ?? UNLIMITED_MILLICORES;
+	return Math.max(cost, usage.backlogNanos / (limit * 1e3));
 }
