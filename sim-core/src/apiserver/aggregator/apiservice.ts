@@ -204,10 +204,12 @@ export function serveAggregated(server: ApiServerContext, request: ApiRequest, i
 		fieldSelector: request.query?.fieldSelector,
 	});
 	if (denied) return errors.forbidden(qualifiedResource(info), request.name, denied, info.group, info.resource);
-	if (!isAvailable(apiService)) return errors.serviceUnavailable('the server is currently unable to handle the request');
+	// The proxy answers 503 in plain text; client-go words it with the request (`(get pods.metrics.k8s.io)`).
+	const unavailable = `the server is currently unable to handle the request (get ${info.resource}.${info.group})`;
+	if (!isAvailable(apiService)) return errors.serviceUnavailable(unavailable);
 	const svc = serviceOf(apiService);
 	const verdict = svc ? resolveTarget(server, svc) : undefined;
-	if (!verdict?.target) return errors.serviceUnavailable('the server is currently unable to handle the request');
+	if (!verdict?.target) return errors.serviceUnavailable(unavailable);
 	const answer = server.deps.aggregatedBackend?.(verdict.target, request);
 	if (!answer || 'dialError' in answer) {
 		const err = answer && 'dialError' in answer ? answer.dialError : 'connect: connection refused';

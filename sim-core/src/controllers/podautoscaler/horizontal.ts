@@ -332,7 +332,8 @@ export class HorizontalPodAutoscalerController extends ControllerBase<HpaState> 
 	private resourceMetrics(namespace: string, selector: string, resource: string): Map<string, PodMetric> | string {
 		const listed = this.host.client.list(POD_METRICS, namespace, selector ? { labelSelector: selector } : {});
 		if (!listed.ok) {
-			const message = listed.transport ? listed.message : `${listed.message} (get pods.metrics.k8s.io)`;
+			// client-go names the request when the server's answer carries no Status of its own.
+			const message = listed.transport || listed.message.endsWith('.metrics.k8s.io)') ? listed.message : `${listed.message} (get pods.metrics.k8s.io)`;
 			return `unable to fetch metrics from resource metrics API: ${message}`;
 		}
 		const items = (listed.object.items ?? []) as Array<KubeObject & { timestamp?: string; window?: string; containers?: Array<{ name: string; usage?: Record<string, string> }> }>;
