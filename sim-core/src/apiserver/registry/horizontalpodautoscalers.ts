@@ -1,6 +1,7 @@
 /**
  * The HorizontalPodAutoscaler strategy (autoscaling/v2): minReplicas
- * defaults to 1 and an HPA without metrics targets 80 % CPU utilization;
+ * defaults to 1, an HPA without metrics targets 80 % CPU utilization, and
+ * a behavior that is set gets the default rules where it has none;
  * status is a subresource (the controller writes it); validation checks
  * what `kubectl autoscale` and hand-written manifests most often get
  * wrong (maxReplicas at least 1 and not below minReplicas, minReplicas at
@@ -8,7 +9,9 @@
  * target).
  *
  * Mirrors pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go,
- * pkg/apis/autoscaling/v2/defaults.go (SetDefaults_HorizontalPodAutoscaler),
+ * pkg/apis/autoscaling/v2/defaults.go (SetDefaults_HorizontalPodAutoscaler,
+ * SetDefaults_HorizontalPodAutoscalerBehavior, GenerateHPAScaleUpRules,
+ * GenerateHPAScaleDownRules),
  * pkg/apis/autoscaling/validation/validation.go (ValidateHorizontalPodAutoscalerSpec).
  */
 import type { KubeObject } from '../../api/types.ts';
@@ -48,6 +51,23 @@ export const horizontalPodAutoscalerStrategy: Strategy = {
 		const metrics = spec.metrics as unknown[] | undefined;
 		if (!metrics || metrics.length === 0) {
 			spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+		}
+		// SetDefaults_HorizontalPodAutoscalerBehavior: a behavior that is set gets every unset field's default
+		// (scale-down keeps no window of its own: the controller's 5-minute flag applies).
+		const behavior = asRecord(spec.behavior);
+		if (behavior) {
+			const up = (asRecord(behavior.scaleUp) ?? {}) as Record<string, unknown>;
+			up.stabilizationWindowSeconds ??= 0;
+			up.selectPolicy ??= 'Max';
+			up.policies ??= [
+				{ type: 'Pods', value: 4, periodSeconds: 15 },
+				{ type: 'Percent', value: 100, periodSeconds: 15 },
+			];
+			behavior.scaleUp = up;
+			const down = (asRecord(behavior.scaleDown) ?? {}) as Record<string, unknown>;
+			down.selectPolicy ??= 'Max';
+			down.policies ??= [{ type: 'Percent', value: 100, periodSeconds: 15 }];
+			behavior.scaleDown = down;
 		}
 	},
 	prepareForCreate(obj) {
