@@ -36,7 +36,7 @@ export const SHARED_LAYERS = {
 };
 
 /** Components: one folder per real Kubernetes component (or tool the reader types). */
-export const COMPONENTS = ['apiserver', 'store', 'scheduler', 'controllers', 'kubelet', 'runtime', 'network', 'coredns', 'kubectl', 'tools'];
+export const COMPONENTS = ['apiserver', 'store', 'scheduler', 'controllers', 'kubelet', 'runtime', 'network', 'coredns', 'kubectl', 'tools', 'metrics-server'];
 
 /** The wiring, which may import anything. */
 export const WIRING = ['cluster', 'scenario', 'testing'];

@@ -75,6 +75,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	'olekukonko/tablewriter': github('olekukonko/tablewriter', 'v0.0.5'),
 	// Ubuntu 24.04's systemd; the default branch renamed files since (journald-server.c).
 	'systemd/systemd': github('systemd/systemd', 'v255'),
+	// The metrics-server release the manifest URL's `latest` stands for.
+	'kubernetes-sigs/metrics-server': github('kubernetes-sigs/metrics-server', 'v0.8.0'),
 	...Object.fromEntries(
 		[
 			'kubernetes/klog',
@@ -85,6 +87,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 			'kubernetes-sigs/knftables',
 			'kubernetes-sigs/cri-tools',
 			'kubernetes-sigs/kube-scheduler-simulator',
+			'kubernetes/website',
+			'prometheus/common',
 			'liggitt/tabwriter',
 			'evanphx/json-patch',
 			'fatih/camelcase',

@@ -29,7 +29,12 @@ export interface ResourceInfo {
 	etcdPrefix?: string;
 	/** Categories, e.g. 'all' (what `kubectl get all` lists). */
 	categories?: string[];
+	/** Served by an extension API server behind the aggregator (metrics-server's metrics.k8s.io), never stored in etcd. */
+	aggregated?: boolean;
 }
+
+/** API groups served through the aggregator by an APIService's backend rather than by kube-apiserver itself. */
+export const AGGREGATED_GROUPS: readonly string[] = ['metrics.k8s.io'];
 
 /** etcd key prefixes that are not /registry/<resource> (upstream keeps a few legacy names). */
 const ETCD_PREFIXES: Record<string, string> = {
@@ -70,8 +75,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
 			subresources: r.subresources.map((sub) => sub.name.split('/')[1]),
 			categories: [...r.categories],
 		};
-		const prefix = r.group === '' ? ETCD_PREFIXES[`/${r.name}`] : undefined;
+		const prefix = r.group === '' ? ETCD_PREFIXES[`/${r.name}`] : r.group === 'apiregistration.k8s.io' ? `/registry/${r.group}/${r.name}` : undefined;
 		if (prefix) info.etcdPrefix = prefix;
+		if (AGGREGATED_GROUPS.includes(r.group)) info.aggregated = true;
 		return info;
 	}),
 	...REVIEWS,

@@ -20,7 +20,8 @@
  * - ./admission/chain.ts: the admission phases; ./registry/generic-store.ts: reads and writes to etcd;
  * - ./registry/pod-storage.ts, pod-proxy.ts, scale.ts, namespace-storage.ts: subresources;
  * - ./cacher.ts and ./cache-watcher.ts: the watch cache and its watchers;
- * - ./post-start-hooks.ts and ./compact.ts.
+ * - ./post-start-hooks.ts and ./compact.ts;
+ * - ./aggregator/: APIServices, their availability check and the proxy to extension API servers.
  *
  * Mirrors pkg/controlplane/instance.go,
  * staging/src/k8s.io/apiserver/pkg/server/genericapiserver.go (start,
@@ -44,6 +45,10 @@ import * as errors from './errors.ts';
 import { runPostStartHooks } from './post-start-hooks.ts';
 import { resolveTokenIssuerConfig, type TokenIssuerConfig } from './registry/serviceaccount-token.ts';
 import { strategyKey } from './registry/strategy.ts';
+import { APIREGISTRATION_GROUP, AVAILABILITY_RECHECK_MS, syncApiServices } from './aggregator/apiservice.ts';
+
+/** What the APIService availability check reads. */
+const AVAILABILITY_INPUTS = new Set(['services', 'endpoints', 'apiservices']);
 
 export type { ApiServerDeps, ApiServerOptions, ApiServerState, Caller } from './config.ts';
 export { DEFAULT_APISERVER_OPTIONS } from './config.ts';
@@ -147,6 +152,14 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			case 'load-cache':
 				this.loadCache();
 				break;
+			case 'apiservice-sync':
+				this.state.apiServiceSyncQueued = false;
+				this.syncApiServices();
+				break;
+			case 'apiservice-recheck':
+				this.state.apiServiceRecheck = false;
+				this.syncApiServices();
+				break;
 			case 'compact':
 				compact(this.server);
 				this.periodic(this.options.compactionIntervalMs, 'compact');
@@ -202,6 +215,22 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		const changes = this.cacher.catchUp(store);
 		this.state.cacheRevision = this.cacher.revision;
 		for (const change of changes) this.watchers.dispatch(change);
+		// The aggregator's availability controller follows Services, Endpoints and APIServices.
+		if (!this.state.apiServiceSyncQueued && changes.some((c) => AVAILABILITY_INPUTS.has(c.info.resource) && (c.info.group === '' || c.info.group === APIREGISTRATION_GROUP))) {
+			if (this.cacher.list(resourceByName(APIREGISTRATION_GROUP, 'apiservices')!).length > 0) {
+				this.state.apiServiceSyncQueued = true;
+				this.after(0, 'apiservice-sync');
+			}
+		}
+	}
+
+	/** The availability check of every APIService, then the periodic recheck while any exists. */
+	private syncApiServices(): void {
+		const count = syncApiServices(this.server, (request, caller) => this.serve(request, caller));
+		if (count > 0 && !this.state.apiServiceRecheck) {
+			this.state.apiServiceRecheck = true;
+			this.after(AVAILABILITY_RECHECK_MS, 'apiservice-recheck', undefined, { background: true });
+		}
 	}
 
 	/** Closes the watches of some processes (a partitioned node): they will notice and re-watch. */

@@ -20,6 +20,7 @@ import type { AdmissionPlugin } from './admission/plugin.ts';
 import type { Authorizer, AuthorizerReader } from './auth/authorizer.ts';
 import type { Strategy, StrategyRegistry } from './registry/strategy.ts';
 import type { TokenIssuerConfig } from './registry/serviceaccount-token.ts';
+import type { BackendAnswer, BackendTarget } from './aggregator/apiservice.ts';
 
 /** Who is calling: their process (for the trace and watch delivery) and identity. */
 export interface Caller {
@@ -58,6 +59,10 @@ export interface ApiServerState {
 	ready: boolean;
 	/** The revision seen at the previous compaction tick: the next tick compacts up to it. */
 	compactCandidate: number;
+	/** An APIService availability sync is queued (a Service, Endpoints or APIService changed). */
+	apiServiceSyncQueued?: boolean;
+	/** The 30 s availability recheck is scheduled. */
+	apiServiceRecheck?: boolean;
 }
 
 /** Knobs, with upstream defaults. */
@@ -106,6 +111,13 @@ export interface ApiServerDeps {
 	nodeProxy?(nodeName: string, request: ApiRequest): ApiResponse | undefined;
 	/** Why a dial to a node's kubelet failed, as Go's net package words it (`connect: no route to host`, `i/o timeout`); default: refused. */
 	kubeletDialError?(nodeName: string): string;
+	/**
+	 * The aggregator's dial to an APIService's backend (an extension API
+	 * server such as metrics-server, at a Pod behind a Service): its
+	 * answer, or why nothing answered. Without it every APIService with a
+	 * Service fails its discovery check.
+	 */
+	aggregatedBackend?(target: BackendTarget, request: ApiRequest): BackendAnswer | undefined;
 	/**
 	 * Service account tokens: the signing key (kubeadm's sa.key; by default
 	 * derived from the cluster seed), `--service-account-issuer`,

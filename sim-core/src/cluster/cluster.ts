@@ -17,6 +17,8 @@
  * Mirrors nothing upstream: the simulator's wiring of a whole cluster and
  * its public API.
  */
+import { MetricsServer, METRICS_SERVER } from '../metrics-server/metrics-server.ts';
+import { aggregatedBackend, metricsServerDeps } from './metrics-wiring.ts';
 import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, resourceByName, type ResourceInfo } from '../api/resources.ts';
 import { parseGoDurationMs } from '../golang/duration.ts';
@@ -129,6 +131,8 @@ export class Cluster {
 	readonly apiServer: KubeApiServer;
 	readonly scheduler: KubeScheduler;
 	readonly controllerManager: KubeControllerManager;
+	/** metrics-server's process: idle until the reader installs it (kubeadm does not). */
+	readonly metricsServer: MetricsServer;
 	readonly transport: ClusterTransport;
 	readonly hosts = new Map<string, NodeHost>();
 	readonly shell: ReaderShell;
@@ -205,7 +209,9 @@ export class Cluster {
 			nodeProxy: (nodeName, request) => this.proxyToKubelet(nodeName, request),
 			// A machine that is off answers no ARP (EHOSTUNREACH); a cut-off one drops the SYNs until the dial times out.
 			kubeletDialError: (nodeName) => (this.hosts.get(nodeName)?.poweredOff ? 'connect: no route to host' : this.faults.isPartitioned(nodeName) ? 'i/o timeout' : 'connect: connection refused'),
+			aggregatedBackend: (target, request) => aggregatedBackend(this.metricsServer, target, request),
 		});
+		this.metricsServer = new MetricsServer(this.kernel, this.transport, metricsServerDeps({ hosts: this.hosts, isPartitioned: (node) => this.faults.isPartitioned(node), clusterDnsIp: NETWORK.dnsServiceIp }));
 		// Losing the leader lease ends the process (its container exits 1 and the kubelet restarts it).
 		const crash = (component: string) => () => this.hosts.get(controlPlane.name)?.componentCrashed(component);
 		this.scheduler = new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: controlPlane.name, onLeadershipLost: crash('kube-scheduler') });
@@ -243,7 +249,8 @@ export class Cluster {
 			this.kernel.register(this.cloudControllerManager);
 			this.transport.enroll(CLOUD_CONTROLLER_MANAGER, this.identity(CLOUD_CONTROLLER_MANAGER), controlPlane.name);
 		}
-		for (const process of [this.etcd, this.apiServer, this.scheduler, this.controllerManager, kubeadm, this.timedFaults]) this.kernel.register(process);
+		for (const process of [this.etcd, this.apiServer, this.scheduler, this.controllerManager, kubeadm, this.timedFaults, this.metricsServer]) this.kernel.register(process);
+		this.transport.enroll(METRICS_SERVER, this.identity(METRICS_SERVER));
 
 		// Identities: what each process's kubeconfig (or service account) authenticates as.
 		this.transport.enroll('kube-apiserver', KubeApiServer.LOOPBACK_USER, controlPlane.name);
@@ -265,6 +272,11 @@ export class Cluster {
 			apiServerReady: () => this.apiServer.isReady(),
 			externalCloudProvider: withCloud,
 			cloud: this.cloud,
+			metricsServer: {
+				started: (node, container) => this.metricsServer.containerStarted({ ...container, node }),
+				stopped: (containerId) => this.metricsServer.containerStopped(containerId),
+				probe: (node, path) => this.metricsServer.probe(node, path),
+			},
 			etcd: () => this.etcd.store(),
 			announceEtcd: () => this.etcd.announce(),
 			authenticateToken: (token) => this.apiServer.authenticateToken(token),

@@ -25,7 +25,7 @@ import type { Taint } from '../api/types.ts';
 import type { ApiRequest, ApiResponse } from '../api/request.ts';
 import { type Host } from '../shell/index.ts';
 import { MemoryFs, type FsJSON } from '../host/fs.ts';
-import { ContainerRuntime, type PodNetworkIdentity } from '../runtime/container-runtime.ts';
+import { ContainerRuntime, type PodNetworkIdentity, type SystemContainerInfo } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
 import type { SystemComponent } from '../runtime/images.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
@@ -168,8 +168,8 @@ export class NodeHost {
 			host: this.runtimeState,
 			hostFiles: disk,
 			hooks: {
-				onSystemContainerStart: (_node, component) => this.systemContainerStarted(component),
-				onSystemContainerStop: (_node, component) => this.systemContainerStopped(component),
+				onSystemContainerStart: (_node, component, container) => this.systemContainerStarted(component, container),
+				onSystemContainerStop: (_node, component, containerId) => this.systemContainerStopped(component, containerId),
 				isComponentFailing: (_node, component) => cluster.isFailing(component, this.name),
 				probe: (_node, component, _port, path) => this.probeComponent(component, path),
 				exec: (_node, component, argv) => this.execInSystemContainer?.(component, argv),
@@ -348,13 +348,21 @@ export class NodeHost {
 			.map((name) => ({ path: `${base}/${name}`, text: this.fs.readFile(`${base}/${name}`) }));
 	}
 
-	private systemContainerStarted(component: SystemComponent): void {
+	private systemContainerStarted(component: SystemComponent, container?: SystemContainerInfo): void {
+		if (component === 'metrics-server') {
+			if (container) this.cluster.metricsServer?.started(this.name, container);
+			return;
+		}
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.start(component);
 		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.start(component);
 		this.network.systemContainer(component, true);
 	}
 
-	private systemContainerStopped(component: SystemComponent): void {
+	private systemContainerStopped(component: SystemComponent, containerId?: string): void {
+		if (component === 'metrics-server') {
+			if (containerId) this.cluster.metricsServer?.stopped(containerId);
+			return;
+		}
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.stop(component);
 		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.stop(component);
 		this.network.systemContainer(component, false);
@@ -362,6 +370,7 @@ export class NodeHost {
 
 	/** HTTP probes of the control plane's containers: healthy while the process runs (and, for the API server, is ready). */
 	private probeComponent(component: SystemComponent, path: string): number | undefined {
+		if (component === 'metrics-server') return this.cluster.metricsServer ? this.cluster.metricsServer.probe(this.name, path) : 200;
 		if (!CONTROL_PLANE_PROCESSES.has(component)) return 200;
 		if (!this.cluster.kernel.isRunning(component)) return undefined;
 		if (component === 'kube-apiserver' && path.startsWith('/readyz')) return this.cluster.apiServerReady() ? 200 : 500;
@@ -430,6 +439,13 @@ export class NodeHost {
 		} catch {
 			// A manifest the reader broke stays broken, as it would on a real node.
 		}
+	}
+
+	/** GET /metrics/resource on the kubelet's port 10250 (metrics-server's scrape); undefined when the kubelet does not run. */
+	resourceMetrics(): string | undefined {
+		if (this.poweredOff) return undefined;
+		const boot = this.boots[this.boots.length - 1];
+		return this.kubelet.resourceMetrics({ controlPlane: this.controlPlane, bootWallMs: boot?.startWallMs ?? this.cluster.kernel.epochMs });
 	}
 
 	/** pods/log and pods/exec, as the kubelet's server on port 10250 answers them. */

@@ -15,6 +15,7 @@ import type { Fault, FaultCause } from './faults.ts';
 import type { NodeHost } from './node-host.ts';
 import type { SimCloud } from './sim-cloud.ts';
 import type { ClusterTransport } from './transport.ts';
+import type { SystemContainerInfo } from '../runtime/container-runtime.ts';
 
 /** What one machine (NodeHost and its network) needs. */
 export interface MachineContext {
@@ -29,6 +30,12 @@ export interface MachineContext {
 	apiServerReady(): boolean;
 	/** `cloud: true`: the kubelets run with --cloud-provider=external and a cloud-controller-manager container runs the process of that name. */
 	readonly externalCloudProvider: boolean;
+	/** metrics-server's containers, when the reader installs it: their starts, stops and probes. */
+	metricsServer?: {
+		started(node: string, container: SystemContainerInfo): void;
+		stopped(containerId: string): void;
+		probe(node: string, path: string): number | undefined;
+	};
 }
 
 /** What the network between the machines needs: every machine, to find where a connection lands. */

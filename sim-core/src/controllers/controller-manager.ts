@@ -22,7 +22,6 @@
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
  * - disruption-controller (PodDisruptionBudgets): pkg/controller/disruption
  * - ttl-after-finished-controller: pkg/controller/ttlafterfinished
- * - horizontal-pod-autoscaler-controller: pkg/controller/podautoscaler
  * - resourcequota-controller: pkg/controller/resourcequota
  * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
  * Add each to CONTROLLERS below (one file per controller in this folder).
@@ -55,6 +54,7 @@ import { ReplicaSetController } from './replicaset.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher.ts';
 import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
+import { HorizontalPodAutoscalerController } from './podautoscaler/horizontal.ts';
 
 /** The process id and the Lease name. */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
@@ -172,6 +172,7 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new NodeIpamController(host, o),
 	(host, o) => new EndpointSliceController(host, o),
 	(host, o) => new EndpointsController(host, o),
+	(host) => new HorizontalPodAutoscalerController(host),
 ];
 
 /**

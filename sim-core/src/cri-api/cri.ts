@@ -104,6 +104,8 @@ export interface ContainerConfig {
 	/** stdin (and tty): the container keeps its standard input open for an attach (`kubectl run -it`). */
 	stdin?: boolean;
 	tty?: boolean;
+	/** linux.resources.cpu_quota over cpu_period, in millicores (the container's CPU limit). */
+	cpuLimitMillis?: number;
 	/** Bind mounts (volumes), in volumeMounts order. */
 	mounts?: Array<{ containerPath: string; hostPath: string; readonly: boolean }>;
 	labels: Record<string, string>;
@@ -249,6 +251,25 @@ export interface RuntimeService {
 	 * (k8s.io/cri-client pkg/logs).
 	 */
 	readLogs(id: string, options?: { tailLines?: number; sinceWallMs?: number }): CriResult<LogEntry[]>;
+	/** ListContainerStats: CPU and memory of every running container. */
+	listContainerStats(): CriResult<ContainerStats[]>;
+}
+
+/** CRI ContainerStats: a running container's cumulative CPU and its working set, sampled now. */
+export interface ContainerStats {
+	containerId: string;
+	name: string;
+	podUid: string;
+	podName: string;
+	namespace: string;
+	/** When the sample was taken (wall-clock ms). */
+	timestampWallMs: number;
+	/** When the container started (wall-clock ms). */
+	startedWallMs: number;
+	/** cpu.usage_core_nano_seconds: CPU time used since the container started. */
+	usageCoreNanoSeconds: number;
+	/** memory.working_set_bytes. */
+	workingSetBytes: number;
 }
 
 /** The image service of a CRI endpoint (pkg/apis/services.go ImageManagerService), the calls we model. */

@@ -21,6 +21,7 @@
  * staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (checkErr,
  * StandardErrorMessage, MultipleErrors).
  */
+import { isUrl, readUrl } from './urls/url-visitor.ts';
 import type { KubeObject, KubeList } from '../api/types.ts';
 import { RESOURCES, groupVersion, resourceByName, type ResourceInfo } from '../api/resources.ts';
 import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../api/schema/index.ts';
@@ -220,7 +221,8 @@ function filesIn(dir: string, names: readonly string[], recursive: boolean): str
 }
 
 /**
- * Reads the objects named by `-f` (files, directories, `-` for stdin),
+ * Reads the objects named by `-f` (files, directories, `-` for stdin,
+ * `https://` URLs through ./urls/url-visitor.ts),
  * flattening `kind: List` documents into their items and skipping empty
  * documents, in the order kubectl visits them. Errors are kubectl's whole
  * stderr text: `error: the path "x.yaml" does not exist`,
@@ -241,6 +243,12 @@ export function readManifests(invocation: Pick<KubectlInvocation, 'args' | 'env'
 			if (stdinUsed) return { ok: false, error: errorText(['standard input cannot be used for multiple arguments']) };
 			stdinUsed = true;
 			sources.push({ source: 'STDIN', text: invocation.stdin });
+			continue;
+		}
+		if (isUrl(path)) {
+			const fetched = readUrl(path);
+			if (!fetched.ok) return { ok: false, error: errorText([fetched.error]) };
+			sources.push({ source: path, text: fetched.text });
 			continue;
 		}
 		const text = invocation.env.readFile(path);

@@ -49,6 +49,7 @@ import { onPodAdd, onPodDelete, onPodUpdate, readManifests } from './pod-config.
 import { syncPod } from './pod-sync.ts';
 import { runProbes } from './prober-manager.ts';
 import { exec, serveLog, type ServeResult } from './server.ts';
+import { resourceMetricsText } from './resource-metrics.ts';
 import { FILE_CHECK_FREQUENCY_MS, STATIC_POD_PATH, type ManifestFile } from './static-pods.ts';
 import { loadKubeletConfigFile } from './kubelet-config.ts';
 import type { NodeDisk } from '../host/disk.ts';
@@ -368,6 +369,16 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	 */
 	serveLog(namespace: string, pod: string, container: string | undefined, options: { tailLines?: number; previous?: boolean; timestamps?: boolean } = {}): ServeResult<string> {
 		return serveLog(this.ctx, namespace, pod, container, options);
+	}
+
+	/**
+	 * GET /metrics/resource: CPU and memory of the node, its pods and their
+	 * containers in Prometheus' text format (what metrics-server scrapes).
+	 * Undefined while the kubelet is not running (nothing listens on 10250).
+	 */
+	resourceMetrics(facts: { controlPlane: boolean; bootWallMs: number }): string | undefined {
+		if (!this.kernel.isRunning(this.id)) return undefined;
+		return resourceMetricsText(this.deps.runtime, { ...facts, wallMs: this.kernel.wallMs() });
 	}
 
 	/** POST /exec/<ns>/<pod>/<container>: runs a command in a running container (kubectl exec). */

@@ -10,6 +10,7 @@
  * generateContainerConfig, killContainer), pkg/kubelet/kubelet_pods.go
  * (makeMounts, GenerateRunContainerOptions).
  */
+import { parseQuantity } from '../api/quantity.ts';
 import type { Container } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
@@ -67,6 +68,16 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		const m = /^(\d+)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(String(limit));
 		if (m) memoryLimitBytes = Number(m[1]) * ({ '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9, T: 1e12 }[m[2] ?? ''] ?? 1);
 	}
+	// linux.resources.cpu_quota / cpu_period: the CPU limit, in millicores.
+	let cpuLimitMillis: number | undefined;
+	const cpuLimit = c.resources?.limits?.cpu;
+	if (cpuLimit !== undefined) {
+		try {
+			cpuLimitMillis = parseQuantity(String(cpuLimit)).milliValue();
+		} catch {
+			cpuLimitMillis = undefined;
+		}
+	}
 	const attempt = latest ? latest.attempt + 1 : 0;
 	const created = ctx.runtime.createContainer(w.sandboxId ?? '', {
 		name: c.name,
@@ -79,6 +90,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		...(c.tty ? { tty: true } : {}),
 		env: env.env,
 		memoryLimitBytes,
+		cpuLimitMillis,
 		mounts: mounts.mounts,
 		labels: { 'io.kubernetes.container.name': c.name, 'io.kubernetes.pod.name': pod.metadata.name ?? '', 'io.kubernetes.pod.namespace': pod.metadata.namespace ?? '', 'io.kubernetes.pod.uid': w.uid },
 		annotations: { 'io.kubernetes.container.restartCount': String(attempt), 'io.kubernetes.container.terminationMessagePath': c.terminationMessagePath ?? '/dev/termination-log', 'io.kubernetes.pod.terminationGracePeriod': String(pod.spec.terminationGracePeriodSeconds ?? 30) },

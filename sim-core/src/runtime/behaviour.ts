@@ -52,6 +52,8 @@ export interface ContainerContext {
 	env: Array<{ name: string; value: string }>;
 	/** The cgroup memory limit, when the container has one. */
 	memoryLimitBytes?: number;
+	/** The cgroup CPU limit in millicores, when the container has one. */
+	cpuLimitMillis?: number;
 	workingDir?: string;
 	/** The argv the container was started with (after ENTRYPOINT/CMD resolution). */
 	argv: string[];

@@ -32,7 +32,7 @@ import { syntheticHex64, type SystemComponent } from './images.ts';
 import type { NodeDisk } from '../host/disk.ts';
 import * as errors from './errors.ts';
 import type { RuntimeHostState } from './host-state.ts';
-import type { ContainerConfig, ContainerInfo, CriEvent, CriResult, CriRuntime, ExecResult, ImageInfo, LogEntry, ProbeAnswer, RuntimeCondition, SandboxConfig, SandboxInfo, StatusRequest, StatusResponse, VersionInfo } from '../cri-api/cri.ts';
+import type { ContainerConfig, ContainerInfo, ContainerStats, CriEvent, CriResult, CriRuntime, ExecResult, ImageInfo, LogEntry, ProbeAnswer, RuntimeCondition, SandboxConfig, SandboxInfo, StatusRequest, StatusResponse, VersionInfo } from '../cri-api/cri.ts';
 import { CriService, type RuntimeProcessState } from './server/cri-service.ts';
 import * as images from './server/image-service.ts';
 import * as sandboxes from './server/sandbox-service.ts';
@@ -40,6 +40,7 @@ import * as containers from './server/container-service.ts';
 import * as runtimeStatus from './server/status.ts';
 import { CONTAINER_CHECK, markComponentExited, onContainerCheck } from './server/events.ts';
 import { appendComponentLog, appendContainerLog, componentContainers, containerFile, type ComponentContainer } from './server/container-process.ts';
+import { listContainerStats } from './server/stats.ts';
 import { powerLost, recoverContainers } from './server/restart.ts';
 import { probeHttp, probeTcp, serveHttp, type ServedAnswer } from './server/pod-traffic.ts';
 
@@ -47,6 +48,15 @@ export { PULL_BYTES_PER_MS, PULL_NO_SUCH_HOST_MS, PULL_NOT_FOUND_MS, PULL_OVERHE
 export { SANDBOX_SETUP_MS } from './server/sandbox-service.ts';
 export { UNKNOWN_EXIT_CODE, UNKNOWN_EXIT_REASON } from './server/restart.ts';
 export { DEFAULT_CONTAINERD_VERSION, type RuntimeProcessState } from './server/cri-service.ts';
+
+/** The container a system component runs in: which Pod, its address and its argv (the component's flags). */
+export interface SystemContainerInfo {
+	containerId: string;
+	namespace: string;
+	podName: string;
+	podIp: string;
+	argv: string[];
+}
 
 /** Control-plane processes backed by static-pod containers: the cluster starts and stops them. */
 /** Who runs a network command in a Pod: the Pod, its address, and the image whose tools answer. */
@@ -60,10 +70,10 @@ export interface PodNetworkIdentity {
 }
 
 export interface SystemContainerHooks {
-	/** A container running `component` started on `node` (start the simulated process). */
-	onSystemContainerStart(node: string, component: SystemComponent): void;
+	/** A container running `component` started on `node` (start the simulated process); `container` says which (add-ons such as metrics-server run one process per container). */
+	onSystemContainerStart(node: string, component: SystemComponent, container?: SystemContainerInfo): void;
 	/** That container stopped (stop the simulated process). */
-	onSystemContainerStop(node: string, component: SystemComponent): void;
+	onSystemContainerStop(node: string, component: SystemComponent, containerId?: string): void;
 	/** A fault the reader injected: the component fails at start (its container exits 1). */
 	isComponentFailing(node: string, component: SystemComponent): boolean;
 	/** Answers an HTTP probe on the component's port: a status code, or undefined for connection refused. Default 200. */
@@ -274,6 +284,11 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implement
 	execSync(id: string, argv: string[], timeoutSeconds = 0): CriResult<ExecResult> {
 		void timeoutSeconds;
 		return containers.execSync(this.ctx, id, argv);
+	}
+
+	/** CRI ListContainerStats: CPU and memory of the running containers. */
+	listContainerStats(): CriResult<ContainerStats[]> {
+		return listContainerStats(this.ctx);
 	}
 
 	/** The container's log (what /var/log/pods holds), newest `tailLines` or all. */

@@ -94,6 +94,20 @@ export interface ContainerRecord {
 	annotations: Record<string, string>;
 	/** The control-plane process this container started, while it runs. */
 	component?: SystemComponent;
+	/** What the container's processes have used (./server/stats.ts), accrued lazily. */
+	usage?: ContainerUsageState;
+}
+
+/** A container's CPU account: work done, work waiting for CPU time (requests it is serving), requests served. */
+export interface ContainerUsageState {
+	/** CPU time used since the start, ns. */
+	cpuNanos: number;
+	/** CPU time the requests already received still need, ns (served at up to the CPU limit). */
+	backlogNanos: number;
+	/** Virtual time the account was brought up to. */
+	atMs: number;
+	/** HTTP requests served since the start. */
+	requests: number;
 }
 
 export interface RuntimeHostState {

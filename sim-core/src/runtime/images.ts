@@ -73,7 +73,8 @@ type ImageProgram =
 	| 'dnsutils'
 	| 'serve-hostname'
 	| 'goproxy'
-	| 'php-apache';
+	| 'php-apache'
+	| 'metrics-server';
 
 /**
  * What the image's root filesystem offers to `kubectl exec` and to
@@ -211,6 +212,21 @@ const k8s = (component: 'kube-apiserver' | 'kube-controller-manager' | 'kube-sch
 /** Control-plane image sizes (approximate, v1.36 amd64, compressed). */
 const K8S_SIZES = { 'kube-apiserver': 30_190 * KB, 'kube-controller-manager': 27_840 * KB, 'kube-scheduler': 21_220 * KB, 'kube-proxy': 31_010 * KB } as const;
 const K8S_PATCHES = ['v1.36.0', 'v1.36.1', 'v1.36.2', 'v1.36.3'];
+
+// ---- metrics and autoscaling (the metrics-server and HPA chapters) ---------------------------
+// metrics-server's release image (the HPA walkthrough's php-apache is with the kubernetes.io images below).
+const METRICS_IMAGES: readonly CatalogImage[] = [
+	{
+		repository: 'registry.k8s.io/metrics-server/metrics-server',
+		tags: ['v0.8.0'],
+		version: '0.8.0',
+		sizeBytes: 19_840 * KB,
+		program: 'metrics-server',
+		family: 'distroless',
+		entrypoint: ['/metrics-server'],
+		cmd: [],
+	},
+];
 
 /** Every image the simulated registries serve. */
 export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
@@ -450,6 +466,7 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		binaries: ['curl'],
 		osRelease: DEBIAN_JESSIE,
 	},
+	...METRICS_IMAGES,
 ];
 
 /** A parsed, normalized image reference. */
@@ -788,7 +805,7 @@ export function findImage(text: string): CatalogImage | undefined {
  * The system component an image runs, for images backed by a simulated
  * process (the control plane's static pods and kube-proxy).
  */
-export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'cloud-controller-manager' | 'coredns';
+export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'cloud-controller-manager' | 'coredns' | 'metrics-server';
 
 export function systemComponentOf(image: CatalogImage): SystemComponent | undefined {
 	switch (image.program) {
@@ -799,6 +816,7 @@ export function systemComponentOf(image: CatalogImage): SystemComponent | undefi
 		case 'kube-proxy':
 		case 'cloud-controller-manager':
 		case 'coredns':
+		case 'metrics-server':
 			return image.program;
 		default:
 			return undefined;

@@ -23,6 +23,7 @@
  */
 
 import { KIND_LIST, TYPE_LINES } from './types.generated.ts';
+import { EXTRA_KIND_LIST, EXTRA_TYPE_LINES } from './types.autoscaling.ts';
 
 /**
  * The leaf codes of the schema, one per way the API server's JSON decoder
@@ -88,7 +89,7 @@ const parsed = new Map<string, TypeSchema>();
 function lines(): Map<string, string> {
 	if (!rawLines) {
 		rawLines = new Map();
-		for (const line of TYPE_LINES.split('\n')) {
+		for (const line of `${TYPE_LINES}\n${EXTRA_TYPE_LINES}`.split('\n')) {
 			const space = line.indexOf(' ');
 			rawLines.set(space < 0 ? line : line.slice(0, space), line);
 		}
@@ -188,7 +189,7 @@ let kindTable: Map<string, string> | undefined;
 export function typeForKind(gvk: GroupVersionKind): string | undefined {
 	if (!kindTable) {
 		kindTable = new Map();
-		for (const entry of KIND_LIST.split(' ')) {
+		for (const entry of `${KIND_LIST} ${EXTRA_KIND_LIST}`.split(' ')) {
 			const [gvkText, key] = entry.split('=');
 			kindTable.set(gvkText, key ?? gvkText.slice(gvkText.lastIndexOf('/') + 1));
 		}

@@ -148,6 +148,9 @@ export function identityOf(processId: string, options: IdentityOptions = {}): Us
 		case 'cloud-controller-manager':
 			// Its DaemonSet's pod runs as the cloud-controller-manager service account; every controller uses it (no --use-service-account-credentials).
 			return serviceAccountIdentity(KUBE_SYSTEM, 'cloud-controller-manager');
+		case 'metrics-server':
+			// components.yaml runs it as the kube-system/metrics-server service account.
+			return serviceAccountIdentity(KUBE_SYSTEM, 'metrics-server');
 		default:
 			return undefined;
 	}

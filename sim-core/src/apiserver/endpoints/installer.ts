@@ -21,6 +21,8 @@ import type { Caller } from '../config.ts';
 import * as errors from '../errors.ts';
 import { podExec, podLog } from '../registry/pod-proxy.ts';
 import { bind, evict } from '../registry/pod-storage.ts';
+import { updateScale } from '../registry/scale.ts';
+import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import { isReviewResource, serveReview } from '../reviews.ts';
 import { authorize } from './filters/authorization.ts';
 import { create, createServiceAccountToken } from './handlers/create.ts';
@@ -83,6 +85,7 @@ export function serveResource(scope: RequestScope, request: ApiRequest, info: Re
 		case 'create':
 			return request.subresource === 'binding' ? bind(scope, request, info, store) : create(scope, request, info, caller, store);
 		case 'update':
+			if (request.subresource === 'scale') return putScale(scope, request, info, caller, store);
 			return update(scope, request, info, caller, store, request.body as KubeObject);
 		case 'patch':
 			return patch(scope, request, info, caller, store);
@@ -92,6 +95,17 @@ export function serveResource(scope: RequestScope, request: ApiRequest, info: Re
 			return deleteCollection(scope, request, info, caller, store);
 	}
 	return errors.methodNotAllowed();
+}
+
+/** PUT of a scale subresource (an autoscaling/v1 Scale, as the HPA controller's Scales client sends it). */
+function putScale(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
+	const body = request.body as KubeObject | undefined;
+	if (!body || body.kind !== 'Scale' || body.apiVersion !== 'autoscaling/v1') return errors.badRequest(`the API version in the data (${String(body?.apiVersion)}) does not match the expected API version (autoscaling/v1)`);
+	const old = scope.registry.get(info, request.namespace, request.name ?? '');
+	if (!old) return errors.notFound(qualifiedResource(info), request.name ?? '', info.group, info.resource);
+	const wantedRv = body.metadata?.resourceVersion;
+	if (wantedRv && wantedRv !== old.metadata.resourceVersion) return errors.conflict(qualifiedResource(info), request.name ?? '');
+	return updateScale(scope, request, info, caller, store, old, body);
 }
 
 /** POST of an access, rules or self-subject review: answered from the authorizers (../reviews.ts). */

@@ -25,6 +25,8 @@ import { jobStrategy } from './jobs.ts';
 import { leaseStrategy } from './leases.ts';
 import { endpointSliceStrategy } from './endpointslices.ts';
 import { priorityClassStrategy } from './priorityclasses.ts';
+import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.ts';
+import { apiServiceStrategy } from './apiservices.ts';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategyNamespaced } from './rbac.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -46,6 +48,8 @@ export function defaultStrategies(): StrategyRegistry {
 		['apps', 'daemonsets', daemonSetStrategy],
 		['apps', 'statefulsets', statefulSetStrategy],
 		['batch', 'jobs', jobStrategy],
+		['autoscaling', 'horizontalpodautoscalers', horizontalPodAutoscalerStrategy],
+		['apiregistration.k8s.io', 'apiservices', apiServiceStrategy],
 		['coordination.k8s.io', 'leases', leaseStrategy],
 		['discovery.k8s.io', 'endpointslices', endpointSliceStrategy],
 		['scheduling.k8s.io', 'priorityclasses', priorityClassStrategy],

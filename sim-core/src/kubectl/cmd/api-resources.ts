@@ -29,9 +29,14 @@ export function discoveryReachable(invocation: KubectlInvocation): string | unde
 	return undefined;
 }
 
-/** Resources with verbs, as ServerPreferredResources lists them. */
+/**
+ * Resources with verbs, as ServerPreferredResources lists them. The
+ * aggregated metrics.k8s.io group is left out: kubectl's discovery lists
+ * it only while its APIService is Available, which this static table
+ * cannot tell.
+ */
 function servedResources(): ResourceInfo[] {
-	return RESOURCES.filter((r) => r.verbs.length > 0);
+	return RESOURCES.filter((r) => r.verbs.length > 0 && !r.aggregated);
 }
 
 /** metav1.APIResource as the JSON printer writes it: struct field order, empty optional fields left out. */

@@ -26,6 +26,7 @@ describe('kubectl api-resources', () => {
 				'secrets',
 				'serviceaccounts',
 				'services',
+				'apiservices.apiregistration.k8s.io',
 				'daemonsets.apps',
 				'deployments.apps',
 				'replicasets.apps',
@@ -35,6 +36,7 @@ describe('kubectl api-resources', () => {
 				'selfsubjectaccessreviews.authorization.k8s.io',
 				'selfsubjectrulesreviews.authorization.k8s.io',
 				'subjectaccessreviews.authorization.k8s.io',
+				'horizontalpodautoscalers.autoscaling',
 				'cronjobs.batch',
 				'jobs.batch',
 				'leases.coordination.k8s.io',
@@ -76,12 +78,12 @@ describe('kubectl api-resources', () => {
 
 	it('filters by scope and verbs, and sorts by kind or name', () => {
 		expect(kubectlFixture().kubectl('api-resources --namespaced=false --verbs=list -o name').stdout).toBe(
-			lines('namespaces', 'nodes', 'clusterrolebindings.rbac.authorization.k8s.io', 'clusterroles.rbac.authorization.k8s.io', 'priorityclasses.scheduling.k8s.io'),
+			lines('namespaces', 'nodes', 'apiservices.apiregistration.k8s.io', 'clusterrolebindings.rbac.authorization.k8s.io', 'clusterroles.rbac.authorization.k8s.io', 'priorityclasses.scheduling.k8s.io'),
 		);
 		expect(kubectlFixture().kubectl('api-resources --api-group=rbac.authorization.k8s.io --sort-by=kind -o name').stdout).toBe(
 			lines('clusterroles.rbac.authorization.k8s.io', 'clusterrolebindings.rbac.authorization.k8s.io', 'roles.rbac.authorization.k8s.io', 'rolebindings.rbac.authorization.k8s.io'),
 		);
-		expect(kubectlFixture().kubectl('api-resources --categories=all -o name --sort-by=name').stdout).toBe(lines('cronjobs.batch', 'daemonsets.apps', 'deployments.apps', 'jobs.batch', 'pods', 'replicasets.apps', 'services', 'statefulsets.apps'));
+		expect(kubectlFixture().kubectl('api-resources --categories=all -o name --sort-by=name').stdout).toBe(lines('cronjobs.batch', 'daemonsets.apps', 'deployments.apps', 'horizontalpodautoscalers.autoscaling', 'jobs.batch', 'pods', 'replicasets.apps', 'services', 'statefulsets.apps'));
 	});
 
 	it('rejects other sort keys and fails when the server is down', () => {
@@ -93,7 +95,7 @@ describe('kubectl api-resources', () => {
 describe('kubectl api-versions', () => {
 	it('prints each served group/version, sorted', () => {
 		expect(kubectlFixture().kubectl('api-versions').stdout).toBe(
-			lines('apps/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'batch/v1', 'coordination.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'policy/v1', 'rbac.authorization.k8s.io/v1', 'scheduling.k8s.io/v1', 'v1'),
+			lines('apiregistration.k8s.io/v1', 'apps/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'autoscaling/v2', 'batch/v1', 'coordination.k8s.io/v1', 'discovery.k8s.io/v1', 'events.k8s.io/v1', 'policy/v1', 'rbac.authorization.k8s.io/v1', 'scheduling.k8s.io/v1', 'v1'),
 		);
 	});
 });

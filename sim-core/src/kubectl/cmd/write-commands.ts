@@ -14,6 +14,7 @@ import { cordonCommand, drainCommand, uncordonCommand } from './drain.ts';
 import { attachCommand } from './attach.ts';
 import { execCommand } from './exec.ts';
 import { exposeCommand } from './expose.ts';
+import { autoscaleCommand } from './autoscale.ts';
 import { labelCommand } from './label.ts';
 import { logsCommand } from './logs.ts';
 import { patchCommand } from './patch.ts';
@@ -33,6 +34,7 @@ export const WRITE_COMMANDS: KubectlCommand[] = [
 	replaceCommand,
 	patchCommand,
 	exposeCommand,
+	autoscaleCommand,
 	scaleCommand,
 	rolloutCommand,
 	setCommand,

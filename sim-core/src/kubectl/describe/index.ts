@@ -14,6 +14,7 @@ import { describeEndpointSlice, describeEndpoints, describeService } from './net
 import { describeConfigMap, describeNamespace, describePriorityClass, describeSecret, describeServiceAccount } from './config.ts';
 import { describeRole, describeRoleBinding } from './rbac.ts';
 import { describeGeneric, describePodDisruptionBudget } from './generic.ts';
+import { describeHorizontalPodAutoscaler } from './autoscaling.ts';
 
 export type { Describer, DescribeContext, DescribeResult } from './helpers.ts';
 
@@ -35,6 +36,7 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
 	'apps/StatefulSet': describeStatefulSet,
 	'batch/Job': describeJob,
 	'batch/CronJob': describeCronJob,
+	'autoscaling/HorizontalPodAutoscaler': describeHorizontalPodAutoscaler,
 	'discovery.k8s.io/EndpointSlice': describeEndpointSlice,
 	'policy/PodDisruptionBudget': describePodDisruptionBudget,
 	'scheduling.k8s.io/PriorityClass': describePriorityClass,

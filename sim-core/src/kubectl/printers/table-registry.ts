@@ -10,6 +10,7 @@ import { DEFAULT_TABLE, type TableDefinition } from './table-columns.ts';
 import { POD_TABLE } from './table-pods.ts';
 import { CRONJOB_TABLE, DAEMONSET_TABLE, DEPLOYMENT_TABLE, JOB_TABLE, REPLICASET_TABLE, STATEFULSET_TABLE } from './table-workloads.ts';
 import { ENDPOINTSLICE_TABLE, ENDPOINTS_TABLE, SERVICE_TABLE } from './table-services.ts';
+import { APISERVICE_TABLE, HPA_TABLE, NODEMETRICS_TABLE, PODMETRICS_TABLE } from './table-autoscaling.ts';
 import {
 	CONFIGMAP_TABLE,
 	EVENT_TABLE,
@@ -47,6 +48,10 @@ const TABLES: Readonly<Record<string, TableDefinition>> = {
 	'rbac.authorization.k8s.io/rolebindings': ROLEBINDING_TABLE,
 	'rbac.authorization.k8s.io/clusterrolebindings': ROLEBINDING_TABLE,
 	'scheduling.k8s.io/priorityclasses': PRIORITYCLASS_TABLE,
+	'autoscaling/horizontalpodautoscalers': HPA_TABLE,
+	'apiregistration.k8s.io/apiservices': APISERVICE_TABLE,
+	'metrics.k8s.io/nodes': NODEMETRICS_TABLE,
+	'metrics.k8s.io/pods': PODMETRICS_TABLE,
 };
 
 /** The table a resource prints with. */

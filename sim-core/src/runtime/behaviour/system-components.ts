@@ -1,7 +1,8 @@
 /**
  * The control-plane images' programs and the add-ons kubeadm installs:
  * etcd (and etcdctl/etcdutl's version), kube-apiserver,
- * kube-controller-manager, kube-scheduler, kube-proxy and CoreDNS. Each
+ * kube-controller-manager, kube-scheduler, kube-proxy and CoreDNS, and
+ * metrics-server when the reader installs it. Each
  * serves its default ports and writes its first lines; the component
  * itself is a simulated process the cluster starts and stops through the
  * runtime's hooks when its container starts serving and exits.
@@ -45,7 +46,17 @@ const COMPONENT_PORTS: Record<SystemComponent, ServedPort[]> = {
 		{ port: 8181, protocol: 'http' },
 		{ port: 9153, protocol: 'http' },
 	],
+	// metrics-server: its --secure-port (10250 in the release manifest; see portsOf).
+	'metrics-server': [{ port: 10250, protocol: 'http' }],
 };
+
+/** The ports a component listens on: metrics-server's follow its --secure-port flag. */
+function portsOf(component: SystemComponent, args: string[]): ServedPort[] {
+	if (component !== 'metrics-server') return COMPONENT_PORTS[component];
+	const flag = args.find((a) => a.startsWith('--secure-port='));
+	const port = flag ? Number(flag.slice('--secure-port='.length)) : NaN;
+	return Number.isInteger(port) && port > 0 ? [{ port, protocol: 'http' }] : COMPONENT_PORTS[component];
+}
 
 /** Runs `argv` if it is a control-plane program (or an etcd tool); undefined if it is another program. */
 export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: number, options: { main: boolean }, out: OutputLine[], readFile?: (path: string) => string | undefined): CommandOutcome | undefined {
@@ -56,6 +67,7 @@ export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: nu
 	const done = (status: number): CommandOutcome => ({ kind: 'done', status, out });
 	const version = image.version;
 	if (base === 'coredns') return systemServer(image, 'coredns', args, wallMs, options, out, readFile);
+	if (base === 'metrics-server') return systemServer(image, 'metrics-server', args, wallMs, options, out);
 	const component = systemComponentOf(image);
 	if (component && (base === component || base === 'kube-proxy')) return systemServer(image, component, args, wallMs, options, out);
 	if (image.program === 'etcd' && (base === 'etcdctl' || base === 'etcdutl')) {
@@ -92,13 +104,15 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 			...(args.includes('--configure-cloud-routes=false') ? [`${h('core.go:105')}Will not configure cloud provider routes, --configure-cloud-routes: false`] : []),
 		],
 		coredns: corednsStartup(image, args, readFile),
+		// metrics-server's simulated process writes its own lines (metrics-server/metrics-server.ts).
+		'metrics-server': [],
 	};
 	return {
 		kind: 'serve',
 		out,
 		server: {
 			name: component,
-			ports: COMPONENT_PORTS[component],
+			ports: portsOf(component, args),
 			readyAfterMs: component === 'kube-apiserver' ? 2_000 : 500,
 			// Go servers handle SIGTERM and stop cleanly. CoreDNS waits out its
 			// `lameduck 5s` (kubeadm's Corefile) before exiting.

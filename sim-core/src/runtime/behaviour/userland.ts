@@ -80,6 +80,8 @@ function programBinaries(image: CatalogImage): string[] {
 			return ['etcd', 'etcdctl', 'etcdutl', '/usr/local/bin/etcd'];
 		case 'coredns':
 			return ['/coredns'];
+		case 'metrics-server':
+			return ['/metrics-server'];
 		case 'agnhost':
 			// test/images/agnhost/Dockerfile: bind-tools, curl, netcat-openbsd, iproute2, iperf, bash, and CoreDNS.
 			return ['/agnhost', '/agnhost-2', ...BIND_TOOLS, 'curl', 'nc', 'ip', 'ss', 'bridge', 'tc', 'iperf', 'bash', '/coredns'];

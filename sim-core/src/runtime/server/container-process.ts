@@ -55,7 +55,7 @@ function onServe(ctx: CriService, c: ContainerRecord, server: ServerSpec, atMs: 
 	c.component = component;
 	ctx.emit({ action: 'start', object: `containers/${c.id.slice(0, 13)}`, msg: `${component} started in container ${c.name}` });
 	void atMs;
-	hooks?.onSystemContainerStart(ctx.node, component);
+	hooks?.onSystemContainerStart(ctx.node, component, { containerId: c.id, namespace: c.namespace, podName: c.podName, podIp: c.ctx.podIp, argv: [...c.ctx.argv] });
 }
 
 /** Keeps a container's bind mounts in step with the node (../mounts.ts). */

@@ -81,6 +81,7 @@ export function createContainer(ctx: CriService, sandboxId: string, config: Cont
 			{ name: 'HOME', value: '/root' },
 		],
 		memoryLimitBytes: config.memoryLimitBytes,
+		...(config.cpuLimitMillis !== undefined ? { cpuLimitMillis: config.cpuLimitMillis } : {}),
 		workingDir: config.workingDir,
 		argv,
 	};

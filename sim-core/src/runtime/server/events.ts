@@ -50,7 +50,7 @@ export function recordExit(ctx: CriService, c: ContainerRecord): void {
 	if (c.component) {
 		const component = c.component;
 		c.component = undefined;
-		ctx.deps.hooks?.onSystemContainerStop(ctx.node, component);
+		ctx.deps.hooks?.onSystemContainerStop(ctx.node, component, c.id);
 	}
 	if (ctx.up) ctx.notify({ type: 'container-exited', containerId: c.id, podUid: c.podUid });
 }

@@ -17,10 +17,15 @@ import { accessLogLine, httpAnswer, PROBE_USER_AGENT } from '../behaviour.ts';
 import { gatewayIp } from '../ipam.ts';
 import { listenersOf, programHost, syncContainerMounts } from './container-process.ts';
 import { catchUp } from './events.ts';
+import { recordRequest } from '../resource-usage.ts';
 import type { CriService } from './cri-service.ts';
 
 /** What a server at a Pod IP answered to one HTTP request, with its name and version. */
-export type ServedAnswer = { kind: 'refused' } | { kind: 'eof' } | { kind: 'http'; status: number; bytes: number; body?: string; server: string; version: string; startedWallMs: number; hostname: string };
+export type ServedAnswer =
+	| { kind: 'refused' }
+	| { kind: 'eof' }
+	/** `latencyMs`: how long the server takes to answer (its CPU time for the request, more while it is throttled). */
+	| { kind: 'http'; status: number; bytes: number; body?: string; server: string; version: string; startedWallMs: number; hostname: string; latencyMs?: number };
 
 /** An HTTP GET from the node to a port of the pod (httpGet probes). */
 export function probeHttp(ctx: CriService, sandboxId: string, port: number, path: string, userAgent = PROBE_USER_AGENT): CriResult<ProbeAnswer> {
@@ -68,11 +73,14 @@ export function serveHttp(ctx: CriService, ip: string, port: number, path: strin
 	if (!image) return { kind: 'refused' };
 	if (listener.server.docRoot) syncContainerMounts(ctx, c, image);
 	const since = c.program?.serving?.sinceMs ?? ctx.nowMs;
+	// The request's CPU time joins the container's account (kubectl top, the HPA).
+	const latencyMs = recordRequest(c, ctx.nowMs);
 	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - since, { clientIp, wallMs: ctx.kernel.wallMs() });
 	const line = accessLogLine(listener.server, clientIp, path, answer.status, answer.bytes, userAgent, ctx.kernel.wallMs());
 	if (line) programHost(ctx, c, image).write(ctx.nowMs, { stream: 'stdout', text: line });
 	const out: Extract<ServedAnswer, { kind: 'http' }> = { kind: 'http', status: answer.status, bytes: answer.bytes, server: listener.server.name, version: image.version, startedWallMs: ctx.kernel.epochMs + since, hostname: c.ctx.hostname };
 	if (answer.body !== undefined) out.body = answer.body;
+	if (latencyMs >= 1) out.latencyMs = Math.round(latencyMs);
 	return out;
 }
 

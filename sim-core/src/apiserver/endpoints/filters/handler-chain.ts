@@ -6,6 +6,9 @@
  * etcd error its API status, anything else a 500), the resource's warnings
  * are added, and the response is traced with its code.
  *
+ * Requests for an aggregated group (metrics.k8s.io) go to the aggregator's
+ * proxy (../../aggregator/apiservice.ts) instead of the resource routes.
+ *
  * Mirrors staging/src/k8s.io/apiserver/pkg/server/config.go
  * (DefaultBuildHandlerChain),
  * staging/src/k8s.io/apiserver/pkg/server/httplog/httplog.go (the request
@@ -13,7 +16,7 @@
  * staging/src/k8s.io/apiserver/pkg/endpoints/filters/warning.go.
  */
 import type { KubeObject, Status } from '../../../api/types.ts';
-import { resourceByName } from '../../../api/resources.ts';
+import { AGGREGATED_GROUPS, resourceByName } from '../../../api/resources.ts';
 import type { ApiRequest, ApiResponse } from '../../../api/request.ts';
 import { MvccError } from '../../../etcd-api/etcd.ts';
 import type { Caller } from '../../config.ts';
@@ -23,6 +26,7 @@ import type { RequestScope } from '../handlers/rest.ts';
 import { serveResource } from '../installer.ts';
 import type { Authentication } from './authentication.ts';
 import { impersonate } from './impersonation.ts';
+import { serveAggregated, serveAggregatedDiscovery } from '../../aggregator/apiservice.ts';
 
 export class HandlerChain {
 	constructor(
@@ -43,6 +47,8 @@ export class HandlerChain {
 			const authenticated = this.authentication.authenticate(caller);
 			const impersonated = 'code' in authenticated ? authenticated : request.impersonate ? impersonate(server, request.impersonate, authenticated) : authenticated;
 			if ('code' in impersonated) response = impersonated;
+			else if (info?.aggregated) response = serveAggregated(server, request, info, impersonated);
+			else if (request.resource === '' && AGGREGATED_GROUPS.includes(request.group)) response = serveAggregatedDiscovery(server, request);
 			else response = info ? serveResource(this.scope, request, info, impersonated) : errors.pathNotFound();
 		} catch (error) {
 			if (error instanceof MvccError) response = storageError(error);
