@@ -184,7 +184,7 @@ function main(argv: string[]): number {
 		process.stderr.write(`error: ${(error as Error).message}\n`);
 		return 1;
 	}
-	const known = ['start', 'control-plane', 'node', 'journeys', 'reference'];
+	const known = ['start', 'control-plane', 'node', 'addons', 'journeys', 'reference'];
 	if (!known.includes(request.section)) process.stdout.write(`note: "${request.section}" is a new section: add a group for it in src/navigation/sidebar.ts, with its Chinese label.\n`);
 	process.stdout.write('next: replace the placeholders in both languages, then run npm run test:unit.\n');
 	return 0;
