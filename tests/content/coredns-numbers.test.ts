@@ -38,7 +38,7 @@ const kubectl = (command: string) => {
 };
 const corefile = kubectl(`-n kube-system get configmap coredns -o jsonpath='{.data.Corefile}'`);
 const deployment = JSON.parse(kubectl('-n kube-system get deployment coredns -o json')) as {
-	spec: { replicas: number; template: { spec: { containers: Array<{ image: string; livenessProbe: { httpGet: { path: string; port: number } }; readinessProbe: { httpGet: { path: string; port: number } }; resources: { requests: Record<string, string>; limits: Record<string, string> } }> } } };
+	spec: { replicas: number; template: { spec: { containers: Array<{ image: string; ports: Array<{ name?: string; containerPort: number }>; livenessProbe: { httpGet: { path: string; port: number | string } }; readinessProbe: { httpGet: { path: string; port: number | string } }; resources: { requests: Record<string, string>; limits: Record<string, string> } }> } } };
 };
 const container = deployment.spec.template.spec.containers[0]!;
 const service = JSON.parse(kubectl('-n kube-system get service kube-dns -o json')) as { spec: { clusterIP: string; ports: Array<{ port: number; protocol: string }> } };
@@ -76,9 +76,11 @@ describe('the CoreDNS numbers the book prints', () => {
 		expect(protocols.sort()).toEqual(['TCP', 'UDP']);
 		expect(cell('53')).toContain('UDP, TCP');
 		expect(cell('8080')).toContain(container.livenessProbe.httpGet.path);
-		expect(container.livenessProbe.httpGet.port).toBe(8080);
+		// kubeadm's probes name their ports (liveness-probe 8080, readiness-probe 8181).
+		const portNumber = (name: string | number) => (typeof name === 'number' ? name : container.ports.find((p) => p.name === name)?.containerPort);
+		expect(portNumber(container.livenessProbe.httpGet.port)).toBe(8080);
 		expect(cell('8181')).toContain(container.readinessProbe.httpGet.path);
-		expect(container.readinessProbe.httpGet.port).toBe(8181);
+		expect(portNumber(container.readinessProbe.httpGet.port)).toBe(8181);
 		expect(service.spec.ports.map((p) => p.port)).toContain(9153);
 		expect(cell('9153')).toContain('/metrics');
 	});

@@ -116,6 +116,17 @@ describe('CoreDNS', () => {
 		expect(logs).toMatch(/\[INFO\] 10\.244\.\d+\.\d+:\d+ - \d+ "A IN kubernetes\.default\.svc\.cluster\.local\. udp 54 false 512" NOERROR qr,aa,rd 70 0\.\d+s/);
 	});
 
+	it('only warns about a Corefile that does not parse (a brace missing), before any restart', () => {
+		const { cluster } = dnsCluster();
+		const cm = cluster.get('configmaps', 'kube-system', 'coredns') as unknown as { data: { Corefile: string } } & object;
+		cluster.writeFile('cm.json', JSON.stringify({ ...cm, data: { Corefile: cm.data.Corefile.replace(/\}\n$/, '') } }));
+		run(cluster, 'kubectl replace -f cm.json');
+		cluster.advance('110s');
+		const logs = run(cluster, 'kubectl logs -n kube-system -l k8s-app=kube-dns --tail=-1').stdout;
+		expect(logs).toMatch(/\[WARNING\] plugin\/reload: Corefile parse failed: \/etc\/coredns\/Corefile:\d+ - Error during parsing: Unexpected EOF/);
+		expect(logs).not.toContain('Restart failed');
+	});
+
 	it('keeps its running configuration when the edited Corefile is broken, and says why', () => {
 		const { cluster } = dnsCluster();
 		const cm = cluster.get('configmaps', 'kube-system', 'coredns') as unknown as { data: { Corefile: string } } & object;
@@ -123,7 +134,7 @@ describe('CoreDNS', () => {
 		run(cluster, 'kubectl replace -f cm.json');
 		cluster.advance('110s');
 		const logs = run(cluster, 'kubectl logs -n kube-system -l k8s-app=kube-dns --tail=-1').stdout;
-		expect(logs).toContain("[ERROR] Restart failed: Corefile:20 - Error during parsing: Unknown directive 'lop'");
+		expect(logs).toContain("[ERROR] Restart failed: /etc/coredns/Corefile:20 - Error during parsing: Unknown directive 'lop'\n[ERROR] plugin/reload: Corefile changed but reload failed: /etc/coredns/Corefile:20 - Error during parsing: Unknown directive 'lop'\n");
 		expect(run(cluster, 'kubectl exec bb -- nslookup web.default.svc.cluster.local').stdout).toContain('Name:\tweb.default.svc.cluster.local');
 	});
 });

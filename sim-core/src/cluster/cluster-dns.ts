@@ -50,6 +50,8 @@ interface ServerState {
 	corefile: string;
 	sha: string;
 	nextCheckMs: number;
+	/** The reload plugin's period for the configuration it runs: interval ± half the jitter, drawn once per load. */
+	periodMs: number;
 	rotation: number;
 	/** The last broken Corefile it refused, so it is logged once. */
 	refusedSha?: string;
@@ -104,23 +106,27 @@ export class CoreDnsServers extends ProcessBase<CoreDnsState> {
 		let s = this.state.servers[id];
 		if (!s) {
 			const corefile = this.readCorefile(node, id) ?? '';
-			s = { node, ip, corefile, sha: sha512Hex(utf8Encode(corefile)), nextCheckMs: 0, rotation: 0 };
-			s.nextCheckMs = this.nextCheck(s);
+			s = { node, ip, corefile, sha: sha512Hex(utf8Encode(corefile)), nextCheckMs: 0, periodMs: 0, rotation: 0 };
+			this.loaded(s);
 			this.state.servers[id] = s;
 		}
 		return s;
 	}
 
 	private config(s: ServerState): ServerBlock[] {
-		const parsed = parseCorefile(s.corefile);
+		const parsed = parseCorefile(s.corefile, COREFILE_PATH);
 		return parsed.ok ? parsed.servers : [];
 	}
 
-	/** reload.go: the next look is `interval` plus a random part of `jitter` away. */
-	private nextCheck(s: ServerState): number {
+	/**
+	 * A configuration was loaded: reload/setup.go draws the period it checks
+	 * the file with once, the interval moved by up to half the jitter either
+	 * way (30 s ± 7.5 s by default), and keeps it until the next load.
+	 */
+	private loaded(s: ServerState): void {
 		const reload = this.config(s).find((b) => b.reload)?.reload;
-		if (!reload) return Number.POSITIVE_INFINITY;
-		return this.nowMs + reload.intervalMs + Math.floor(this.rng.float() * reload.jitterMs);
+		s.periodMs = reload ? reload.intervalMs + Math.round((this.rng.float() - 0.5) * reload.jitterMs) : 0;
+		s.nextCheckMs = reload ? this.nowMs + s.periodMs : Number.POSITIVE_INFINITY;
 	}
 
 	private checkReloads(): void {
@@ -132,11 +138,17 @@ export class CoreDnsServers extends ProcessBase<CoreDnsState> {
 			const text = this.readCorefile(c.node, c.id);
 			const sha = text === undefined ? s.sha : sha512Hex(utf8Encode(text));
 			if (text !== undefined && sha !== s.sha && sha !== s.refusedSha) {
-				const parsed = parseCorefile(text);
+				const parsed = parseCorefile(text, COREFILE_PATH);
 				const runtime = this.cluster.hosts.get(c.node)!.runtime;
 				const log = (line: string) => runtime.appendContainerLog(c.id, 'stdout', line);
-				if (!parsed.ok) {
+				if (!parsed.ok && parsed.kind === 'syntax') {
+					// reload.go parses the file before it restarts anything: a syntax error is only a warning.
+					log(`[WARNING] plugin/reload: Corefile parse failed: ${parsed.error}`);
+					s.refusedSha = sha;
+				} else if (!parsed.ok) {
+					// The restart builds the servers and fails; the running ones stay.
 					log(`[ERROR] Restart failed: ${parsed.error}`);
+					log(`[ERROR] plugin/reload: Corefile changed but reload failed: ${parsed.error}`);
 					s.refusedSha = sha;
 				} else {
 					log('[INFO] Reloading');
@@ -146,10 +158,11 @@ export class CoreDnsServers extends ProcessBase<CoreDnsState> {
 					s.corefile = text;
 					s.sha = sha;
 					s.refusedSha = undefined;
+					this.loaded(s);
 					this.emit({ action: 'reload', object: `pods/kube-system/coredns`, msg: `CoreDNS on ${c.node} loaded a new Corefile (SHA512 ${sha.slice(0, 12)}…)` });
 				}
 			}
-			s.nextCheckMs = this.nextCheck(s);
+			if (this.nowMs >= s.nextCheckMs) s.nextCheckMs = this.nowMs + s.periodMs;
 		}
 		for (const id of Object.keys(this.state.servers)) if (!alive.has(id)) delete this.state.servers[id];
 	}

@@ -42,9 +42,14 @@ describe('the Corefile', () => {
 		expect(server.has('log')).toBe(false);
 	});
 
+	it("cuts reload's jitter to half the interval, as reload/setup.go does", () => {
+		const r = parseCorefile(KUBEADM.replace('    reload\n', '    reload 10s 8s\n'));
+		expect(r.ok && r.servers[0].reload).toEqual({ intervalMs: 10_000, jitterMs: 5_000 });
+	});
+
 	it('refuses an unknown directive, a missing brace and a bad ttl with the line CoreDNS names', () => {
-		expect(parseCorefile(KUBEADM.replace('    loop\n', '    lop\n'))).toEqual({ ok: false, error: "Corefile:17 - Error during parsing: Unknown directive 'lop'" });
-		expect(parseCorefile(KUBEADM.replace(/\}\n$/, ''))).toMatchObject({ ok: false, error: expect.stringContaining('Unexpected EOF') });
+		expect(parseCorefile(KUBEADM.replace('    loop\n', '    lop\n'))).toEqual({ ok: false, kind: 'setup', error: "Corefile:17 - Error during parsing: Unknown directive 'lop'" });
+		expect(parseCorefile(KUBEADM.replace(/\}\n$/, ''), '/etc/coredns/Corefile')).toMatchObject({ ok: false, kind: 'syntax', error: expect.stringMatching(/^\/etc\/coredns\/Corefile:\d+ - Error during parsing: Unexpected EOF$/) });
 		expect(parseCorefile(KUBEADM.replace('ttl 30', 'ttl 4000'))).toMatchObject({ ok: false, error: 'plugin/kubernetes: ttl must be in range [0, 3600]: 4000' });
 	});
 });

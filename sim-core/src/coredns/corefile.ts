@@ -65,7 +65,13 @@ export interface ServerBlock {
 	has(name: string): boolean;
 }
 
-export type CorefileResult = { ok: true; servers: ServerBlock[] } | { ok: false; error: string };
+/**
+ * A parsed Corefile, or why not: `syntax` errors (an unbalanced brace, a
+ * bad server key) are found by the parser itself, which the reload plugin
+ * runs before it restarts; `setup` errors (an unknown directive, a bad
+ * plugin option) only when the servers are built, so a reload fails then.
+ */
+export type CorefileResult = { ok: true; servers: ServerBlock[] } | { ok: false; error: string; kind: 'syntax' | 'setup' };
 
 /** Turns a zone as written (`cluster.local`, `.`, `example.org.`) into its fully qualified form. */
 export function fqdn(name: string): string {
@@ -110,8 +116,8 @@ function tokenize(text: string): Token[] {
 	return tokens;
 }
 
-function parseError(line: number, message: string): CorefileResult {
-	return { ok: false, error: `Corefile:${line} - Error during parsing: ${message}` };
+function parseError(file: string, line: number, message: string, kind: 'syntax' | 'setup' = 'syntax'): CorefileResult {
+	return { ok: false, error: `${file}:${line} - Error during parsing: ${message}`, kind };
 }
 
 const KNOWN = new Set<string>(DIRECTIVES);
@@ -124,7 +130,7 @@ function durationMs(text: string): number | undefined {
 }
 
 /** Parses a Corefile; the first error is the one CoreDNS reports. */
-export function parseCorefile(text: string): CorefileResult {
+export function parseCorefile(text: string, file = 'Corefile'): CorefileResult {
 	const tokens = tokenize(text);
 	const servers: ServerBlock[] = [];
 	let i = 0;
@@ -140,7 +146,7 @@ export function parseCorefile(text: string): CorefileResult {
 			if (tokens[i].text !== '\n') keys.push(tokens[i]);
 			i++;
 		}
-		if (i >= tokens.length) return parseError(keys.at(-1)?.line ?? 1, 'Unexpected EOF');
+		if (i >= tokens.length) return parseError(file, keys.at(-1)?.line ?? 1, 'Unexpected EOF');
 		const open = tokens[i++];
 		const directives: Directive[] = [];
 		let closed = false;
@@ -153,7 +159,7 @@ export function parseCorefile(text: string): CorefileResult {
 				break;
 			}
 			const name = tokens[i];
-			if (!KNOWN.has(name.text)) return parseError(name.line, `Unknown directive '${name.text}'`);
+			if (!KNOWN.has(name.text)) return parseError(file, name.line, `Unknown directive '${name.text}'`, 'setup');
 			i++;
 			const args: string[] = [];
 			while (i < tokens.length && tokens[i].text !== '\n' && tokens[i].text !== '{' && tokens[i].text !== '}') args.push(tokens[i++].text);
@@ -174,32 +180,32 @@ export function parseCorefile(text: string): CorefileResult {
 						current = [];
 					} else current.push(t.text);
 				}
-				if (!ended) return parseError(tokens.at(-1)?.line ?? name.line, 'Unexpected EOF');
+				if (!ended) return parseError(file, tokens.at(-1)?.line ?? name.line, 'Unexpected EOF');
 			}
 			directives.push({ name: name.text, args, block, line: name.line });
 		}
-		if (!closed) return parseError(open.line, 'Unexpected EOF');
+		if (!closed) return parseError(file, open.line, 'Unexpected EOF');
 		const zones: string[] = [];
 		let port = 53;
 		for (const k of keys) {
 			const m = /^(?:dns:\/\/)?([^:]*)(?::(\d+))?$/.exec(k.text);
-			if (!m) return parseError(k.line, `invalid server block key '${k.text}'`);
+			if (!m) return parseError(file, k.line, `invalid server block key '${k.text}'`);
 			zones.push(fqdn(m[1] || '.'));
 			if (m[2]) port = Number(m[2]);
 		}
 		if (zones.length === 0) zones.push('.');
-		const built = buildServer(zones, port, directives);
+		const built = buildServer(zones, port, directives, file);
 		if (!built.ok) return built;
 		servers.push(built.server);
 	}
-	if (servers.length === 0) return { ok: false, error: 'Corefile:1 - Error during parsing: no server blocks' };
+	if (servers.length === 0) return { ok: false, error: `${file}:1 - Error during parsing: no server blocks`, kind: 'syntax' };
 	return { ok: true, servers };
 }
 
-function buildServer(zones: string[], port: number, directives: Directive[]): { ok: true; server: ServerBlock } | { ok: false; error: string } {
+function buildServer(zones: string[], port: number, directives: Directive[], file: string): { ok: true; server: ServerBlock } | { ok: false; error: string; kind: 'setup' } {
 	const names = new Set(directives.map((d) => d.name));
 	const server: ServerBlock = { zones, port, directives, rewrites: [], has: (name) => names.has(name) };
-	const fail = (d: Directive, message: string) => ({ ok: false as const, error: `plugin/${d.name}: ${message}` });
+	const fail = (d: Directive, message: string) => ({ ok: false as const, error: `plugin/${d.name}: ${message.replace(/^Corefile:/, `${file}:`)}`, kind: 'setup' as const });
 	for (const d of directives) {
 		switch (d.name) {
 			case 'kubernetes': {
@@ -268,10 +274,10 @@ function buildServer(zones: string[], port: number, directives: Directive[]): { 
 			case 'reload': {
 				const intervalMs = d.args[0] === undefined ? 30_000 : durationMs(d.args[0]);
 				const jitterMs = d.args[1] === undefined ? 15_000 : durationMs(d.args[1]);
-				// reload/setup.go: the interval is at least 2 s and the jitter at most half of it.
+				// reload/setup.go: the interval is at least 2 s, a jitter at least 1 s, and a jitter over half the interval is cut to half.
 				if (intervalMs === undefined || intervalMs < 2_000) return fail(d, `Corefile:${d.line} - Error during parsing: interval value must be greater or equal to 2s`);
-				if (jitterMs === undefined || jitterMs > intervalMs / 2) return fail(d, `Corefile:${d.line} - Error during parsing: jitter value must be less than half the interval`);
-				server.reload = { intervalMs, jitterMs };
+				if (jitterMs === undefined || (jitterMs > 0 && jitterMs < 1_000)) return fail(d, `Corefile:${d.line} - Error during parsing: jitter value must be greater or equal to 1s`);
+				server.reload = { intervalMs, jitterMs: Math.min(jitterMs, intervalMs / 2) };
 				break;
 			}
 		}

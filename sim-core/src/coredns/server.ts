@@ -79,8 +79,9 @@ export function serveQuery(servers: readonly ServerBlock[], question: DnsQuestio
 	const name = question.name.toLowerCase();
 	const match = serverFor(servers, name);
 	const logs: string[] = [];
+	let waitedMs = 0;
 	const finish = (reply: DnsReply, server?: ServerBlock): Served => {
-		if (server?.has('log')) logs.push(logLine(question, client, reply, ctx));
+		if (server?.has('log')) logs.push(logLine(question, client, reply, ctx, waitedMs));
 		return { reply, logs };
 	};
 	if (!match) return finish({ rcode: 'REFUSED', aa: false, ra: false, answer: [], authority: [], additional: [] });
@@ -115,6 +116,7 @@ export function serveQuery(servers: readonly ServerBlock[], question: DnsQuestio
 		for (const up of upstreams) {
 			const result = ctx.upstream(up, { ...question, name: asked });
 			if (result.kind === 'reply') return done({ ...result.reply, aa: false, ra: true });
+			waitedMs += result.kind === 'timeout' ? FORWARD_READ_TIMEOUT_MS : 0;
 			if (server.has('errors')) {
 				const port = 32_768 + Math.floor(ctx.random() * 28_000);
 				const why = result.kind === 'timeout' ? 'i/o timeout' : 'connection refused';
@@ -131,12 +133,12 @@ export function serveQuery(servers: readonly ServerBlock[], question: DnsQuestio
  * {name} {proto} {size} {>do} {>bufsize}" {rcode} {>rflags} {rsize}
  * {duration}`, behind `[INFO] `.
  */
-function logLine(q: DnsQuestion, client: { ip: string; port: number }, reply: DnsReply, ctx: ServerContext): string {
+function logLine(q: DnsQuestion, client: { ip: string; port: number }, reply: DnsReply, ctx: ServerContext, waitedMs: number): string {
 	const name = q.name.endsWith('.') ? q.name : `${q.name}.`;
 	const requestSize = wireSize({ name }, [], q.bufsize !== undefined);
 	const responseSize = wireSize({ name }, [...reply.answer, ...reply.authority, ...reply.additional], q.bufsize !== undefined);
 	const flags = ['qr', ...(reply.aa ? ['aa'] : []), 'rd', ...(reply.ra ? ['ra'] : [])].join(',');
 	// Durations of an answer from memory: a few hundred microseconds, as Go prints a time.Duration in seconds.
-	const seconds = (0.00005 + ctx.random() * 0.0004).toFixed(9).replace(/0+$/, '');
+	const seconds = (waitedMs / 1000 + 0.00005 + ctx.random() * 0.0004).toFixed(9).replace(/0+$/, '');
 	return `[INFO] ${client.ip}:${client.port} - ${q.id} "${q.type} IN ${name} ${q.proto} ${requestSize} false ${q.bufsize ?? 512}" ${reply.rcode} ${flags} ${responseSize} ${seconds}s`;
 }

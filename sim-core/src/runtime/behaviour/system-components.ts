@@ -135,6 +135,6 @@ function corednsStartup(image: CatalogImage, args: string[], readFile: ((path: s
 	const corefile = readFile?.(path) ?? '';
 	const lines = ['.:53'];
 	if (/^\s*reload\b/m.test(corefile)) lines.push(`[INFO] plugin/reload: Running configuration SHA512 = ${sha512Hex(utf8Encode(corefile))}`);
-	lines.push(`CoreDNS-${image.version}`, 'linux/amd64, go1.24.6, 0cf2e22');
+	lines.push(`CoreDNS-${image.version}`, 'linux/amd64, go1.26.1, 0cf2e22');
 	return lines;
 }
