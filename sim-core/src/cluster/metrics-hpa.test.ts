@@ -90,3 +90,28 @@ describe('metrics-server from its release URL, kubectl top and the HPA walkthrou
 		expect(sh('kubectl top node').stderr).toBe('error: Metrics API not available\n');
 	}, 120_000);
 });
+
+describe("the HPA walkthrough with its own load generator", () => {
+	it('`while sleep 0.01; do wget -q -O- http://php-apache; done` in a busybox Pod raises the replicas; deleting it lets them fall after the stabilization window', () => {
+		const cluster = new Cluster({ seed: 7 });
+		for (const line of [`kubectl apply -f ${COMPONENTS}`, INSECURE_TLS, 'kubectl apply -f https://k8s.io/examples/application/php-apache.yaml']) expect(cluster.exec(line).exitCode).toBe(0);
+		cluster.settle({ maxMs: 120_000 });
+		cluster.advance('60s');
+		expect(cluster.exec('kubectl autoscale deployment php-apache --cpu=50% --min=1 --max=10').exitCode).toBe(0);
+		cluster.advance('30s');
+		expect(cluster.exec('kubectl get hpa php-apache').stdout).toContain('cpu: 0%/50%');
+		expect(cluster.exec(`kubectl run load-generator --image=busybox:1.28 --restart=Never -- /bin/sh -c "while sleep 0.01; do wget -q -O- http://php-apache; done"`).exitCode).toBe(0);
+		cluster.advance('120s');
+		// Each wget waits for php-apache's CPU-bound answer, so the loop sends a realistic rate, not one request per 10 ms.
+		expect(replicasOf(cluster)).toBeGreaterThanOrEqual(4);
+		expect(cluster.exec('kubectl logs load-generator --tail=1').stdout).toContain('OK!');
+		expect(cluster.exec('kubectl get pod load-generator').stdout).toMatch(/load-generator\s+1\/1\s+Running/);
+		const peak = replicasOf(cluster) ?? 0;
+		expect(cluster.exec('kubectl delete pod load-generator').exitCode).toBe(0);
+		cluster.advance('120s');
+		// Within the 300 s scale-down stabilization window the count holds.
+		expect(replicasOf(cluster)).toBe(peak);
+		cluster.advance('300s');
+		expect(replicasOf(cluster)).toBe(1);
+	}, 60_000);
+});

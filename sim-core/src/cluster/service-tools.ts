@@ -114,7 +114,7 @@ export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, po
 						serve: (request) => {
 							const userAgent = request.headers.find(([n]) => n.toLowerCase() === 'user-agent')?.[1] ?? '-';
 							const answer = host.runtime.serveHttp(landing.ip, landing.port, request.target, landing.clientIp, userAgent);
-							if (answer?.kind === 'http') return podHttpAnswer(answer, cluster.kernel.wallMs());
+							if (answer?.kind === 'http') return { ...podHttpAnswer(answer, cluster.kernel.wallMs()), ...(answer.latencyMs ? { latencyMs: answer.latencyMs } : {}) };
 							// Not an HTTP server (a database's port): the connection closes without an HTTP answer.
 							return { protocol: 'HTTP/1.1', status: 0, headers: [], body: '' };
 						},

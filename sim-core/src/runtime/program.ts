@@ -105,6 +105,8 @@ export interface NetworkOutcome {
 	stdout: string;
 	stderr: string;
 	files?: Record<string, string>;
+	/** How long it took on the virtual clock (the server's answer time). */
+	elapsedMs?: number;
 }
 
 /** The clients that go out on the network: their answer depends on the cluster at the instant they run. */
@@ -505,6 +507,13 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 			case 'done':
 				out.push(...outcome.out);
 				status = outcome.status;
+				// A client that waited for its server (php-apache's CPU-bound answer): the main process waits that long too.
+				if (networked?.elapsedMs && main) {
+					emit(program, host, out, instr.redirects, at);
+					program.status = status;
+					program.sleepUntilMs = at + networked.elapsedMs;
+					return;
+				}
 				break;
 			case 'sleep':
 				out.push(...outcome.out);
@@ -516,6 +525,8 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 					break;
 				}
 				emit(program, host, out, instr.redirects, at);
+				// sleep exits 0 when it wakes: a `while sleep 1; do ...; done` loop goes on whatever its body's last status was.
+				program.status = 0;
 				program.sleepUntilMs = outcome.ms === Number.POSITIVE_INFINITY ? null : at + outcome.ms;
 				return;
 			case 'exit':

@@ -60,6 +60,8 @@ export interface PlainHttpAnswer {
 	status: number;
 	headers: Array<[string, string]>;
 	body: string;
+	/** How long the server took to answer (its CPU time for the request), when it took measurably long. */
+	latencyMs?: number;
 }
 
 /** Where a TCP connection to an address lands on the simulated network (Services, Pods, nodes). */

@@ -86,13 +86,14 @@ export function wget(deps: NetDeps, args: string[]): ToolResult {
 	if (spider) return { exitCode: 0, stdout: '', stderr: quiet ? '' : `${err}remote file exists\n` };
 	const body = answer.body;
 	const bytes = new TextEncoder().encode(body).length;
+	const took = answer.latencyMs ? { elapsedMs: answer.latencyMs } : {};
 	if (output === '-') {
 		if (!quiet) err += 'writing to stdout\n';
-		return { exitCode: 0, stdout: body, stderr: quiet ? '' : `${err}${progressLine('-', bytes)}\nwritten to stdout\n` };
+		return { exitCode: 0, stdout: body, stderr: quiet ? '' : `${err}${progressLine('-', bytes)}\nwritten to stdout\n`, ...took };
 	}
 	const file = output ?? (target.path.replace(/[?#].*$/, '').split('/').pop() || 'index.html');
 	if (!quiet) err += `saving to '${file}'\n${progressLine(file, bytes)}\n'${file}' saved\n`;
-	return { exitCode: 0, stdout: '', stderr: err, files: { [file]: body } };
+	return { exitCode: 0, stdout: '', stderr: err, files: { [file]: body }, ...took };
 }
 
 /** The reason phrases busybox prints after a status code (from the server's own status line). */

@@ -72,4 +72,6 @@ export interface ToolResult {
 	stdout: string;
 	stderr: string;
 	files?: Record<string, string>;
+	/** How long the command took on the virtual clock (a server's answer time): a container's own process waits it out. */
+	elapsedMs?: number;
 }
