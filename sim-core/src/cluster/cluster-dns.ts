@@ -59,6 +59,8 @@ interface ServerState {
 
 interface CoreDnsState {
 	servers: Record<string, ServerState>;
+	/** The number of the tick chain's next event: a chain started again over a restored snapshot is told apart and dropped. */
+	tick: number;
 }
 
 /** A DNS exchange as the tools see it. */
@@ -74,17 +76,19 @@ export class CoreDnsServers extends ProcessBase<CoreDnsState> {
 	}
 
 	freshState(): CoreDnsState {
-		return { servers: {} };
+		return { servers: {}, tick: 0 };
 	}
 
 	onStart(): void {
-		this.periodic(RELOAD_TICK_MS, 'reload-check');
+		// The chain starts with the cluster; over a restored snapshot (virtual time already running) the restored queue carries it on.
+		if (this.nowMs === 0) this.periodic(RELOAD_TICK_MS, 'reload-check', this.state.tick);
 	}
 
 	handle(event: QueuedEvent): void {
-		if (event.kind !== 'reload-check') return;
+		if (event.kind !== 'reload-check' || event.payload !== this.state.tick) return;
 		this.checkReloads();
-		this.periodic(RELOAD_TICK_MS, 'reload-check');
+		this.state.tick++;
+		this.periodic(RELOAD_TICK_MS, 'reload-check', this.state.tick);
 	}
 
 	/** Every running CoreDNS container: its node, id and address. */
