@@ -8,6 +8,7 @@ import { mermaidDiagrams } from './src/integrations/mermaid/satteri-plugin.ts';
 import { localizedFootnotes } from './src/integrations/footnotes/satteri-plugin.ts';
 import { strictCsp } from './src/integrations/csp/integration.ts';
 import { sidebar } from './src/navigation/sidebar.ts';
+import { searchRanking } from './src/search/ranking.ts';
 
 // Chapters live in the top-level `content/` folder; `src/content/docs` is a
 // symlink to it so Starlight's own docs loader reads them with every feature
@@ -46,7 +47,7 @@ export default defineConfig({
 				EditLink: './src/components/overrides/EditLink.astro',
 			},
 			// Pagefind needs to compile its WebAssembly: the one CSP exception.
-			pagefind: true,
+			pagefind: { ranking: searchRanking },
 		}),
 		preact(),
 		strictCsp(),

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openWatched, siteUrl } from './harness.ts';
+import { searchRanking } from '../../src/search/ranking.ts';
 
 /** How far down the results a chapter may be and still count as found. */
 const TOP = 3;
@@ -36,9 +37,10 @@ afterAll(async () => {
 /** Runs the queries on `page` with the site's Pagefind; returns each query's result paths, best first. */
 async function searchAll(page: Page, queries: string[]): Promise<Record<string, string[]>> {
 	// Passed as source text: Vitest would otherwise rewrite the dynamic import for Node.
-	const script = `(async ({ queries, base }) => {
+	// Ranked with the site's own weights, as the search dialog ranks them.
+	const script = `(async ({ queries, base, ranking }) => {
 		const pagefind = await import(new URL('pagefind/pagefind.js', base).href);
-		await pagefind.options({ baseUrl: new URL(base).pathname });
+		await pagefind.options({ baseUrl: new URL(base).pathname, ranking });
 		await pagefind.init();
 		const out = {};
 		for (const q of queries) {
@@ -47,7 +49,7 @@ async function searchAll(page: Page, queries: string[]): Promise<Record<string, 
 			out[q] = data.map((d) => new URL(d.url, base).pathname);
 		}
 		return out;
-	})(${JSON.stringify({ queries, base: siteUrl('') })})`;
+	})(${JSON.stringify({ queries, base: siteUrl(''), ranking: searchRanking })})`;
 	return page.evaluate(script) as Promise<Record<string, string[]>>;
 }
 
