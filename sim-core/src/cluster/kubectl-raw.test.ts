@@ -27,4 +27,25 @@ describe('kubectl get --raw', () => {
 		cluster.stop('kube-apiserver');
 		expect(cluster.exec('kubectl get --raw /healthz')).toMatchObject({ stderr: 'The connection to the server 192.168.56.10:6443 was refused - did you specify the right host or port?\n', exitCode: 1 });
 	});
+
+	it("reaches a kubelet's own routes through the API server's node proxy", () => {
+		const cluster = createCluster({ seed: 6 });
+		cluster.settle();
+		const base = '/api/v1/nodes/node-1/proxy';
+		expect(cluster.exec(`kubectl get --raw ${base}/healthz`)).toMatchObject({ stdout: 'ok', exitCode: 0 });
+		// The kubelet's Prometheus text, as metrics-server scrapes it: not the Node object.
+		const metrics = cluster.exec(`kubectl get --raw ${base}/metrics/resource`).stdout;
+		expect(metrics).toMatch(/^# HELP container_cpu_usage_seconds_total /);
+		expect(metrics).toMatch(/^node_memory_working_set_bytes \S+ \d+$/m);
+		expect(metrics).toMatch(/container="kube-proxy",namespace="kube-system",pod="kube-proxy-/);
+		const pods = JSON.parse(cluster.exec(`kubectl get --raw ${base}/pods`).stdout) as { kind: string; items: Array<{ spec: { nodeName: string } }> };
+		expect(pods.kind).toBe('PodList');
+		expect(pods.items.length).toBeGreaterThan(0);
+		expect(pods.items.every((p) => p.spec.nodeName === 'node-1')).toBe(true);
+		expect(JSON.parse(cluster.exec(`kubectl get --raw ${base}/configz`).stdout)).toMatchObject({ kubeletconfig: { clusterDNS: ['10.96.0.10'], staticPodPath: '/etc/kubernetes/manifests' } });
+		expect(cluster.exec(`kubectl get --raw ${base}/no-such-route`)).toMatchObject({ stderr: 'Error from server (NotFound): the server could not find the requested resource\n', exitCode: 1 });
+		expect(cluster.exec('kubectl get --raw /api/v1/nodes/node-9/proxy/healthz')).toMatchObject({ stderr: 'Error from server (NotFound): nodes "node-9" not found\n', exitCode: 1 });
+		cluster.exec('ssh node-1 sudo systemctl stop kubelet');
+		expect(cluster.exec(`kubectl get --raw ${base}/healthz`)).toMatchObject({ stderr: 'Error from server (ServiceUnavailable): error trying to reach service: dial tcp 192.168.56.11:10250: connect: connection refused\n', exitCode: 1 });
+	});
 });

@@ -337,7 +337,7 @@ export class ReaderShell {
 		const auth = identity.token === undefined ? { user: { username: identity.user, groups: [...identity.groups, 'system:authenticated'] } } : { token: identity.token };
 		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION));
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
-		return { ok: false, code: response.status, ...statusOf(response.body) };
+		return { ok: false, code: response.status, ...statusOf(response.status, response.body) };
 	}
 
 	private kubectl(ctx: CommandContext): CommandResult {
@@ -415,14 +415,37 @@ export class ReaderShell {
 }
 
 /** A reason-less Status message, or the body itself when it is no Status (`404 page not found`). */
-function statusOf(body: string): { reason: string; message: string } {
+function statusOf(code: number, body: string): { reason: string; message: string } {
 	try {
 		const status = JSON.parse(body) as { kind?: string; reason?: string; message?: string };
 		if (status.kind === 'Status') return { reason: status.reason ?? '', message: status.message ?? '' };
 	} catch {
 		// not JSON
 	}
-	return { reason: '', message: body.trim() };
+	return genericServerResponse(code, body.trim());
+}
+
+/**
+ * An error answer that is not a Status (a kubelet's `404 page not found`
+ * through the node proxy): client-go words it by its code alone, keeping the
+ * body only where the code carries no meaning of its own. Mirrors
+ * k8s.io/apimachinery/pkg/api/errors NewGenericServerResponse.
+ */
+function genericServerResponse(code: number, body: string): { reason: string; message: string } {
+	const known: Record<number, [string, string]> = {
+		400: ['BadRequest', 'the server rejected our request for an unknown reason'],
+		401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+		404: ['NotFound', 'the server could not find the requested resource'],
+		405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+		409: ['Conflict', 'the server reported a conflict'],
+		429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+		503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+		504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+	};
+	const hit = known[code];
+	if (hit) return { reason: hit[0], message: hit[1] };
+	if (code === 403) return { reason: 'Forbidden', message: body };
+	return { reason: 'InternalError', message: `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding` };
 }
 
 /** The path given with `--kubeconfig=PATH` or `--kubeconfig PATH` (flags stop at `--`). */

@@ -24,10 +24,57 @@ import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
 import { CoreDnsServers } from './cluster-dns.ts';
 import { createSimcloud } from '../tools/simcloud/simcloud.ts';
 import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
+import type { KubeletProxyAnswer } from '../tools/curl/types.ts';
+import { inGoOrder } from '../tools/curl/serialize.ts';
+import { parseYaml } from '../yaml/index.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
+
+/**
+ * The API server's proxy to a kubelet's HTTPS port (10250): the node's
+ * InternalIP dialed from the control-plane node, then the kubelet's own
+ * routes (pkg/kubelet/server/server.go): /healthz, /pods, /metrics/resource,
+ * /configz. /configz shows the fields of the config file the kubelet read;
+ * a real kubelet also lists every field it defaulted. Other routes (/stats/summary, /metrics, /metrics/cadvisor) are
+ * not modelled and answer as an unknown path does.
+ */
+function kubeletProxy(cluster: ToolsContext, from: string, node: string, path: string): KubeletProxyAnswer | undefined {
+	const host = cluster.hosts.get(node);
+	if (!host) return undefined;
+	const dial = `dial tcp ${host.ip}:10250`;
+	if (host.poweredOff || cluster.isPartitioned(node) || cluster.isPartitioned(from)) return { kind: 'unreachable', error: `${dial}: i/o timeout` };
+	if (!host.kubelet.serving) return { kind: 'unreachable', error: `${dial}: connect: connection refused` };
+	const text = (body: string) => ({ kind: 'answer' as const, status: 200, contentType: 'text/plain; charset=utf-8', body });
+	if (path === '/healthz') return text('ok');
+	if (path === '/metrics/resource') {
+		const body = host.resourceMetrics();
+		if (body !== undefined) return { kind: 'answer', status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body };
+	}
+	if (path === '/pods' || path === '/pods/') {
+		const list = host.kubelet.podList();
+		if (list) return { kind: 'answer', status: 200, contentType: 'application/json', body: JSON.stringify(inGoOrder(list)) };
+	}
+	if (path === '/configz') {
+		const config = kubeletConfigz(host);
+		if (config) return { kind: 'answer', status: 200, contentType: 'application/json', body: config };
+	}
+	// Go's http.ServeMux for a path it has no handler for.
+	return { kind: 'answer', status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
+}
+
+/** /configz: `{"kubeletconfig":{...}}`, the configuration without its apiVersion and kind. */
+function kubeletConfigz(host: { fs: { exists(path: string): boolean; readFile(path: string): string } }): string | undefined {
+	const path = '/var/lib/kubelet/config.yaml';
+	if (!host.fs.exists(path)) return undefined;
+	try {
+		const { apiVersion: _a, kind: _k, ...config } = parseYaml(host.fs.readFile(path)) as Record<string, unknown>;
+		return JSON.stringify({ kubeletconfig: config });
+	} catch {
+		return undefined;
+	}
+}
 
 export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	const cp = cluster.hosts.get(cluster.controlPlaneNode)!;
@@ -86,6 +133,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			random: random('curl'),
 			elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
 			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts, dns),
+			kubeletProxy: (node, path) => kubeletProxy(cluster, cp.name, node, path),
 	};
 	shell.register('curl', createCurl(curlDeps));
 	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).

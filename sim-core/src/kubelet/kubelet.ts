@@ -386,6 +386,24 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		return exec(this.ctx, namespace, pod, container, argv);
 	}
 
+	/**
+	 * GET /pods: the pods bound to this node as the kubelet knows them (its
+	 * pod manager's copies, API and static), a PodList in the API's shape.
+	 * Undefined while the kubelet is not running.
+	 */
+	podList(): { kind: 'PodList'; apiVersion: 'v1'; metadata: Record<string, never>; items: unknown[] } | undefined {
+		if (!this.kernel.isRunning(this.id)) return undefined;
+		const items = Object.values(this.state.pods)
+			.filter((w) => !w.removedFromSource)
+			.map((w) => w.pod);
+		return { kind: 'PodList', apiVersion: 'v1', metadata: {}, items };
+	}
+
+	/** Whether the kubelet process runs (something listens on 10250). */
+	get serving(): boolean {
+		return this.kernel.isRunning(this.id);
+	}
+
 	/** The pods this kubelet runs, with their UID and source (for node tools). */
 	runningPods(): Array<{ namespace: string; name: string; uid: string; source: 'api' | 'file' }> {
 		return Object.values(this.state.pods)

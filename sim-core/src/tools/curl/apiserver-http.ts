@@ -130,6 +130,9 @@ export class ApiServerHttp {
 		}
 
 		const request = parsed.request;
+		if (request.resource === 'nodes' && request.subresource === 'proxy' && request.group === '' && request.name) {
+			return this.nodeProxy(req, request, 'user' in auth ? auth.user : undefined, headers, flowHeaders, pretty);
+		}
 		// Streaming subresources need an upgraded connection (SPDY or WebSocket): plain HTTP gets 400.
 		if (['exec', 'attach', 'portforward'].includes(request.subresource ?? '')) return json(400, statusBody(400, 'BadRequest', 'Upgrade request required'), flowHeaders);
 		if (['create', 'update', 'patch'].includes(request.verb)) {
@@ -162,6 +165,29 @@ export class ApiServerHttp {
 		const result = this.deps.request(asUser, request);
 		if (isTransportFailure(result)) return { status: 0, headers: [], body: '' };
 		return this.apiResponse(result, headers, flowHeaders, pretty, nosniff);
+	}
+
+	/**
+	 * GET /api/v1/nodes/<node>/proxy/<path>: the API server authorizes the
+	 * `nodes/proxy` subresource, finds the node, and relays the request to
+	 * its kubelet on port 10250 (what `kubectl get --raw` uses to read a
+	 * kubelet's /metrics/resource, /healthz, /pods or /configz). A kubelet it
+	 * cannot dial gives 503 `error trying to reach service: <dial error>`.
+	 * Mirrors pkg/registry/core/node/rest/proxy.go and the upgrade-aware
+	 * proxy's error responder (k8s.io/apimachinery/pkg/util/proxy).
+	 */
+	private nodeProxy(req: HttpRequest, request: ApiRequest, user: UserInfo | undefined, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, pretty: boolean): HttpResponse {
+		const nosniff: [string, string] = ['x-content-type-options', 'nosniff'];
+		if (req.method !== 'GET' && req.method !== 'HEAD') return this.apiResponse({ code: 405, body: statusBody(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource') }, headers, flowHeaders, pretty, nosniff);
+		// Authorization (get nodes/proxy) and the node's existence, as the API server checks them before dialing.
+		const found = this.deps.request(user, { verb: 'get', group: '', version: 'v1', resource: 'nodes', name: request.name, subresource: 'proxy' });
+		if (isTransportFailure(found)) return { status: 0, headers: [], body: '' };
+		if (found.code >= 300) return this.apiResponse(found, headers, flowHeaders, pretty, nosniff);
+		const target = req.target.split('?')[0];
+		const path = target.slice(target.indexOf('/proxy') + '/proxy'.length) || '/';
+		const answer = this.deps.kubeletProxy?.(request.name!, path) ?? { kind: 'unreachable' as const, error: `dial tcp: lookup ${request.name}: no such host` };
+		if (answer.kind === 'unreachable') return this.apiResponse({ code: 503, body: statusBody(503, 'ServiceUnavailable', `error trying to reach service: ${answer.error}`) }, headers, flowHeaders, pretty, nosniff);
+		return this.finish(answer.status, [...headers, ['content-type', answer.contentType]], answer.body);
 	}
 
 	/** An ApiResponse as JSON (or plain text for logs), with its warning headers. */

@@ -119,4 +119,16 @@ export interface CurlDeps {
 	resolve?(hostName: string, name: string): string | undefined;
 	/** curl's version on `hostName` (`curl/<version>` User-Agent); default CURL_VERSION. */
 	versionOn?(hostName: string): string | undefined;
+	/**
+	 * The API server's proxy to a node's kubelet (`/api/v1/nodes/<node>/proxy/<path>`):
+	 * the kubelet's answer on port 10250, or why the API server could not reach it.
+	 * Undefined, or no function: the proxy finds no kubelet (503).
+	 */
+	kubeletProxy?(node: string, path: string): KubeletProxyAnswer | undefined;
 }
+
+/** What the API server's node proxy got from a kubelet. */
+export type KubeletProxyAnswer =
+	| { kind: 'answer'; status: number; contentType: string; body: string }
+	/** The dial failed: `dial tcp 192.168.56.11:10250: connect: connection refused`. */
+	| { kind: 'unreachable'; error: string };
