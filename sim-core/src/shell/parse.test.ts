@@ -1,27 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { Parser, ShellSyntaxError, parse, type Word } from './parse.ts';
+import { Parser, ShellSyntaxError, parse, type AndOr, type ForCommand, type SimpleCommand, type Word } from './parse.ts';
 
 /** A word as text, with expansions shown as ${name} / $(src) and quoted literal parts in «». */
 const w = (word: Word) =>
 	word.map((p) => (p.k === 'lit' ? (p.q ? `«${p.v}»` : p.v) : p.k === 'var' ? `\${${p.v}${p.op ?? ''}${p.arg ?? ''}}` : `$(${p.v})`)).join('');
-/** Each simple command as [assigns..., words..., redirs...] strings. */
-const show = (src: string) =>
-	parse(src).map((c) =>
-		c.list.map((ao) =>
-			ao
-				.map(
-					({ op, pipe }) =>
-						(op ? op + ' ' : '') +
-						(pipe.bang ? '! ' : '') +
-						pipe.cmds
-							.map((cmd) =>
-								[...cmd.assigns.map((a) => `${a.name}=${w(a.value)}`), ...cmd.words.map(w), ...cmd.redirs.map((r) => `${r.fd}${r.op}${w(r.target)}`)].join(' '),
-							)
-							.join(' | '),
-				)
-				.join(' '),
-		),
-	);
+/** A simple command as [assigns..., words..., redirs...]; a loop as `for NAME in WORDS { LIST }`. */
+const cmdText = (cmd: SimpleCommand | ForCommand): string =>
+	'k' in cmd
+		? `for ${cmd.name}${cmd.words ? ` in ${cmd.words.map(w).join(' ')}` : ''} { ${cmd.body.map(listText).join('; ')} }`
+		: [...cmd.assigns.map((a) => `${a.name}=${w(a.value)}`), ...cmd.words.map(w), ...cmd.redirs.map((r) => `${r.fd}${r.op}${w(r.target)}`)].join(' ');
+const listText = (ao: AndOr): string =>
+	ao.map(({ op, pipe }) => (op ? op + ' ' : '') + (pipe.bang ? '! ' : '') + pipe.cmds.map(cmdText).join(' | ')).join(' ');
+/** Each complete command's lists, as text. */
+const show = (src: string) => parse(src).map((c) => c.list.map(listText));
 
 describe('tokenizer and parser', () => {
 	it.each<[string, unknown]>([
@@ -38,6 +29,9 @@ describe('tokenizer and parser', () => {
 		["echo $'a\\tb'", [['echo «a\tb»']]],
 		['echo ~ ~/x a~', [['echo ${~} ${~}/x a~']]],
 		['echo a # comment', [['echo a']]],
+		['for p in $(kubectl get pods -o name); do kubectl logs $p; done', [['for p in $(kubectl get pods -o name) { kubectl logs ${p} }']]],
+		['for i in 1 2\ndo\n  echo $i\n  echo done\ndone | sort; echo after', [['for i in 1 2 { echo ${i}; echo done } | sort', 'echo after']]],
+		['for x; do echo $x; done', [['for x { echo ${x} }']]],
 		['echo a#b', [['echo a#b']]],
 		['a | b | c', [['a | b | c']]],
 		['a && b || c', [['a && b || c']]],
@@ -98,7 +92,12 @@ describe('tokenizer and parser', () => {
 		['echo > | x', "bash: syntax error near unexpected token '|'"],
 		['cat <<', "bash: syntax error near unexpected token 'newline'"],
 		['done', "bash: syntax error near unexpected token 'done'"],
-		['for i in 1 2; do echo $i; done', "bash: 'for' (compound commands): not supported in this simulated shell"],
+		['for i in 1 2; do echo $i; don', 'bash: syntax error: unexpected end of file'],
+		['for i in 1 2; echo $i; done', "bash: syntax error near unexpected token 'echo'"],
+		['for 1x in a; do echo; done', "bash: `1x': not a valid identifier"],
+		['for i in a; do done', "bash: syntax error near unexpected token 'done'"],
+		['for i in a; do echo $i; done > out', 'bash: redirections of a whole loop (`done > file`): not supported in this simulated shell'],
+		['while true; do echo; done', "bash: 'while' (compound commands): not supported in this simulated shell"],
 		['if true; then echo; fi', "bash: 'if' (compound commands): not supported in this simulated shell"],
 		['( ls )', "bash: '( ... )' (subshells): not supported in this simulated shell"],
 		['echo $((1+2))', 'bash: arithmetic expansion $((...)): not supported in this simulated shell'],
@@ -134,7 +133,7 @@ describe('tokenizer and parser', () => {
 	it('warns when a here-document runs to the end of input', () => {
 		const p = new Parser('cat <<EOF\nno end');
 		const c = p.next();
-		expect(c?.list[0][0].pipe.cmds[0].redirs[0].target).toEqual([{ k: 'lit', v: 'no end\n', q: true }]);
+		expect((c?.list[0][0].pipe.cmds[0] as SimpleCommand).redirs[0].target).toEqual([{ k: 'lit', v: 'no end\n', q: true }]);
 		expect(p.warnings).toEqual(["bash: warning: here-document at line 1 delimited by end-of-file (wanted 'EOF')"]);
 	});
 });

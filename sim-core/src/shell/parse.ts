@@ -1,8 +1,11 @@
 /**
  * Tokenizer and parser for bash command lines, enough for what tutorials print
  * and readers paste: quoting, expansions, pipelines, `&&`/`||`/`;` lists,
- * redirections, here-documents and continuation lines. Compound commands
- * (if/for/while/case, subshells, functions) are refused with a clear message.
+ * redirections, here-documents and continuation lines, and the one compound
+ * command tutorials lean on: `for NAME in WORDS; do LIST; done` (kubernetes.io
+ * loops over `$(kubectl get pods -o name)` this way). The other compound
+ * commands (if/while/case, subshells, functions) are refused with a clear
+ * message.
  *
  * The AST is plain data:
  *
@@ -11,7 +14,10 @@
  *                                                 newline, plus here-document bodies; `text` is
  *                                                 its source, for history
  *     AndOr         = { op: '' | '&&' | '||'; pipe: Pipeline }[]   first op is ''
- *     Pipeline      = { bang: boolean; cmds: SimpleCommand[] }     `! a | b | c`
+ *     Pipeline      = { bang: boolean; cmds: (SimpleCommand | ForCommand)[] }   `! a | b | c`
+ *     ForCommand    = { k: 'for'; name; words: Word[] | null; body: AndOr[] }
+ *                                                 `for NAME [in WORDS]; do LIST; done`;
+ *                                                 words null: no `in` (the positional parameters)
  *     SimpleCommand = { assigns: Assign[]; words: Word[]; redirs: Redir[] }
  *     Assign        = { name; value: Word }       `NAME=value` before the command name
  *     Redir         = { fd; op; target: Word }    op: < > >> >& <& &> &>> << <<<;
@@ -54,10 +60,18 @@ export interface SimpleCommand {
 	words: Word[];
 	redirs: Redir[];
 }
+/** `for NAME in WORDS; do LIST; done`: LIST runs once per field of WORDS, with NAME set to it. */
+export interface ForCommand {
+	k: 'for';
+	name: string;
+	/** The words after `in`; null when there is no `in` (bash then loops over "$@"). */
+	words: Word[] | null;
+	body: AndOr[];
+}
 /** Commands joined by `|`; `bang` inverts the status (`! cmd`). */
 export interface Pipeline {
 	bang: boolean;
-	cmds: SimpleCommand[];
+	cmds: Array<SimpleCommand | ForCommand>;
 }
 /** Pipelines joined by `&&`/`||`, evaluated left to right with short-circuit. */
 export type AndOr = Array<{ op: '' | '&&' | '||'; pipe: Pipeline }>;
@@ -92,8 +106,8 @@ const OPS = ['&&', '||', ';;', '&>>', '&>', '>>', '>&', '>|', '<<<', '<<-', '<<'
 const META = ' \t\n|&;()<>';
 const PLAIN = /[^ \t\n|&;()<>\\'"$`]+/y;
 const FD = /\d+(?=[<>])/y;
-/** Words that open compound commands: bash would parse a loop or a group here. */
-const COMPOUND = new Set(['if', 'for', 'while', 'until', 'case', 'select', 'function', '{', '[[', 'coproc']);
+/** Words that open compound commands this shell does not run: bash would parse a loop or a group here. */
+const COMPOUND = new Set(['if', 'while', 'until', 'case', 'select', 'function', '{', '[[', 'coproc']);
 /** Words that only make sense inside a compound command. */
 const CLOSERS = new Set(['then', 'else', 'elif', 'fi', 'do', 'done', 'esac', '}', ']]']);
 
@@ -214,7 +228,12 @@ export class Parser {
 		return { bang, cmds };
 	}
 
-	#command(): SimpleCommand {
+	#command(): SimpleCommand | ForCommand {
+		const first = this.#peek();
+		if (first.t === 'w' && plainText(first.w) === 'for') {
+			this.#take();
+			return this.#for();
+		}
 		const c: SimpleCommand = { assigns: [], words: [], redirs: [] };
 		for (;;) {
 			const t = this.#peek();
@@ -245,6 +264,48 @@ export class Parser {
 			throw near(tokText(t));
 		}
 		return c;
+	}
+
+	/** After `for`: NAME, an optional `in WORDS`, then `do LIST done` (bash's for_command). */
+	#for(): ForCommand {
+		const nameTok = this.#take();
+		if (nameTok.t === 'eof') throw new ShellSyntaxError('bash: syntax error: unexpected end of file', 2, true);
+		if (nameTok.t !== 'w') throw near(tokText(nameTok));
+		const name = plainText(nameTok.w) ?? tokText(nameTok);
+		if (!/^[A-Za-z_]\w*$/.test(name)) throw new ShellSyntaxError(`bash: \`${name}': not a valid identifier`, 1);
+		this.#nls();
+		let words: Word[] | null = null;
+		let t = this.#peek();
+		if (t.t === 'w' && plainText(t.w) === 'in') {
+			this.#take();
+			words = [];
+			for (t = this.#peek(); t.t === 'w'; t = this.#peek()) words.push((this.#take() as { w: Word }).w);
+			if (t.t === 'op' && t.v === ';') this.#take();
+			else if (t.t === 'eof') throw new ShellSyntaxError('bash: syntax error: unexpected end of file', 2, true);
+			else if (t.t !== 'nl') throw near(tokText(t));
+		} else if (t.t === 'op' && t.v === ';') this.#take();
+		this.#nls();
+		t = this.#take();
+		if (t.t === 'eof') throw new ShellSyntaxError('bash: syntax error: unexpected end of file', 2, true);
+		if (t.t !== 'w' || plainText(t.w) !== 'do') throw near(tokText(t));
+		const body: AndOr[] = [];
+		for (;;) {
+			this.#nls();
+			t = this.#peek();
+			if (t.t === 'eof') throw new ShellSyntaxError('bash: syntax error: unexpected end of file', 2, true);
+			if (t.t === 'w' && plainText(t.w) === 'done') {
+				if (!body.length) throw near('done');
+				this.#take();
+				break;
+			}
+			body.push(this.#andOr());
+			const sep = this.#peek();
+			if (sep.t === 'op' && (sep.v === ';' || sep.v === '&')) this.#take();
+			else if (sep.t !== 'nl' && !(sep.t === 'w' && plainText(sep.w) === 'done') && sep.t !== 'eof') throw near(tokText(this.#take()));
+		}
+		const after = this.#peek();
+		if (after.t === 'r') throw unsupported('redirections of a whole loop (`done > file`)');
+		return { k: 'for', name, words, body };
 	}
 
 	// ---- tokenizer ----

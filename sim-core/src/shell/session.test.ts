@@ -449,3 +449,26 @@ describe('snapshots', () => {
 		expect(() => s.restore({} as never)).toThrow(/not a shell session snapshot/);
 	});
 });
+
+describe('for loops', () => {
+	it('runs the body once per field of the expanded words, with the variable set', () => {
+		const s = cluster();
+		expect(run(s, 'for i in a "b c" d; do echo "<$i>"; done')).toMatchObject({ stdout: '<a>\n<b c>\n<d>\n', exitCode: 0 });
+		// A command substitution is split into fields, as the DNS-debugging page's loop over `-o name` relies on.
+		expect(out(s, 'for w in $(echo one two); do echo $w; echo -; done')).toBe('one\n-\ntwo\n-\n');
+		// The variable keeps the last value; the loop's status is the last command's.
+		expect(out(s, 'for i in 1 2; do false; done; echo $? $i')).toBe('1 2\n');
+		expect(out(s, 'for i in $(true); do echo never; done; echo $?')).toBe('0\n');
+	});
+
+	it('passes its output down a pipe and its errors to the terminal', () => {
+		const s = cluster();
+		expect(run(s, 'for x in c a b; do echo $x; nosuchcmd; done | sort')).toMatchObject({ stdout: 'a\nb\nc\n', exitCode: 0 });
+		expect(run(s, 'for x in c a b; do echo $x; nosuchcmd; done | sort').stderr).toContain('nosuchcmd: command not found');
+	});
+
+	it('reads a loop written over several lines, as pasted', () => {
+		const s = cluster();
+		expect(out(s, 'for n in 1 2\ndo\n  echo n=$n\ndone')).toBe('n=1\nn=2\n');
+	});
+});

@@ -28,7 +28,7 @@
 import { BUILTINS } from './builtins.ts';
 import { COMMANDS } from './commands.ts';
 import { FsError, type FsJSON } from '../host/fs.ts';
-import { Parser, ShellSyntaxError, assignOf, plainText, type AndOr, type Pipeline, type SimpleCommand, type Word, type WordPart } from './parse.ts';
+import { Parser, ShellSyntaxError, assignOf, plainText, type AndOr, type ForCommand, type Pipeline, type SimpleCommand, type Word, type WordPart } from './parse.ts';
 import type { CommandHandler, CommandResult, Host } from './types.ts';
 import { OUT_MAX, OutputLimit, res } from './utils/common.ts';
 
@@ -498,8 +498,32 @@ export class ShellSession {
 
 	#pipeline(p: Pipeline, stdin: string): void {
 		let data = stdin;
-		p.cmds.forEach((c, i) => (data = this.#simple(c, data, i < p.cmds.length - 1)));
+		p.cmds.forEach((c, i) => (data = 'k' in c ? this.#for(c, data, i < p.cmds.length - 1) : this.#simple(c, data, i < p.cmds.length - 1)));
 		if (p.bang) this.status = this.status ? 0 : 1;
+	}
+
+	/**
+	 * A for loop: WORDS expanded once (command substitutions run, fields
+	 * split), then LIST once per field with NAME set. Its status is the last
+	 * command's, 0 when it never ran. In a pipeline its output is collected
+	 * for the next command, as bash's subshell for the loop would pass it on.
+	 */
+	#for(c: ForCommand, stdin: string, piped: boolean): string {
+		const fields = c.words === null ? [] : this.#fields(c.words);
+		const outer = this.#term;
+		const inner = piped ? (this.#term = new Term()) : outer;
+		try {
+			this.status = 0;
+			for (const field of fields) {
+				this.setVar(c.name, field);
+				for (const ao of c.body) this.#andOr(ao, stdin);
+			}
+		} finally {
+			this.#term = outer;
+		}
+		if (!piped) return '';
+		outer.w(inner.e, true);
+		return inner.o;
 	}
 
 	/** Runs one simple command; returns its stdout when that goes down the pipe (otherwise it is on the terminal already). */
