@@ -75,12 +75,24 @@ const WAIT_STEP_MS = 100;
 const NO_ROUTE_MS = 3_000;
 /** ssh's exit status when the connection fails or is lost (ssh(1): "255 if an error occurred"). */
 const SSH_FAILED = 255;
+/**
+ * Roughly how long one kubectl run takes against a cluster on the local
+ * network (process start, the cached discovery, one TLS request): an
+ * estimate, not an upstream figure. A line with several kubectl commands
+ * (`kubectl scale --replicas=0; kubectl scale --replicas=2`) lets this much
+ * virtual time pass before each one after the first, so the controllers
+ * act in between as they would on a real cluster; a single command takes
+ * no time, as before.
+ */
+const KUBECTL_RUN_MS = 100;
 
 export class ReaderShell {
 	readonly session: ShellSession;
 	readonly workstation: Host;
 	private readonly sink: KubectlWatchSink;
 	private kubectlRuns: number;
+	/** kubectl commands run by the current input line (see KUBECTL_RUN_MS). */
+	private kubectlInLine = 0;
 	/** See ShellState.severed. */
 	private severed: string[];
 	/** See ShellState.container. */
@@ -140,6 +152,7 @@ export class ReaderShell {
 			return { stdout: '', stderr: text, output: text, exitCode: SSH_FAILED };
 		}
 		if (this.container) return this.containerExec(line);
+		this.kubectlInLine = 0;
 		const result = this.session.exec(line, stdin === undefined ? {} : { stdin });
 		const out: ExecResult = { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
 		// The line took a machine of the session down (`reboot`): its sshd closed the connection on the way.
@@ -364,6 +377,7 @@ export class ReaderShell {
 				cluster.transport.setBearerToken(id, identity.token, on);
 			}
 		};
+		if (this.kubectlInLine++ > 0) cluster.kernel.runUntil(cluster.kernel.nowMs + KUBECTL_RUN_MS);
 		enroll(processId, node);
 		this.kubectlRuns++;
 		const fsOf = ctx.host.fs;
