@@ -48,4 +48,22 @@ describe('kubectl get --raw', () => {
 		cluster.exec('ssh node-1 sudo systemctl stop kubelet');
 		expect(cluster.exec(`kubectl get --raw ${base}/healthz`)).toMatchObject({ stderr: 'Error from server (ServiceUnavailable): error trying to reach service: dial tcp 192.168.56.11:10250: connect: connection refused\n', exitCode: 1 });
 	});
+
+	it('lists metrics.k8s.io once its APIService exists, and serves it once Available', () => {
+		const cluster = createCluster({ seed: 6 });
+		cluster.settle();
+		const groups = () => (JSON.parse(cluster.exec('kubectl get --raw /apis').stdout) as { groups: Array<{ name: string }> }).groups.map((g) => g.name);
+		expect(groups()).not.toContain('metrics.k8s.io');
+		expect(cluster.exec('kubectl get --raw /apis/metrics.k8s.io/v1beta1').stderr).toBe('Error from server (NotFound): the server could not find the requested resource\n');
+		cluster.exec('kubectl apply -f https://github.com/kubernetes-sigs/metrics-server/releases/latest/download/components.yaml');
+		// Registered at once; its Pod is not ready yet, so the group version answers 503.
+		expect(groups()).toContain('metrics.k8s.io');
+		expect(cluster.exec('kubectl get --raw /apis/metrics.k8s.io/v1beta1').stderr).toBe('Error from server (ServiceUnavailable): the server is currently unable to handle the request\n');
+		// On kubeadm the kubelets' serving certificates are self-signed: metrics-server needs --kubelet-insecure-tls to become ready.
+		cluster.exec(`kubectl patch deployment metrics-server -n kube-system --type=json -p '[{"op":"add","path":"/spec/template/spec/containers/0/args/-","value":"--kubelet-insecure-tls"}]'`);
+		cluster.settle({ maxMs: 120_000 });
+		cluster.advance('60s');
+		const list = JSON.parse(cluster.exec('kubectl get --raw /apis/metrics.k8s.io/v1beta1').stdout) as { resources: Array<{ name: string }> };
+		expect(list.resources.map((r) => r.name)).toEqual(['nodes', 'pods']);
+	});
 });

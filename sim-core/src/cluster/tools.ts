@@ -27,6 +27,7 @@ import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
 import type { KubeletProxyAnswer } from '../tools/curl/types.ts';
 import { inGoOrder } from '../tools/curl/serialize.ts';
 import { parseYaml } from '../yaml/index.ts';
+import { apiServiceName, isAvailable, type ApiService } from '../apiserver/aggregator/apiservice.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
@@ -134,6 +135,10 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
 			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts, dns),
 			kubeletProxy: (node, path) => kubeletProxy(cluster, cp.name, node, path),
+			apiService: (group, version) => {
+				const found = cluster.get('apiservices', undefined, apiServiceName(group, version)) as ApiService | undefined;
+				return found ? (isAvailable(found) ? 'available' : 'unavailable') : 'absent';
+			},
 	};
 	shell.register('curl', createCurl(curlDeps));
 	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).

@@ -28,6 +28,7 @@ import { httpDate } from '../../golang/time.ts';
 import { goMarshalIndent } from '../../golang/json.ts';
 import { utf8Length } from '../../golang/utf8.ts';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
+import { RESOURCES } from '../../api/resources.ts';
 import { probe } from './health.ts';
 import { ANONYMOUS, defaultAuthorizeNonResource, flowSchemaFor, nameUuid } from './identity.ts';
 import { parseApiPath, patchTypeOf, type NonResourceRequest } from './paths.ts';
@@ -247,7 +248,8 @@ export class ApiServerHttp {
 			return this.finish(200, [...headers, ['content-type', 'application/json'], ...flowHeaders], goMarshalIndent(info));
 		}
 		if (path === '/api') return json(apiVersions(`${this.deps.apiServer.ip}:${this.deps.apiServer.port}`));
-		if (path === '/apis') return json(apiGroupList());
+		const apiServices = this.deps.apiService ?? (() => 'absent' as const);
+		if (path === '/apis') return json(apiGroupList(apiServices));
 		const core = /^\/api\/([^/]+)$/.exec(path);
 		if (core) {
 			const list = apiResourceList('', core[1]);
@@ -255,7 +257,14 @@ export class ApiServerHttp {
 		}
 		const group = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
 		if (group) {
-			const doc = group[2] ? apiResourceList(group[1], group[2]) : apiGroup(group[1]);
+			// An aggregated group version is its extension server's to describe: 404 without an APIService, 503 while it is not Available.
+			const aggregated = group[2] !== undefined && RESOURCES.some((r) => r.aggregated && r.group === group[1] && r.version === group[2]);
+			if (aggregated) {
+				const state = apiServices(group[1], group[2]!);
+				if (state === 'absent') return notFound();
+				if (state === 'unavailable') return this.finish(503, [...headers, ['content-type', 'application/json'], ...flowHeaders], encodeBody(statusBody(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', {}), pretty));
+			}
+			const doc = group[2] ? apiResourceList(group[1], group[2]) : apiGroup(group[1], apiServices);
 			return doc ? json(doc) : notFound();
 		}
 		if (path === '/metrics') return this.finish(200, [...headers, ['content-type', 'text/plain; version=0.0.4; charset=utf-8'], ...flowHeaders], metricsText(this.deps.metrics?.() ?? []));

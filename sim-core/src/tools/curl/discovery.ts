@@ -40,10 +40,22 @@ const GROUP_PRIORITY: Record<string, number> = {
 	'flowcontrol.apiserver.k8s.io': 16100,
 };
 
+/**
+ * Which aggregated group versions have an APIService now: the aggregator
+ * lists a group in /apis as soon as its APIService exists, Available or not
+ * (a client then finds out from the group version's 503). Default: none.
+ */
+export type ApiServiceLookup = (group: string, version: string) => 'absent' | 'available' | 'unavailable';
+const NO_API_SERVICES: ApiServiceLookup = () => 'absent';
+
 /** The served groups other than core, in /apis order. */
-function servedGroups(): Array<{ name: string; version: string }> {
+function servedGroups(apiServices: ApiServiceLookup): Array<{ name: string; version: string }> {
 	const seen = new Map<string, string>();
-	for (const r of RESOURCES) if (r.group && !seen.has(r.group)) seen.set(r.group, r.version);
+	for (const r of RESOURCES) {
+		if (!r.group || seen.has(r.group)) continue;
+		if (r.aggregated && apiServices(r.group, r.version) === 'absent') continue;
+		seen.set(r.group, r.version);
+	}
 	return [...seen.entries()]
 		.map(([name, version]) => ({ name, version }))
 		.sort((a, b) => (GROUP_PRIORITY[b.name] ?? 0) - (GROUP_PRIORITY[a.name] ?? 0) || (a.name < b.name ? -1 : 1));
@@ -57,13 +69,13 @@ export function apiVersions(serverAddress: string): GoJsonValue {
 const groupVersionEntry = (g: { name: string; version: string }) => ({ groupVersion: `${g.name}/${g.version}`, version: g.version });
 
 /** `/apis`. */
-export function apiGroupList(): GoJsonValue {
-	return { kind: 'APIGroupList', apiVersion: 'v1', groups: servedGroups().map((g) => ({ name: g.name, versions: [groupVersionEntry(g)], preferredVersion: groupVersionEntry(g) })) };
+export function apiGroupList(apiServices: ApiServiceLookup = NO_API_SERVICES): GoJsonValue {
+	return { kind: 'APIGroupList', apiVersion: 'v1', groups: servedGroups(apiServices).map((g) => ({ name: g.name, versions: [groupVersionEntry(g)], preferredVersion: groupVersionEntry(g) })) };
 }
 
 /** `/apis/<group>`, if served. */
-export function apiGroup(name: string): GoJsonValue | undefined {
-	const g = servedGroups().find((x) => x.name === name);
+export function apiGroup(name: string, apiServices: ApiServiceLookup = NO_API_SERVICES): GoJsonValue | undefined {
+	const g = servedGroups(apiServices).find((x) => x.name === name);
 	return g ? { kind: 'APIGroup', apiVersion: 'v1', name: g.name, versions: [groupVersionEntry(g)], preferredVersion: groupVersionEntry(g) } : undefined;
 }
 

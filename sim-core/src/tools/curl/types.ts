@@ -125,6 +125,8 @@ export interface CurlDeps {
 	 * Undefined, or no function: the proxy finds no kubelet (503).
 	 */
 	kubeletProxy?(node: string, path: string): KubeletProxyAnswer | undefined;
+	/** Whether an aggregated group version has an APIService, and whether it is Available (default: none exists). */
+	apiService?(group: string, version: string): 'absent' | 'available' | 'unavailable';
 }
 
 /** What the API server's node proxy got from a kubelet. */
