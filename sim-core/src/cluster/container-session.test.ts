@@ -89,3 +89,35 @@ describe('kubectl run -it into the container’s own shell', () => {
 		expect(cluster.exec('kubectl get pod keep').stdout).toMatch(/keep\s+1\/1\s+Running\s+1 \(\d+s ago\)/);
 	});
 });
+
+/**
+ * A command that never ends, attached (kubernetes.io's HPA load generator):
+ * a real kubectl streams it until the reader presses Ctrl-C; the simulation
+ * streams 30 s of virtual time, says so, and presses it for the reader.
+ */
+describe('kubectl run attached to a command that never ends', () => {
+	const LOOP = `/bin/sh -c "while sleep 1; do echo tick; done"`;
+
+	it('with -it: the Ctrl-C reaches the container as SIGINT, the Pod ends with 130, and --rm deletes it', () => {
+		const cluster = createCluster({ seed: 9 });
+		cluster.settle();
+		const r = cluster.exec(`kubectl run -i --tty lg --rm --image=busybox:1.28 --restart=Never -- ${LOOP}`);
+		expect(r.exitCode).toBe(130);
+		const ticks = r.stdout.split('\n').filter((l) => l === 'tick').length;
+		expect(ticks).toBeGreaterThanOrEqual(28);
+		expect(ticks).toBeLessThanOrEqual(31);
+		expect(r.stdout).toMatch(/tick\n\^C\nSession ended, resume using 'kubectl attach lg -c lg -n default -i -t' command\npod "lg" deleted from default namespace\n$/);
+		expect(r.stderr).toContain('[sim-core/shell] still running after 30 s of virtual time: interrupted, as Ctrl-C would\n');
+		expect(r.stderr).toMatch(/pod default\/lg terminated \(Error\)\n$/);
+		expect(cluster.exec('kubectl get pod lg').stderr).toBe('Error from server (NotFound): pods "lg" not found\n');
+	});
+
+	it('with -i only: the Ctrl-C ends kubectl itself, so the Pod goes on running and --rm never runs', () => {
+		const cluster = createCluster({ seed: 9 });
+		cluster.settle();
+		const r = cluster.exec(`kubectl run -i lg --rm --image=busybox:1.28 --restart=Never -- ${LOOP}`);
+		expect(r.exitCode).toBe(130);
+		expect(r.stdout).not.toContain('deleted');
+		expect(cluster.exec('kubectl get pod lg').stdout).toMatch(/\nlg\s+1\/1\s+Running\s+0\s+/);
+	});
+});

@@ -75,6 +75,8 @@ const WAIT_STEP_MS = 100;
 const NO_ROUTE_MS = 3_000;
 /** ssh's exit status when the connection fails or is lost (ssh(1): "255 if an error occurred"). */
 const SSH_FAILED = 255;
+/** A shell killed by SIGINT: 128 + 2. */
+const SIGINT_STATUS = 130;
 /**
  * Roughly how long one kubectl run takes against a cluster on the local
  * network (process start, the cached discovery, one TLS request): an
@@ -420,6 +422,10 @@ export class ReaderShell {
 			rawGet: this.rawApi ? (path) => this.rawGet(processId, identity, path) : undefined,
 			tty: ctx.tty === true,
 			openContainerSession: ctx.tty === true ? (session) => (this.container = { ...session, host: ctx.host.name }) : undefined,
+			interruptAttached:
+				ctx.tty === true
+					? (namespace, pod, container) => [...this.cluster.hosts.values()].some((node) => node.runtime.endAttachedShell(namespace, pod, container, SIGINT_STATUS))
+					: undefined,
 			kubeconfigPath: identity.path,
 			bearerToken: identity.token !== undefined,
 			pid: SHELL_PID + this.kubectlRuns,

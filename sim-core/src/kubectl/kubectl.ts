@@ -65,6 +65,13 @@ export interface KubectlEnvironment {
 	 * observers.
 	 */
 	openContainerSession?(session: ContainerSession): void;
+	/**
+	 * The reader's Ctrl-C on a raw terminal attached to a container (`kubectl
+	 * run -it`): the container's TTY turns it into SIGINT for its foreground
+	 * process, which ends with status 130. False when no such container runs.
+	 * Absent where kubectl has no terminal.
+	 */
+	interruptAttached?(namespace: string, pod: string, container: string): boolean;
 	/** The kubeconfig file kubectl read ($KUBECONFIG or ~/.kube/config), for `-v=6`'s loader line. */
 	kubeconfigPath?: string;
 	/** Whether the kubeconfig's user authenticates with a bearer token (`token:`), for `-v=7`'s Authorization header. */

@@ -52,9 +52,10 @@ function run(inv: KubectlInvocation): CommandResult {
 	write(2, container.stderr);
 	// The stream starts where the log is now: attach shows what comes next.
 	const now = fetchLog(inv, pod, container.container);
-	streamAttach(inv, pod, container.container, { stdin: args.flags.stdin === true, tty: args.flags.tty === true, quiet, commandName: 'kubectl attach' }, write, 'error' in now ? '' : now.text);
+	const streamed = streamAttach(inv, pod, container.container, { stdin: args.flags.stdin === true, tty: args.flags.tty === true, quiet, commandName: 'kubectl attach' }, write, 'error' in now ? '' : now.text);
 	const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
-	return { stdout: text(1), stderr: text(2), exitCode: 0, chunks };
+	// Interrupted without a raw terminal, kubectl itself dies of the SIGINT.
+	return { stdout: text(1), stderr: text(2), exitCode: streamed === 'interrupted' ? 130 : 0, chunks };
 }
 
 export const attachCommand: KubectlCommand = {

@@ -80,14 +80,17 @@ describe('kubectl attach', () => {
 	it('streams what the main process writes from now on, until the reader detaches', () => {
 		const before = cluster.now();
 		const r = cluster.exec('kubectl attach ticker');
+		// 30 s of virtual time, then the simulation's Ctrl-C: without a TTY it ends kubectl (status 130), not the container.
 		expect(r.stderr).toBe(
-			"All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n",
+			"All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n[sim-core/shell] still running after 30 s of virtual time: interrupted, as Ctrl-C would\n",
 		);
+		expect(r.exitCode).toBe(130);
 		expect(r.stdout).toMatch(/^(tick \d+\n){3}$/);
 		expect(cluster.now() - before).toBe(30_000);
 		// -t on a container without a TTY; -q says nothing.
 		expect(cluster.exec('kubectl attach ticker -it').stderr).toMatch(/^error: Unable to use a TTY - container ticker did not allocate one\nAll commands/);
-		expect(cluster.exec('kubectl attach ticker -it -q').stderr).toBe('');
+		expect(cluster.exec('kubectl attach ticker -it -q').stderr).toBe('[sim-core/shell] still running after 30 s of virtual time: interrupted, as Ctrl-C would\n');
+		expect(cluster.exec('kubectl get pod ticker').stdout).toMatch(/\nticker\s+1\/1\s+Running\s+0\s+/);
 	});
 
 	it('refuses what upstream refuses', () => {

@@ -11,7 +11,11 @@
  *
  * The attach stream is the container's log read as virtual time runs (the
  * main process's output is its log), at most ATTACH_STREAM_CAP_MS: a real
- * attach to a server lasts until interrupted. The reader's prompt counts as
+ * attach to a server lasts until interrupted. The simulation then presses
+ * Ctrl-C for the reader, and says so: on a raw terminal (`-it`) the
+ * container's TTY turns it into SIGINT, its process ends with 130, and
+ * kubectl goes on as it would (`--rm` deletes the Pod); without one the
+ * interrupt ends kubectl itself, leaving the Pod running. The reader's prompt counts as
  * a terminal when kubectl writes to it (env.tty), so `-it` prints attach's
  * two notices and, once the session ends, the `Session ended, resume
  * using ...` line; elsewhere kubectl says it cannot use a TTY.
@@ -32,6 +36,7 @@ import { callError, checkErr, errorText, plain, type KubectlError } from './chec
 import { deletedLine } from './delete.ts';
 import { openShell } from './exec.ts';
 import type { CommandResult } from '../../shell/types.ts';
+import { INTERNAL } from '../../shell/session.ts';
 
 /** How long the simulated attach streams a container that keeps running (a real one lasts until Ctrl-C): 30 s of virtual time. */
 export const ATTACH_STREAM_CAP_MS = 30_000;
@@ -149,7 +154,7 @@ export interface AttachStreamOptions {
  * the container's output from `seen` on until its process exits (at most
  * ATTACH_STREAM_CAP_MS), and the reattach message of a raw terminal.
  */
-export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string, options: AttachStreamOptions, write: (fd: 1 | 2, text: string) => void, seenBefore: string): void {
+export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string, options: AttachStreamOptions, write: (fd: 1 | 2, text: string) => void, seenBefore: string): 'ended' | 'interrupted' {
 	const namespace = pod.metadata.namespace ?? inv.namespace;
 	const spec = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])].find((c) => c.name === container);
 	let tty = options.tty;
@@ -170,14 +175,20 @@ export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string
 		seen = now.text;
 	};
 	let next = inv.env.nowMs() + STREAM_POLL_MS;
-	inv.env.waitFor(() => {
+	const ended = inv.env.waitFor(() => {
 		if (inv.env.nowMs() < next) return false;
 		next = inv.env.nowMs() + STREAM_POLL_MS;
 		drain();
 		return !containerRunning(inv, pod, container, restartCount);
 	}, ATTACH_STREAM_CAP_MS);
 	drain();
+	if (!ended && containerRunning(inv, pod, container, restartCount)) {
+		write(2, `${INTERNAL} still running after ${ATTACH_STREAM_CAP_MS / 1000} s of virtual time: interrupted, as Ctrl-C would\n`);
+		if (!rawTty || !inv.env.interruptAttached?.(namespace, pod.metadata.name ?? '', container)) return 'interrupted';
+		write(1, '^C\n');
+	}
 	if (rawTty && !options.quiet) write(1, `Session ended, resume using '${options.commandName} ${pod.metadata.name} -c ${container} -n ${namespace} -i -t' command\n`);
+	return 'ended';
 }
 
 /** Attaches to the Pod `kubectl run` created and sees it through, as run.go's attach branch does. */
@@ -228,7 +239,12 @@ export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stde
 				return { stdout: text(1), stderr: text(2), exitCode: 0, chunks };
 			}
 		}
-		streamAttach(inv, ready.pod, container, { stdin: request.stdin, tty: request.tty, quiet: request.quiet, commandName: 'kubectl attach' }, write, 'error' in before ? '' : before.text);
+		const streamed = streamAttach(inv, ready.pod, container, { stdin: request.stdin, tty: request.tty, quiet: request.quiet, commandName: 'kubectl attach' }, write, 'error' in before ? '' : before.text);
+		// Ctrl-C without a raw terminal kills kubectl: no exit code, no --rm (its deferred removal never runs), status 130.
+		if (streamed === 'interrupted') {
+			const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
+			return { stdout: text(1), stderr: text(2), exitCode: 130, chunks };
+		}
 	}
 
 	// Only --restart=Never and OnFailure wait for the exit code.

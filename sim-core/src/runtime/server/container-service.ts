@@ -258,9 +258,11 @@ export function readLogs(ctx: CriService, id: string, options: { tailLines?: num
 }
 
 /**
- * The shell a reader attached to read `exit N` on its standard input: the
- * container's main process ends now with that code (`kubectl run -it`'s
- * session ending). False when no such running container is there.
+ * The main process of a container a reader is attached to ends now with
+ * `exitCode`: its shell read `exit N` on its standard input (`kubectl run
+ * -it`'s session ending), or the reader's Ctrl-C reached it through the
+ * container's TTY as SIGINT (130). False when no such running container,
+ * with its standard input open, is there.
  */
 export function endAttachedShell(ctx: CriService, namespace: string, podName: string, container: string, exitCode: number): boolean {
 	const c = Object.values(ctx.host.containers).find((x) => x.namespace === namespace && x.podName === podName && x.name === container && x.state === 'CONTAINER_RUNNING');
