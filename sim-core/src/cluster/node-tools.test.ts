@@ -177,6 +177,18 @@ describe('conntrack -L on the node of a Pod', () => {
 		expect(run(cluster, `ssh ${node} conntrack -L -p tcp -d ${clusterIP}`).stdout).toBe('');
 	});
 
+	it('kube-proxy deletes the UDP entries of a CoreDNS Pod that went away, before they time out', () => {
+		run(cluster, 'kubectl exec client -- nslookup kubernetes.default');
+		const targets = [...run(cluster, `ssh ${node} conntrack -L -p udp -d 10.96.0.10`).stdout.matchAll(/ src=(\S+) dst=\S+ sport=53 /g)].map((m) => m[1]);
+		const gone = targets[0];
+		const pod = cluster.list('pods', 'kube-system').find((p) => (p.status as { podIP?: string }).podIP === gone)?.metadata.name;
+		run(cluster, `kubectl delete pod -n kube-system ${pod} --grace-period=0 --force`);
+		cluster.advance('5s');
+		const left = run(cluster, `ssh ${node} conntrack -L -p udp -d 10.96.0.10`).stdout;
+		expect(left).not.toContain(` src=${gone} `);
+		expect(left.trim().split('\n').filter(Boolean)).toHaveLength(targets.filter((t) => t !== gone).length);
+	});
+
 	it('port filters need the protocol first, as conntrack only knows them once -p names it', () => {
 		expect(cluster.exec(`ssh ${node} conntrack -L --dport 53`)).toMatchObject({ exitCode: 2, stderr: "conntrack: unrecognized option '--dport'\nTry `conntrack -h' or 'conntrack --help' for more information.\n" });
 	});
