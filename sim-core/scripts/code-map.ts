@@ -77,6 +77,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	'systemd/systemd': github('systemd/systemd', 'v255'),
 	// The metrics-server release the manifest URL's `latest` stands for.
 	'kubernetes-sigs/metrics-server': github('kubernetes-sigs/metrics-server', 'v0.8.0'),
+	// Ubuntu 24.04's procps (ps, pgrep, pidof); the default branch moved on to 4.0.5+.
+	'procps-ng/procps': github('procps-ng/procps', 'v4.0.4'),
 	...Object.fromEntries(
 		[
 			'kubernetes/klog',
@@ -127,6 +129,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	// Projects hosted outside GitHub, at their default branch.
 	'netfilter/iptables': cgit('https://git.netfilter.org/iptables'),
 	'netfilter/nftables': cgit('https://git.netfilter.org/nftables'),
+	'netfilter/conntrack-tools': cgit('https://git.netfilter.org/conntrack-tools'),
+	'netfilter/libnetfilter_conntrack': cgit('https://git.netfilter.org/libnetfilter_conntrack'),
 	'kernel/ipvsadm': cgit('https://git.kernel.org/pub/scm/utils/kernel/ipvsadm/ipvsadm.git'),
 	'gnu/bash': cgit('https://git.savannah.gnu.org/cgit/bash.git'),
 	'gnu/grep': cgit('https://git.savannah.gnu.org/cgit/grep.git'),

@@ -26,6 +26,7 @@ import type { MachineContext, NetworkContext } from './wiring.ts';
 import type { NodeHost } from './node-host.ts';
 import { NETWORK } from './options.ts';
 import { deepCopy } from '../golang/json.ts';
+import { emptyConntrack, trackFlow, type ConntrackTable } from '../host/netfilter/conntrack.ts';
 
 /** Where kube-proxy's container mounts its ConfigMap (kubeadm's DaemonSet). */
 const CONFIG_MOUNT = '/var/lib/kube-proxy';
@@ -122,7 +123,7 @@ export class NodeNetwork {
 	}
 }
 
-/** Where a connection lands on the cluster's network. */
+/** Where a connection lands on the cluster's network (and what the nodes' conntrack tables keep of it). */
 export function clusterConnect(cluster: NetworkContext, source: ConnectSource, ip: string, port: number, proto: 'tcp' | 'udp' = 'tcp'): Landing {
 	const views = [...cluster.hosts.values()].map((h) => h.network.view());
 	// A load balancer of the cloud (cluster/sim-cloud.ts): it forwards to a healthy host's NodePort, keeping the client's address.
@@ -130,7 +131,53 @@ export function clusterConnect(cluster: NetworkContext, source: ConnectSource, i
 	const balanced = source.kind === 'workstation' ? cluster.cloud?.route(ip, port) : undefined;
 	if (balanced) {
 		if (balanced.kind === 'drop') return { kind: 'timeout' };
-		return connect(views, source, balanced.nodeIp, balanced.nodePort, proto);
+		const landing = connect(views, source, balanced.nodeIp, balanced.nodePort, proto);
+		trackConnection(cluster, source, balanced.nodeIp, balanced.nodePort, proto, landing);
+		return landing;
 	}
-	return connect(views, source, ip, port, proto);
+	const landing = connect(views, source, ip, port, proto);
+	trackConnection(cluster, source, ip, port, proto, landing);
+	return landing;
+}
+
+/** ip_local_port_range's default: where a client's ephemeral source port is drawn. */
+const EPHEMERAL_PORT_MIN = 32_768;
+const EPHEMERAL_PORT_MAX = 60_999;
+
+function conntrackOf(host: NodeHost): ConntrackTable {
+	return (host.network.dataplane.conntrack ??= emptyConntrack());
+}
+
+/**
+ * The conntrack entries a connection leaves: on the node whose rules it
+ * went through first (the client's node, or the node a workstation
+ * addressed), with the NAT those rules did (the reply comes from the
+ * endpoint, to the masqueraded address); and on the node that delivered it
+ * to a Pod or process elsewhere, as it arrived there. A packet the filter
+ * table rejected or dropped never confirmed an entry. The two-hop case (a
+ * NodePort reached on another node's address) is recorded with the final
+ * endpoint on the first node, a simplification. The client's source port
+ * comes from its own seeded stream, so no other draw moves.
+ */
+function trackConnection(cluster: NetworkContext, source: ConnectSource, ip: string, port: number, proto: 'tcp' | 'udp', landing: Landing): void {
+	if (landing.decision?.kind === 'reject' || landing.decision?.kind === 'drop') return;
+	const first = cluster.hosts.get(source.kind === 'workstation' ? ([...cluster.hosts.values()].find((h) => h.ip === ip)?.name ?? '') : source.node);
+	if (!first || first.poweredOff) return;
+	const clientIp = source.kind === 'workstation' ? source.ip : source.kind === 'pod' ? (ip.startsWith('127.') || ip === source.ip ? '' : source.ip) : ip.startsWith('127.') ? '127.0.0.1' : first.ip;
+	// Inside a Pod's own namespace (its loopback, its own address) no node sees the packet.
+	if (!clientIp) return;
+	const sport = EPHEMERAL_PORT_MIN + cluster.kernel.rng(`conntrack/${first.name}`).int(EPHEMERAL_PORT_MAX - EPHEMERAL_PORT_MIN + 1);
+	const now = cluster.kernel.nowMs;
+	const orig = { src: clientIp, dst: ip, sport, dport: port };
+	const reached = landing.kind === 'pod' || landing.kind === 'host';
+	const result = reached ? 'answered' : landing.kind === 'refused' ? 'reset' : 'silent';
+	const reply = reached ? { src: landing.ip, dst: landing.clientIp, sport: landing.port, dport: sport } : { src: ip, dst: clientIp, sport: port, dport: sport };
+	trackFlow(conntrackOf(first), { proto, orig, reply, result }, now);
+	if (reached && landing.node !== first.name) {
+		const there = cluster.hosts.get(landing.node);
+		if (there && !there.poweredOff) {
+			const arrived = { src: landing.clientIp, dst: landing.ip, sport, dport: landing.port };
+			trackFlow(conntrackOf(there), { proto, orig: arrived, reply: { src: landing.ip, dst: landing.clientIp, sport: landing.port, dport: sport }, result }, now);
+		}
+	}
 }

@@ -5,8 +5,10 @@
  * ip on every node, and crictl, systemctl and journalctl on every node, with
  * poweroff, reboot and shutdown, which take the machine down; iptables,
  * iptables-save, ipvsadm and nft on every node, and curl through Services
- * and inside Pods (./service-tools.ts); with `cloud: true`, simcloud (the
- * cloud's CLI) on the workstation.
+ * and inside Pods (./service-tools.ts); ps, pgrep, pidof, ss and conntrack
+ * on every node, over its process table, sockets and connection-tracking
+ * table (./node-processes.ts); with `cloud: true`, simcloud (the cloud's
+ * CLI) on the workstation.
  *
  * Mirrors nothing upstream: the simulator's wiring of the tools a reader
  * types.
@@ -29,6 +31,12 @@ import { inGoOrder } from '../tools/curl/serialize.ts';
 import { parseYaml } from '../yaml/index.ts';
 import { apiServiceName, isAvailable, type ApiService } from '../apiserver/aggregator/apiservice.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
+import { createPgrep, createPidof } from '../tools/procps/pgrep.ts';
+import { createPs } from '../tools/procps/ps.ts';
+import { createSs } from '../tools/ip/ss.ts';
+import { createConntrack } from '../tools/netfilter/conntrack.ts';
+import { CONNTRACK_TIMEOUTS_S, emptyConntrack, type ConntrackEntry } from '../host/netfilter/conntrack.ts';
+import { nodeProcesses } from './node-processes.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
@@ -188,6 +196,37 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	// ---- iptables, iptables-save, ipvsadm, nft on every node; curl inside Pods ----
 	registerNetworkTools(cluster, shell, curlDeps, podHosts, dns);
 
+	// ---- ps, pgrep, pidof, ss, conntrack: each node's processes, sockets and conntrack table ----
+	const views = new Map([...cluster.hosts.values()].map((h) => [h.name, nodeProcesses(cluster, h)]));
+	for (const host of cluster.hosts.values()) {
+		const view = views.get(host.name)!;
+		const psDeps = { processes: view.processes, nowWallMs: () => cluster.kernel.wallMs(), memTotalKb: view.memTotalKb };
+		host.shellHost.commands.set('ps', createPs(psDeps));
+		host.shellHost.commands.set('pgrep', createPgrep(psDeps));
+		host.shellHost.commands.set('pidof', createPidof(psDeps));
+		host.shellHost.commands.set('ss', createSs({ sockets: view.sockets }));
+		host.shellHost.commands.set(
+			'conntrack',
+			createConntrack({
+				table: () => (host.network.dataplane.conntrack ??= emptyConntrack()),
+				nowMs: () => cluster.kernel.nowMs,
+				// The daemons' watch connections carry traffic all the time: their timeout is always near the full day.
+				steady: (): ConntrackEntry[] =>
+					view.connections().map((c, i) => ({
+						id: 0,
+						proto: 'tcp',
+						orig: { src: c.src, dst: c.dst, sport: c.sport, dport: c.dport },
+						reply: { src: c.replySrc, dst: c.src, sport: c.dport, dport: c.replyDport },
+						tcpState: 'ESTABLISHED',
+						unreplied: false,
+						assured: true,
+						createdMs: 0,
+						expiresAtMs: cluster.kernel.nowMs + (CONNTRACK_TIMEOUTS_S.tcpEstablished - (i % 3)) * 1000,
+					})),
+			}),
+		);
+	}
+
 	// ---- crictl, systemctl, journalctl: each node's containerd and its two systemd units ----
 	for (const host of cluster.hosts.values()) {
 		// Receives containerd's answer to `crictl pull` (a snapshot restores its state over this fresh start).
@@ -204,6 +243,8 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			kubelet: host.kubeletState,
 			containerd: host.runtimeState,
 			containerdCgroup: () => containerdCgroup(host.runtimeState),
+			// The shims' PIDs as ps shows them.
+			shimPid: (sandboxId) => views.get(host.name)!.processes().find((p) => p.comm === 'containerd-shim' && p.argv[4] === sandboxId)?.pid,
 			stopService: (service) => cluster.nodeFault({ verb: 'stop', component: service === 'kubelet' ? 'kubelet' : 'container-runtime', node: host.name }, { actor: `systemd/${host.name}`, via: 'systemctl' }),
 			startService: (service) => cluster.nodeFault({ verb: 'start', component: service === 'kubelet' ? 'kubelet' : 'container-runtime', node: host.name }, { actor: `systemd/${host.name}`, via: 'systemctl' }),
 			power: () => power,

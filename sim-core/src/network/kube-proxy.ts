@@ -30,6 +30,7 @@
  * pkg/proxy/runner/bounded_frequency_runner.go (BoundedFrequencyRunner),
  * pkg/proxy/healthcheck/proxy_health.go (ProxyHealthServer).
  */
+import { cleanStaleEntries } from './conntrack-cleanup.ts';
 import type { KubeObject, Node } from '../api/types.ts';
 import { R, type ApiClient } from '../client/client.ts';
 import { EventsV1Recorder, emptyEventsV1Recorder, type EventsV1RecorderState } from '../client/events-v1.ts';
@@ -410,6 +411,8 @@ export class KubeProxy extends ProcessBase<KubeProxyState> {
 				break;
 			}
 		}
+		// conntrack.CleanStaleEntries: the UDP flows of endpoints that are gone.
+		if (dp.conntrack) cleanStaleEntries(dp.conntrack, servicePorts, endpoints);
 		if (fullSync) {
 			s.lastFullSyncMs = this.nowMs;
 			s.syncs.full++;

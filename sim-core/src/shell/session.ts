@@ -147,6 +147,8 @@ export class ShellSession {
 	#depth = 0;
 	#count = 0;
 	#active = false;
+	/** The pipelines being run, innermost last, with the host each runs on (see pipelineCommands). */
+	#pipes: Array<{ host: string; cmds: string[][] }> = [];
 
 	constructor(hosts: Host[] = []) {
 		for (const h of hosts) this.addHost(h);
@@ -498,8 +500,26 @@ export class ShellSession {
 
 	#pipeline(p: Pipeline, stdin: string): void {
 		let data = stdin;
-		p.cmds.forEach((c, i) => (data = 'k' in c ? this.#for(c, data, i < p.cmds.length - 1) : this.#simple(c, data, i < p.cmds.length - 1)));
+		// What `ps` sees of the pipeline while it runs: every stage's words as typed (variables read, nothing run), aliases applied; a loop shows as `for`.
+		const cmds = p.cmds.map((c) => {
+			if ('k' in c) return ['for'];
+			const argv = c.words.map((w) => w.map((part) => (part.k === 'lit' ? part.v : part.k === 'var' ? (this.#cur.vars.get(part.v) ?? '') : `$(${part.v})`)).join(''));
+			const alias = argv.length ? this.#cur.al.get(argv[0]) : undefined;
+			return alias ? [...alias.split(/\s+/).filter(Boolean), ...argv.slice(1)] : argv;
+		});
+		this.#pipes.push({ host: this.host.name, cmds });
+		try {
+			p.cmds.forEach((c, i) => (data = 'k' in c ? this.#for(c, data, i < p.cmds.length - 1) : this.#simple(c, data, i < p.cmds.length - 1)));
+		} finally {
+			this.#pipes.pop();
+		}
 		if (p.bang) this.status = this.status ? 0 : 1;
+	}
+
+	/** The commands of the innermost pipeline running on the current host, as typed (for `ps`, which sees its pipeline's other processes); undefined when it runs on another host. */
+	pipelineCommands(): string[][] | undefined {
+		const top = this.#pipes[this.#pipes.length - 1];
+		return top && top.host === this.host.name ? top.cmds.map((c) => [...c]) : undefined;
 	}
 
 	/**

@@ -17,7 +17,8 @@
  * Connection state that session affinity needs lives here too, as the
  * kernel keeps it: xt_recent's tables (./recent.ts), IPVS persistence
  * templates (./ipvs.ts) and the elements nftables adds to a dynamic set
- * (./nftables.ts). All of it goes with the power.
+ * (./nftables.ts), and the connection-tracking table (./conntrack.ts).
+ * All of it goes with the power.
  *
  * Mirrors pkg/kubelet/kubelet_network_linux.go (the kubelet's own chains).
  */
@@ -25,6 +26,7 @@ import { emptyIptables, ensureChain, ensureRule, parseRuleArgs, type IptablesSta
 import { emptyIpvs, type IpvsState } from './ipvs.ts';
 import type { NftTable } from './nftables.ts';
 import type { RecentTables } from './recent.ts';
+import { emptyConntrack, type ConntrackTable } from './conntrack.ts';
 
 /** Plain JSON; see the module comment. */
 export interface NodeDataplaneState {
@@ -36,6 +38,8 @@ export interface NodeDataplaneState {
 	ipvsModuleLoaded: boolean;
 	/** xt_recent's tables (session affinity in iptables mode); absent in snapshots from before them. */
 	recent?: RecentTables;
+	/** The connection-tracking table (./conntrack.ts); absent in snapshots from before it. */
+	conntrack?: ConntrackTable;
 }
 
 /** The kubelet's hint and canary chains (KubeIPTablesHintChain, the Monitor canary). */
@@ -60,5 +64,5 @@ function applyKubeletChains(state: IptablesState): void {
 export function emptyDataplane(): NodeDataplaneState {
 	const iptables = emptyIptables();
 	applyKubeletChains(iptables);
-	return { iptables, ipvs: emptyIpvs(), nftables: [], ipvsModuleLoaded: false, recent: {} };
+	return { iptables, ipvs: emptyIpvs(), nftables: [], ipvsModuleLoaded: false, recent: {}, conntrack: emptyConntrack() };
 }

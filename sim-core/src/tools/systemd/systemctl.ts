@@ -50,7 +50,7 @@ interface Out {
 }
 
 /** Memory a run uses (format_bytes, base 1024, one decimal), modelled: a Go daemon's heap grows with what it manages. */
-function memoryBytes(unitService: 'kubelet' | 'containerd', items: number): number {
+export function memoryBytes(unitService: 'kubelet' | 'containerd', items: number): number {
 	// An idle kubelet sits near 32 MiB and adds about 1.5 MiB per pod; containerd near 24 MiB and about 1 MiB per container.
 	return unitService === 'kubelet' ? (32 + 1.5 * items) * 1024 * 1024 : (24 + items) * 1024 * 1024;
 }
@@ -123,7 +123,7 @@ function statusText(ctx: CommandContext, deps: SystemdDeps, unit: UnitFacts, his
 	if (last) out.push(label('CPU', formatTimespan(cpuMs(unit.service, runMs))));
 	const procs: Array<[number, string]> = [];
 	if (active && last) procs.push([last.pid, exec.argv.join(' ')]);
-	for (const id of shims) procs.push([shimPid(id), `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id ${id} -address /run/containerd/containerd.sock`]);
+	for (const id of shims) procs.push([deps.shimPid?.(id) ?? shimPid(id), `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id ${id} -address /run/containerd/containerd.sock`]);
 	if (procs.length) {
 		out.push(label('CGroup', `/system.slice/${unit.name}`));
 		const width = Math.max(...procs.map(([pid]) => String(pid).length));

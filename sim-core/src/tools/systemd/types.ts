@@ -29,6 +29,8 @@ export interface SystemdDeps {
 	 * containers containerd holds (its memory use follows them).
 	 */
 	containerdCgroup(): { shimSandboxIds: string[]; sandboxes: number; runningContainers: number };
+	/** The PID of a sandbox's shim as the node's process table numbers it (ps); without it, a stand-in from the sandbox id. */
+	shimPid?(sandboxId: string): number | undefined;
 	/**
 	 * Stops the service's process now (`systemctl stop`): the wiring maps it
 	 * to the cluster's faults API without recording a new input (the shell
