@@ -24,6 +24,7 @@ const QUERIES: Record<string, { en: string[]; 'zh-cn': string[] }> = {
 	'addons/dns': { en: ['ndots', 'Corefile'], 'zh-cn': ['ndots', '搜索列表'] },
 	'journeys/deployment': { en: ['journey of a Deployment'], 'zh-cn': ['Deployment 的旅程'] },
 	'reference/glossary': { en: ['glossary'], 'zh-cn': ['术语表'] },
+	'reference/metrics-server': { en: ['metrics-server'], 'zh-cn': ['metrics-server'] },
 };
 
 let browser: Browser;
