@@ -103,6 +103,19 @@ function baseProfileOf(c: ContainerRecord): UsageProfile {
 	return WAITING;
 }
 
+/**
+ * A few hundred nanoseconds more or less in each accrual, drawn from the
+ * container and the instant (no random stream moves): a real cgroup's
+ * usage counter is never a round number of microseconds, so metrics-server's
+ * nanocore figures end in `n` (`148917482n`), not in a rounded `u`.
+ */
+function subMicrosecond(id: string, nowMs: number): number {
+	let h = 2166136261;
+	const key = `${id}@${nowMs}`;
+	for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619) >>> 0;
+	return h % 1000;
+}
+
 /** The container's account, brought up to `nowMs`: idle work and queued requests served at up to its CPU limit. */
 export function accrue(c: ContainerRecord, nowMs: number): ContainerUsageState {
 	const startMs = c.startedMs ?? nowMs;
@@ -115,7 +128,7 @@ export function accrue(c: ContainerRecord, nowMs: number): ContainerUsageState {
 	const capacity = limit * dtMs * 1e3;
 	const idle = Math.min(profile.idleMillicores * dtMs * 1e3, capacity);
 	const served = Math.min(usage.backlogNanos, capacity - idle);
-	usage.cpuNanos += Math.round(idle + served);
+	usage.cpuNanos += Math.round(idle + served) + (idle + served > 0 ? subMicrosecond(c.id, nowMs) : 0);
 	usage.backlogNanos -= served;
 	usage.atMs = nowMs;
 	return usage;
