@@ -271,6 +271,7 @@ export class Cluster {
 			kernel: this.kernel,
 			transport: this.transport,
 			hosts: this.hosts,
+			peers: () => this.hosts.values(),
 			controlPlaneNode: controlPlane.name,
 			isFailing: (component, node) => this.faults.isFailing(component, node),
 			isPartitioned: (node) => this.faults.isPartitioned(node),
