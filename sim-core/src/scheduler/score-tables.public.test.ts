@@ -117,7 +117,8 @@ function clusterFor(key: string): Cluster {
 	let cluster = clusters.get(key);
 	if (!cluster) {
 		const nodes = clusterNodes.get(key)!;
-		cluster = createCluster({ seed: 1, nodes, controlPlane: { registerNode: false }, scheduler: { profiles: ALL_PROFILES } });
+		cluster = createCluster({ seed: 1, nodes, controlPlane: { registerNode: false }, scheduler: { profiles: ALL_PROFILES }, cni: 'none' });
+		installBridgeNetwork(cluster, nodes.map((n) => n.name));
 		const registered = new Set(cluster.list('nodes').map((n) => n.metadata.name));
 		const missing = nodes.filter((n) => !registered.has(n.name)).map((n) => n.name);
 		if (missing.length) throw new Error(`nodes ${missing.join(', ')} did not register`);
@@ -138,6 +139,32 @@ interface NodeView {
 	spec?: { unschedulable?: boolean; taints?: TaintView[] };
 }
 const nodesOf = (cluster: Cluster) => cluster.list('nodes') as unknown as NodeView[];
+
+/**
+ * A Pod network written by hand on each node (the bridge plugin with
+ * host-local addresses, as in containerd's example conflist) instead of an
+ * add-on's DaemonSet: the tables' nodes are sized for their cases (some have
+ * no room at all), so no network Pod may need a place on them. Waits until
+ * every node is Ready and carries no taint.
+ */
+const BRIDGE_CONFLIST = JSON.stringify({
+	cniVersion: '1.0.0',
+	name: 'bridge',
+	plugins: [{ type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet: 'usePodCidr' }]] } }],
+});
+function installBridgeNetwork(cluster: Cluster, nodes: string[]): void {
+	for (const node of nodes) {
+		run(cluster, `ssh ${node}`);
+		run(cluster, `echo '${BRIDGE_CONFLIST}' > /etc/cni/net.d/10-bridge.conflist`);
+		run(cluster, 'exit');
+	}
+	for (let i = 0; i < 240; i++) {
+		const ready = nodesOf(cluster).every((n) => !n.spec?.taints?.length && (n as { status?: { conditions?: Array<{ type: string; status: string }> } }).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+		if (ready && nodesOf(cluster).length === nodes.length) return;
+		cluster.advance(500);
+	}
+	throw new Error('nodes did not become Ready on the bridge network');
+}
 
 /** kube-proxy and CoreDNS leave the nodes (the control-plane machine registers no Node: its static pods are no Pods here). */
 function emptyTheWorkers(cluster: Cluster): void {

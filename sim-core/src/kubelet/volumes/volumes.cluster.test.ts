@@ -47,10 +47,12 @@ describe('volumes in a cluster, driven with kubectl', () => {
 		expect(c.exec('kubectl exec web -- cat /var/run/secrets/kubernetes.io/serviceaccount/namespace').stdout).toBe('default\n');
 		expect(c.exec('kubectl exec web -- cat /var/run/secrets/kubernetes.io/serviceaccount/ca.crt').stdout).toContain('-----BEGIN CERTIFICATE-----');
 		expect(c.exec('kubectl exec web -- sh -c "echo x > /usr/share/nginx/html/index.html"')).toMatchObject({ stderr: 'sh: 1: cannot create /usr/share/nginx/html/index.html: Read-only file system\ncommand terminated with exit code 2\n', exitCode: 2 });
-		const uid = c.get('pods', 'default', 'web')?.metadata.uid ?? '';
-		expect(c.exec(`ssh node-1 cat /var/lib/kubelet/pods/${uid}/volumes/kubernetes.io~configmap/content/index.html`).stdout).toBe('hello-from-a-configmap');
-		// The kubelet's read went through the Node authorizer's graph: the pod on node-1 uses web-content.
-		expect(c.trace().some((e) => e.action === 'authorize' && e.msg?.startsWith('Node allowed system:node:node-1 to get configmaps'))).toBe(true);
+		const pod = c.get('pods', 'default', 'web');
+		const uid = pod?.metadata.uid ?? '';
+		const node = (pod?.spec as { nodeName: string }).nodeName;
+		expect(c.exec(`ssh ${node} cat /var/lib/kubelet/pods/${uid}/volumes/kubernetes.io~configmap/content/index.html`).stdout).toBe('hello-from-a-configmap');
+		// The kubelet's read went through the Node authorizer's graph: the pod on that node uses web-content.
+		expect(c.trace().some((e) => e.action === 'authorize' && e.msg?.startsWith(`Node allowed system:node:${node} to get configmaps`))).toBe(true);
 	}, 120_000);
 
 	it('a Secret mounted in a pod is the decoded value, and a kubelet may not read a Secret no pod of its node uses', () => {
