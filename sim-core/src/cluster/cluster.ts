@@ -55,6 +55,7 @@ import { deepCopy } from '../golang/json.ts';
 import { CLOUD_CONTROLLER_MANAGER, createCloudControllerManager } from '../controllers/cloud/cloud-controller-manager.ts';
 import { SimCloud, type SimCloudState } from './sim-cloud.ts';
 import { cloudControllerManagerObjects } from './bootstrap/cloud.ts';
+import { podNetworkObjects, type PodNetworkAddon } from './bootstrap/pod-network.ts';
 
 /** Everything a snapshot holds: plain JSON. */
 export interface ClusterSnapshot {
@@ -145,6 +146,8 @@ export class Cluster {
 	private inputCount = 0;
 	/** False with `controlPlane: { registerNode: false }`: the control-plane machines' kubelets create no Node. */
 	private readonly registerControlPlane: boolean;
+	/** The Pod network add-on applied after kubeadm init (the `cni` option). */
+	private readonly podNetwork: PodNetworkAddon;
 
 	constructor(options: ClusterOptions = {}, restore?: ClusterSnapshot) {
 		this.options = {
@@ -162,6 +165,8 @@ export class Cluster {
 		}
 		if (registerNode !== undefined && typeof registerNode !== 'boolean') throw new Error(`controlPlane.registerNode: ${JSON.stringify(registerNode)} is not a boolean (false: the control-plane machine registers no Node, as on a managed cluster)`);
 		this.registerControlPlane = registerNode !== false;
+		if (options.cni !== undefined && !['flannel', 'calico', 'none'].includes(options.cni)) throw new Error(`cni: ${JSON.stringify(options.cni)} is not one of "flannel", "calico", "none"`);
+		this.podNetwork = options.cni ?? 'flannel';
 		const cloudOption = options.cloud;
 		if (cloudOption !== undefined && typeof cloudOption !== 'boolean' && (typeof cloudOption !== 'object' || cloudOption === null)) throw new Error(`cloud: ${JSON.stringify(cloudOption)} is neither true/false nor { configureCloudRoutes }`);
 		const withCloud = cloudOption === true || (typeof cloudOption === 'object' && cloudOption !== null);
@@ -224,6 +229,8 @@ export class Cluster {
 			...kubeadmRbacObjects(),
 			...kubeProxyObjects(this.addonFacts(apiServerUrl)),
 			...coreDnsObjects(this.addonFacts(apiServerUrl)),
+			// The Pod network add-on, applied right after kubeadm init as the tutorial does (none: left to the reader).
+			...podNetworkObjects(this.podNetwork),
 			// The provider's manifest, applied right after kubeadm init.
 			...(withCloud ? cloudControllerManagerObjects({ clusterCidr: NETWORK.podCidr, configureCloudRoutes }) : []),
 		]);
@@ -264,6 +271,7 @@ export class Cluster {
 			kernel: this.kernel,
 			transport: this.transport,
 			hosts: this.hosts,
+			peers: () => this.hosts.values(),
 			controlPlaneNode: controlPlane.name,
 			isFailing: (component, node) => this.faults.isFailing(component, node),
 			isPartitioned: (node) => this.faults.isPartitioned(node),
@@ -374,7 +382,7 @@ export class Cluster {
 		const deadline = this.kernel.nowMs + BOOT_MAX_MS;
 		while (this.kernel.nowMs < deadline) {
 			this.kernel.runUntil(this.kernel.nowMs + 1000);
-			if (this.bootComplete()) break;
+			if (this.podNetwork === 'none' ? this.bootCompleteWithoutNetwork() : this.bootComplete()) break;
 		}
 		// A little calm after the last pod started, as a reader arrives some time after kubeadm finished.
 		this.kernel.runUntil(this.kernel.nowMs + 5000);
@@ -386,9 +394,23 @@ export class Cluster {
 		const ready = (n: KubeObject) => ((n.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 		if (!nodes.every(ready)) return false;
 		// Every system pod up and Ready, CoreDNS included (its Deployment exists once kubeadm finished).
-		const pods = this.list('pods', 'kube-system');
+		const pods = [...this.list('pods', 'kube-system'), ...this.list('pods', 'kube-flannel')];
 		const podReady = (p: KubeObject) => ((p.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 		return pods.some((p) => p.metadata.labels?.['k8s-app'] === 'kube-dns') && pods.every(podReady);
+	}
+
+	/**
+	 * Without a Pod network add-on the cluster is up as far as it gets: every
+	 * node registered (NotReady), the control plane's static pods Ready,
+	 * kubeadm's add-ons created (CoreDNS stays Pending).
+	 */
+	private bootCompleteWithoutNetwork(): boolean {
+		const nodes = this.list('nodes');
+		if (nodes.length < this.nodes.filter((n) => this.registersNode(n)).length) return false;
+		const pods = this.list('pods', 'kube-system');
+		const podReady = (p: KubeObject) => ((p.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+		const scheduled = pods.filter((p) => (p.spec as { nodeName?: string } | undefined)?.nodeName && (p.spec as { hostNetwork?: boolean }).hostNetwork === true);
+		return pods.some((p) => p.metadata.labels?.['k8s-app'] === 'kube-dns') && scheduled.length > 0 && scheduled.every(podReady);
 	}
 
 	// ---- public API: time ------------------------------------------------------------

@@ -16,6 +16,7 @@ import { stringifyYaml } from '../yaml/index.ts';
 import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
 import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';
 import { systemdNodeFiles } from '../host/systemd/units.ts';
+import { binaryPlaceholder } from '../runtime/behaviour/rootfs.ts';
 
 /** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins`. */
 export function certificate(commonName: string, organizations: string[] = []): string {
@@ -69,6 +70,24 @@ interface MachineFacts {
 	extra?: Record<string, string>;
 }
 
+/**
+ * The CNI plugins the kubernetes-cni package (a dependency of kubeadm's
+ * packages) puts in /opt/cni/bin: containernetworking/plugins' release
+ * binaries, with the tarball's LICENSE and README.md. A Pod network add-on
+ * brings its own plugin (flannel, calico) and config.
+ */
+const CNI_PLUGINS_VERSION = 'v1.9.1';
+const CNI_PLUGINS = ['bandwidth', 'bridge', 'dhcp', 'dummy', 'firewall', 'host-device', 'host-local', 'ipvlan', 'loopback', 'macvlan', 'portmap', 'ptp', 'sbr', 'static', 'tap', 'tuning', 'vlan', 'vrf'];
+
+function cniPluginFiles(): Record<string, string> {
+	const files: Record<string, string> = {
+		'/opt/cni/bin/LICENSE': 'Apache License\nVersion 2.0, January 2004\nhttp://www.apache.org/licenses/\n',
+		'/opt/cni/bin/README.md': '# Plugins\nSome CNI network plugins, maintained by the containernetworking team.\n',
+	};
+	for (const name of CNI_PLUGINS) files[`/opt/cni/bin/${name}`] = binaryPlaceholder(name, CNI_PLUGINS_VERSION);
+	return files;
+}
+
 /** Every file kubeadm leaves on a node, by absolute path. */
 export function nodeFiles(f: MachineFacts): Record<string, string> {
 	const files: Record<string, string> = {
@@ -84,6 +103,7 @@ export function nodeFiles(f: MachineFacts): Record<string, string> {
 		// The kubelet and containerd units (systemctl cat, the command line in systemctl status) and crictl's endpoint.
 		...systemdNodeFiles(),
 		[CRICTL_CONFIG_PATH]: DEFAULT_CRICTL_YAML,
+		...cniPluginFiles(),
 		...(f.extra ?? {}),
 	};
 	if (!f.controlPlane || !f.controlPlaneFacts) return files;

@@ -41,6 +41,8 @@ import type { Component } from './faults.ts';
 import type { MachineContext } from './wiring.ts';
 import { nodeFiles } from './files.ts';
 import { NodeNetwork } from './node-network.ts';
+import { NodeCni } from './node-cni.ts';
+import { DEFAULT_CNI_PATHS } from '../runtime/cni.ts';
 import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import { NETWORK, isControlPlane, type NodeOptions } from './options.ts';
 import { deepCopy } from '../golang/json.ts';
@@ -58,6 +60,8 @@ export interface NodeHostState {
 }
 
 const CONTROL_PLANE_PROCESSES = new Set(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+/** The Pod network add-ons' daemons: their containers' starts leave files on the node (./node-cni.ts), no process of their own. */
+const POD_NETWORK_DAEMONS = new Set<SystemComponent>(['flanneld', 'calico-node', 'calico-kube-controllers']);
 /** In the order a machine going down loses them (the reverse of the order they come up). */
 const CONTROL_PLANE_SHUTDOWN_ORDER = ['kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
 const MANIFEST_DIR = '/etc/kubernetes/manifests';
@@ -116,6 +120,8 @@ export class NodeHost {
 	podNetworkCommand?: (pod: PodNetworkIdentity, argv: string[], readFile?: (path: string) => string | undefined) => { exitCode: number; stdout: string; stderr: string; files?: Record<string, string> } | undefined;
 	/** The kernel's packet-filter rules and kube-proxy (./node-network.ts). */
 	readonly network: NodeNetwork;
+	/** The Pod network add-on's side of this machine (./node-cni.ts). */
+	readonly cni: NodeCni;
 
 	constructor(
 		/** The cluster, as this machine sees it. */
@@ -155,6 +161,8 @@ export class NodeHost {
 				this.fs.writeFile(path, text);
 			}
 			this.fs.mkdir('/root', true);
+			// containerd's conf_dir, empty until a Pod network add-on installs its config.
+			this.fs.mkdir('/etc/cni/net.d', true);
 			this.runtimeState = emptyRuntimeHostState(this.name, this.ip, this.podCidr);
 			this.kubeletState = emptyKubeletUnitRecord();
 		}
@@ -164,9 +172,12 @@ export class NodeHost {
 
 		// One disk for both daemons: the kubelet writes volumes there, containerd bind-mounts them.
 		const disk = nodeDiskFromFs(this.fs);
+		this.cni = new NodeCni(this, disk);
 		this.runtime = new ContainerRuntime(kernel, this.name, {
 			host: this.runtimeState,
 			hostFiles: disk,
+			// containerd's CNI config and plugins are the node's /etc/cni/net.d and /opt/cni/bin (./node-cni.ts).
+			cni: DEFAULT_CNI_PATHS,
 			hooks: {
 				onSystemContainerStart: (_node, component, container) => this.systemContainerStarted(component, container),
 				onSystemContainerStop: (_node, component, containerId) => this.systemContainerStopped(component, containerId),
@@ -349,6 +360,10 @@ export class NodeHost {
 	}
 
 	private systemContainerStarted(component: SystemComponent, container?: SystemContainerInfo): void {
+		if (POD_NETWORK_DAEMONS.has(component)) {
+			if (container) this.cni.containerStarted(component, container.containerId);
+			return;
+		}
 		if (component === 'metrics-server') {
 			if (container) this.cluster.metricsServer?.started(this.name, container);
 			return;
@@ -359,6 +374,8 @@ export class NodeHost {
 	}
 
 	private systemContainerStopped(component: SystemComponent, containerId?: string): void {
+		// What a Pod network daemon set up stays when it stops (./node-cni.ts).
+		if (POD_NETWORK_DAEMONS.has(component)) return;
 		if (component === 'metrics-server') {
 			if (containerId) this.cluster.metricsServer?.stopped(containerId);
 			return;

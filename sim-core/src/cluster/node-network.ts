@@ -102,6 +102,12 @@ export class NodeNetwork {
 		return out;
 	}
 
+	/** The pod CIDRs of the other nodes routed from here (flannel.1 or tunl0 routes): none while this node's overlay is down. */
+	private podRoutes(): string[] {
+		if (!this.host.cni.overlayUp()) return [];
+		return [...(this.cluster.peers?.() ?? [])].filter((h) => h !== this.host && h.registersNode && h.cni.overlayUp()).map((h) => h.podCidr);
+	}
+
 	/** What the traffic model sees of this node. */
 	view(): NodeNetworkView {
 		const host = this.host;
@@ -114,6 +120,8 @@ export class NodeNetwork {
 			podIps: Object.values(host.runtimeState.sandboxes)
 				.filter((s) => s.state === 'SANDBOX_READY' && !s.hostNetwork)
 				.map((s) => s.ip),
+			// The other nodes' pod CIDRs this one has the Pod network's route to: both ends' overlay (or tunnel) up.
+			podRoutes: this.podRoutes(),
 			unreachable: host.poweredOff || this.cluster.isPartitioned(host.name),
 			poweredOff: host.poweredOff,
 			nowMs: this.cluster.kernel.nowMs,

@@ -57,6 +57,14 @@ export interface ClusterOptions {
 	 * stays `<pending>`.
 	 */
 	cloud?: boolean | { configureCloudRoutes?: boolean };
+	/**
+	 * The Pod network add-on applied after `kubeadm init` (./bootstrap/pod-network.ts):
+	 * `flannel` (kube-flannel.yml: the kube-flannel-ds DaemonSet, VXLAN),
+	 * `calico` (calico.yaml: calico-node and calico-kube-controllers in
+	 * kube-system, IPIP), or `none`: nodes stay NotReady (`cni plugin not
+	 * initialized`) and CoreDNS Pending until the reader applies one.
+	 */
+	cni?: 'flannel' | 'calico' | 'none';
 	/** Virtual time to run at creation so the cluster is up when the reader arrives (default: until it settles). */
 	bootMs?: number;
 }

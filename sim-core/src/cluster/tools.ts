@@ -96,7 +96,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 		return { status: answer.status, body: answer.body };
 	};
 
-	// ---- ip: each node's interfaces and routes (flannel VXLAN) ----
+	// ---- ip: each node's interfaces and routes (flannel VXLAN, or Calico IPIP) ----
 	for (const host of cluster.hosts.values()) {
 		host.shellHost.commands.set(
 			'ip',
@@ -109,6 +109,12 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 						.filter((s) => s.state === 'SANDBOX_READY')
 						.map((s) => ({ namespace: s.namespace, name: s.podName, uid: s.podUid, ip: s.ip, hostNetwork: s.hostNetwork })),
 				kubeIpvs0: () => host.network.dataplane.ipvs.dummy,
+				// The Pod network actually installed on the node, and its daemons' state (./node-cni.ts).
+				podNetwork: () => host.cni.kind(),
+				flannelRunning: () => host.cni.flannelUp(),
+				flannelPeers: () => [...cluster.hosts.values()].filter((h) => h !== host && h.registersNode && h.cni.flannelUp()).map((h) => h.name),
+				calicoRunning: () => host.cni.calicoRunning(),
+				calicoPeers: () => [...cluster.hosts.values()].filter((h) => h !== host && h.registersNode && h.cni.calicoRunning()).map((h) => h.name),
 			}),
 		);
 	}

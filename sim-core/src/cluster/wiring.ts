@@ -30,6 +30,8 @@ export interface MachineContext {
 	apiServerReady(): boolean;
 	/** `cloud: true`: the kubelets run with --cloud-provider=external and a cloud-controller-manager container runs the process of that name. */
 	readonly externalCloudProvider: boolean;
+	/** Every machine of the cluster (the Pod network's routes run between them). */
+	peers?(): Iterable<NodeHost>;
 	/** metrics-server's containers, when the reader installs it: their starts, stops and probes. */
 	metricsServer?: {
 		started(node: string, container: SystemContainerInfo): void;

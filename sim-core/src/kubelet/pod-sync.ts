@@ -10,7 +10,8 @@
  * Mirrors pkg/kubelet/kubelet.go (SyncPod, SyncTerminatingPod,
  * SyncTerminatedPod, canAdmitPod), pkg/kubelet/lifecycle/predicate.go,
  * pkg/kubelet/kuberuntime/kuberuntime_container.go (the grace period rules
- * of killContainer).
+ * of killContainer), pkg/kubelet/pod_workers.go (completeWork: the network
+ * back-off).
  */
 import type { Pod } from '../api/types.ts';
 import { R } from '../client/client.ts';
@@ -26,6 +27,11 @@ import { createProbeWorkers, scheduleProbeTick } from './prober-manager.ts';
 import { isMirrorPod } from './static-pods.ts';
 import { writeStatus } from './status-manager.ts';
 import { podDir } from './volumes/paths.ts';
+
+/** kubelet.go NetworkNotReadyErrorMsg: the prefix of the error (and event) of a pod that waits for the network. */
+export const NETWORK_NOT_READY_ERROR_MSG = 'network is not ready';
+/** pod_workers.go backOffOnTransientErrorPeriod: a sync that failed on the network is retried after 1 s. */
+const BACK_OFF_ON_TRANSIENT_ERROR_MS = 1_000;
 
 /** The pods this node runs, for admission (admitted, not finished). */
 function activePods(ctx: KubeletContext, except: string): Pod[] {
@@ -67,7 +73,18 @@ export function syncPod(ctx: KubeletContext, w: PodWorker): void {
 		requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
 		return;
 	}
-	if (w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated) syncTerminating(ctx, w, sandboxes.value, containers.value);
+	const terminating = w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated;
+	// The network plugin is not ready: only a host-network pod may go on (SyncPod's networkErrors check). The status is
+	// written, the event recorded, and the worker retries after backOffOnTransientErrorPeriod rather than the usual back-off.
+	const networkError = ctx.state.runtime.networkError;
+	if (!terminating && networkError && w.pod.spec.hostNetwork !== true) {
+		ctx.podEvent(w, 'Warning', 'NetworkNotReady', `${NETWORK_NOT_READY_ERROR_MSG}: ${networkError}`);
+		ctx.log('E', 'pod_workers.go:1301', 'Pod sync failed; retrying', { err: `${NETWORK_NOT_READY_ERROR_MSG}: ${networkError}`, pod: keyOf(w.pod), podUID: w.uid });
+		writeStatus(ctx, w);
+		requestSync(ctx, w, BACK_OFF_ON_TRANSIENT_ERROR_MS, true);
+		return;
+	}
+	if (terminating) syncTerminating(ctx, w, sandboxes.value, containers.value);
 	else syncRunning(ctx, w, sandboxes.value, containers.value);
 	if (ctx.state.pods[w.uid]) {
 		writeStatus(ctx, w);

@@ -14,7 +14,9 @@
  *   rules. Service and Pod addresses are not routed there, so the
  *   connection waits until it times out.
  * - Delivery: a Pod address goes to that Pod's sandbox (flannel carries it
- *   across nodes); an address nobody holds gets no answer to the ARP
+ *   across nodes, where both nodes have the Pod network's route to the
+ *   other's pod CIDR; without one the packet leaves by the default route
+ *   and nothing answers); an address nobody holds gets no answer to the ARP
  *   request, `No route to host` after 3 s (the kernel's 3 probes, 1 s
  *   apart: mcast_solicit 3 × retrans_time 1 s); a node address reaches that
  *   node's host network (kube-apiserver on 6443, kube-proxy's 10256...).
@@ -49,6 +51,14 @@ export interface NodeNetworkView {
 	localAddresses: string[];
 	/** Ready pod sandboxes (not host-network) with their IPs. */
 	podIps: string[];
+	/**
+	 * The other nodes' pod CIDRs this node has a route to (the Pod network's
+	 * routes: flannel's `via ... dev flannel.1`, Calico's `via ... dev
+	 * tunl0`); undefined: every one. A packet for a Pod elsewhere with no
+	 * route leaves by the default route and is never answered; so is the
+	 * reply of a Pod whose node has no route back.
+	 */
+	podRoutes?: string[];
 	/** The machine is off or cut off: nothing it owns answers. */
 	unreachable: boolean;
 	/**
@@ -99,6 +109,11 @@ function egressAddress(node: NodeNetworkView, dst: string, nodes: readonly NodeN
 	return node.ip;
 }
 
+/** Whether `from` has a route to `to`'s pod CIDR (the Pod network's overlay or tunnel route). */
+function routed(from: NodeNetworkView, to: NodeNetworkView): boolean {
+	return from.podRoutes === undefined || from.podRoutes.includes(to.podCidr);
+}
+
 /** A node that answers nothing: ARP fails for a machine that is off, packets vanish for one that is cut off. */
 function silentNode(owner: NodeNetworkView, decision?: RouteDecision): Landing {
 	return owner.poweredOff ? { kind: 'unreachable', afterMs: NO_ROUTE_AFTER_MS, decision } : { kind: 'timeout', decision };
@@ -121,6 +136,7 @@ function deliver(via: NodeNetworkView, ip: string, port: number, clientIp: strin
 	const podNode = nodes.find((n) => inCidr(ip, n.podCidr));
 	if (podNode) {
 		if (podNode.unreachable) return { kind: 'timeout', decision };
+		if (podNode !== via && (!routed(via, podNode) || !routed(podNode, via))) return { kind: 'timeout', decision };
 		if (podNode.podIps.includes(ip)) {
 			if (fromOutside && podNode !== via && decision?.kind === 'dnat' && !decision.masquerade) return { kind: 'timeout', decision };
 			return { kind: 'pod', node: podNode.name, ip, port, clientIp: source, decision };

@@ -21,7 +21,8 @@
  * the userland tools (shell-tools.ts), the application servers and their
  * HTTP answers (servers.ts), the test images (test-images.ts), the
  * control-plane programs (system-components.ts) and the time formats
- * they print (time-formats.ts).
+ * they print (time-formats.ts), the CNI add-ons' installers
+ * (cni-installers.ts).
  *
  * Mirrors nothing upstream: the simulator's model of what containers'
  * programs do; the real programs just run.
@@ -32,6 +33,7 @@ import { runServerProgram } from './behaviour/servers.ts';
 import { runSystemProgram } from './behaviour/system-components.ts';
 import { runTestImageProgram } from './behaviour/test-images.ts';
 import { runUserlandTool } from './behaviour/shell-tools.ts';
+import { runCniInstaller } from './behaviour/cni-installers.ts';
 import { binaryExists } from './behaviour/userland.ts';
 
 export { baselinePaths, normalizePath, readFile } from './behaviour/rootfs.ts';
@@ -114,7 +116,8 @@ export interface ServerSpec {
 
 /** What running one command did. */
 export type CommandOutcome =
-	| { kind: 'done'; status: number; out: OutputLine[] }
+	/** `files`: what the program wrote (cp, an installer), paths in the container; the interpreter applies them to the writable layer. */
+	| { kind: 'done'; status: number; out: OutputLine[]; files?: Record<string, string> }
 	| { kind: 'sleep'; ms: number; out: OutputLine[] }
 	| { kind: 'exit'; status: number; out: OutputLine[] }
 	| { kind: 'serve'; server: ServerSpec; out: OutputLine[] }
@@ -142,6 +145,7 @@ export function runCommand(image: CatalogImage, ctx: ContainerContext, files: Fi
 	if (!binaryExists(image, binary)) return { kind: 'not-found', binary };
 	return (
 		runUserlandTool(image, ctx, files, argv, wallMs, options, out) ??
+		runCniInstaller(image, ctx, files, argv, wallMs, out) ??
 		runServerProgram(image, ctx, argv, wallMs, options, out) ??
 		runTestImageProgram(image, ctx, files, argv, wallMs, options, out) ??
 		runSystemProgram(image, argv, wallMs, options, out, (path) => readFile(image, ctx, files, path)) ??

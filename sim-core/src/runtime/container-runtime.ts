@@ -29,6 +29,7 @@ import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { syntheticHex64, type SystemComponent } from './images.ts';
+import type { CniPaths } from './cni.ts';
 import type { NodeDisk } from '../host/disk.ts';
 import * as errors from './errors.ts';
 import type { RuntimeHostState } from './host-state.ts';
@@ -105,8 +106,15 @@ export interface ContainerRuntimeDeps {
 	version?: string;
 	/** The sandbox image (default registry.k8s.io/pause:3.10.2, aligned with kubeadm v1.36). */
 	sandboxImage?: string;
-	/** Whether a CNI network is configured (default: yes). */
+	/** Whether a CNI network is configured (default: yes). Ignored with `cni`. */
 	networkReady?: () => boolean;
+	/**
+	 * containerd reads its CNI config and plugins from the node's files
+	 * (`hostFiles`) at these paths (./cni.ts): NetworkReady follows
+	 * /etc/cni/net.d and each sandbox's network set-up runs the plugins.
+	 * Without it the network is always ready and set-up always succeeds.
+	 */
+	cni?: CniPaths;
 	/** The node's files, where bind mounts (volumes) come from; without them a mount shows an empty directory. */
 	hostFiles?: NodeDisk;
 }

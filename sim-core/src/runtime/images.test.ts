@@ -89,7 +89,7 @@ describe('the image catalogue', () => {
 		['nginxx', 'repository-not-found'],
 		['bitnami/nginx:1.27', 'repository-not-found'],
 		['gcr.io/google-samples/node-hello:1.0', 'repository-not-found'],
-		['quay.io/prometheus/prometheus', 'no-such-host'],
+		['quay.io/prometheus/prometheus', 'repository-not-found'],
 		['registry.k8s.io/nope:1', 'repository-not-found'],
 		['myregistry.example.com/app:1', 'no-such-host'],
 	])('reports why %s cannot be pulled: %s', (ref, kind) => {

@@ -5,7 +5,7 @@
  * CRI plugin does, through distribution/reference): `nginx` →
  * `docker.io/library/nginx:latest`.
  *
- * The nodes reach docker.io, registry.k8s.io and gcr.io through one registry
+ * The nodes reach docker.io, registry.k8s.io, gcr.io, ghcr.io and quay.io through one registry
  * mirror (containerd's hosts.toml points them at it, with no fallback to the
  * upstream hosts: the lab has no other way out). The mirror carries the
  * catalogued repositories, every tag the upstream repository really
@@ -74,7 +74,12 @@ type ImageProgram =
 	| 'serve-hostname'
 	| 'goproxy'
 	| 'php-apache'
-	| 'metrics-server';
+	| 'metrics-server'
+	| 'flanneld'
+	| 'flannel-cni-plugin'
+	| 'calico-cni'
+	| 'calico-node'
+	| 'calico-kube-controllers';
 
 /**
  * What the image's root filesystem offers to `kubectl exec` and to
@@ -228,6 +233,21 @@ const METRICS_IMAGES: readonly CatalogImage[] = [
 	},
 ];
 
+// ---- Pod network add-ons (the CNI chapter) ---------------------------------------------------
+// flannel as its release manifest (kube-flannel.yml v0.28.9) pulls it: flanneld with install-conf on Alpine, and the
+// flannel CNI plugin image whose only job is `cp -f /flannel /opt/cni/bin/flannel`. Calico v3.32's manifest images.
+// Sizes: the registries' compressed amd64 sizes, rounded.
+export const FLANNEL_IMAGE = 'ghcr.io/flannel-io/flannel:v0.28.9';
+export const FLANNEL_CNI_PLUGIN_IMAGE = 'ghcr.io/flannel-io/flannel-cni-plugin:v1.9.1-flannel3';
+export const CALICO_VERSION = 'v3.32.2';
+const CNI_IMAGES: readonly CatalogImage[] = [
+	{ repository: 'ghcr.io/flannel-io/flannel', tags: ['v0.28.9'], version: '0.28.9', sizeBytes: 33_470 * KB, program: 'flanneld', family: 'alpine', entrypoint: ['/opt/bin/flanneld'], cmd: [], binaries: ['/opt/bin/flanneld', '/opt/bin/install-conf', '/opt/bin/mk-docker-opts.sh', 'ip', 'iptables', 'nft'] },
+	{ repository: 'ghcr.io/flannel-io/flannel-cni-plugin', tags: ['v1.9.1-flannel3'], version: '1.9.1', sizeBytes: 4_820 * KB, program: 'flannel-cni-plugin', family: 'alpine', entrypoint: [], cmd: ['/bin/sh'], binaries: ['/flannel'] },
+	{ repository: 'quay.io/calico/cni', tags: [CALICO_VERSION], version: CALICO_VERSION.slice(1), sizeBytes: 74_600 * KB, program: 'calico-cni', family: 'distroless', entrypoint: [], cmd: ['/opt/cni/bin/install'], binaries: ['/opt/cni/bin/install', '/opt/cni/bin/calico', '/opt/cni/bin/calico-ipam'] },
+	{ repository: 'quay.io/calico/node', tags: [CALICO_VERSION], version: CALICO_VERSION.slice(1), sizeBytes: 157_900 * KB, program: 'calico-node', family: 'distroless', entrypoint: ['start_runit'], cmd: [], binaries: ['/bin/calico-node', 'calico-node', 'start_runit'] },
+	{ repository: 'quay.io/calico/kube-controllers', tags: [CALICO_VERSION], version: CALICO_VERSION.slice(1), sizeBytes: 33_200 * KB, program: 'calico-kube-controllers', family: 'distroless', entrypoint: ['/usr/bin/kube-controllers'], cmd: [], binaries: ['/usr/bin/kube-controllers', '/usr/bin/check-status'] },
+];
+
 /** Every image the simulated registries serve. */
 export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 	// nginx: 1.14.2 is the tag of the kubernetes.io Deployment examples.
@@ -329,6 +349,7 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		entrypoint: [],
 		cmd: ['/usr/local/bin/etcd'],
 	},
+	...CNI_IMAGES,
 	...K8S_PATCHES.flatMap((v) => (['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'] as const).map((c) => k8s(c, v, K8S_SIZES[c]))),
 	// The simulated cloud's cloud-controller-manager (a provider's image, versioned with the Kubernetes minor it follows).
 	{
@@ -595,7 +616,7 @@ export function imageId(image: CatalogImage): string {
  * simulated cloud's own registry, for its cloud-controller-manager image).
  * Any other host fails name resolution (the nodes have no other way out).
  */
-const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io', 'gcr.io', 'registry.simcloud.example'];
+const KNOWN_REGISTRIES: readonly string[] = ['docker.io', 'registry.k8s.io', 'gcr.io', 'ghcr.io', 'quay.io', 'registry.simcloud.example'];
 
 /**
  * One release line of a catalogued repository: the versions upstream really
@@ -805,7 +826,7 @@ export function findImage(text: string): CatalogImage | undefined {
  * The system component an image runs, for images backed by a simulated
  * process (the control plane's static pods and kube-proxy).
  */
-export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'cloud-controller-manager' | 'coredns' | 'metrics-server';
+export type SystemComponent = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-proxy' | 'cloud-controller-manager' | 'coredns' | 'metrics-server' | 'flanneld' | 'calico-node' | 'calico-kube-controllers';
 
 export function systemComponentOf(image: CatalogImage): SystemComponent | undefined {
 	switch (image.program) {
@@ -817,6 +838,9 @@ export function systemComponentOf(image: CatalogImage): SystemComponent | undefi
 		case 'cloud-controller-manager':
 		case 'coredns':
 		case 'metrics-server':
+		case 'flanneld':
+		case 'calico-node':
+		case 'calico-kube-controllers':
 			return image.program;
 		default:
 			return undefined;

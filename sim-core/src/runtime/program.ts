@@ -507,6 +507,15 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 			case 'done':
 				out.push(...outcome.out);
 				status = outcome.status;
+				// What the program wrote: into the writable layer, or through a writable mount onto the node; a read-only mount refuses it.
+				for (const [path, content] of Object.entries(outcome.files ?? {})) {
+					if (isReadOnlyPath(host.ctx.mounts, path)) {
+						out.push({ stream: 'stderr', text: `${name.slice(name.lastIndexOf('/') + 1)}: can't create '${path}': Read-only file system` });
+						status = 1;
+						continue;
+					}
+					host.files[path] = content;
+				}
 				// A client that waited for its server (php-apache's CPU-bound answer): the main process waits that long too.
 				if (networked?.elapsedMs && main) {
 					emit(program, host, out, instr.redirects, at);

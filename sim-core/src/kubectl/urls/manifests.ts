@@ -1,7 +1,8 @@
 /**
  * The manifests behind the well-known URLs the chapters use, as their
  * hosts serve them: metrics-server's release manifest (v0.8.0, what
- * `releases/latest/download/components.yaml` redirects to) and the
+ * `releases/latest/download/components.yaml` redirects to), flannel's
+ * kube-flannel.yml (./kube-flannel.ts) and the
  * kubernetes.io examples of the HPA walkthrough, the DNS debugging task
  * and the Service tutorials. The reader's workstation has no other
  * internet, so these copies stand for the files; the objects and their
@@ -16,6 +17,8 @@
  * kubernetes/website content/en/examples/application/deployment.yaml,
  * kubernetes/website content/en/examples/application/deployment-update.yaml.
  */
+
+import { FLANNEL_VERSION, KUBE_FLANNEL_YML } from './kube-flannel.ts';
 
 /** The metrics-server release the `latest` download stands for. */
 export const METRICS_SERVER_VERSION = 'v0.8.0';
@@ -353,12 +356,20 @@ const METRICS_SERVER_URLS = [
 	`https://github.com/kubernetes-sigs/metrics-server/releases/download/${METRICS_SERVER_VERSION}/components.yaml`,
 ];
 
+/** flannel's release manifest: the `latest` download, the release's own, and the copy in the repository's Documentation/. */
+const KUBE_FLANNEL_URLS = [
+	'https://github.com/flannel-io/flannel/releases/latest/download/kube-flannel.yml',
+	`https://github.com/flannel-io/flannel/releases/download/${FLANNEL_VERSION}/kube-flannel.yml`,
+	'https://raw.githubusercontent.com/flannel-io/flannel/master/Documentation/kube-flannel.yml',
+];
+
 /** The hosts the workstation reaches (each answers 404 for what it does not hold). */
 export const REACHABLE_HOSTS: readonly string[] = ['github.com', 'k8s.io', 'kubernetes.io', 'raw.githubusercontent.com'];
 
 /** The file a URL serves, or undefined when the host has no such file. */
 export function servedFile(url: string): string | undefined {
 	if (METRICS_SERVER_URLS.includes(url)) return METRICS_SERVER_COMPONENTS;
+	if (KUBE_FLANNEL_URLS.includes(url)) return KUBE_FLANNEL_YML;
 	for (const prefix of WEBSITE_PREFIXES) if (url.startsWith(prefix)) return WEBSITE_EXAMPLES[url.slice(prefix.length)];
 	return undefined;
 }

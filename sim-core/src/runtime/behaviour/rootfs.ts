@@ -112,6 +112,22 @@ export function nginx50xHtml(version: string): string {
  */
 const HPA_INDEX_PHP = ['<?php', '  $x = 0.0001;', '  for ($i = 0; $i <= 1000000; $i++) {', '    $x += sqrt($x);', '  }', '  echo "OK!";', '?>', ''].join('\n');
 
+/**
+ * What stands for a program's executable where a reader can see it (a
+ * node's /opt/cni/bin, an image's CNI plugin): a readable placeholder,
+ * as the certificates are, since the simulator carries no machine code.
+ */
+export function binaryPlaceholder(name: string, version: string): string {
+	return `\u007fELF # simulated executable (Cluster Anatomy): ${name} ${version}\n`;
+}
+
+/** The CNI plugin binaries an add-on's image carries for its installer to copy to the node, by path. */
+function cniImageBinaries(image: CatalogImage): Record<string, string> {
+	if (image.program === 'flannel-cni-plugin') return { '/flannel': binaryPlaceholder('flannel', `v${image.version}`) };
+	if (image.program === 'calico-cni') return { '/opt/cni/bin/calico': binaryPlaceholder('calico', `v${image.version}`), '/opt/cni/bin/calico-ipam': binaryPlaceholder('calico-ipam', `v${image.version}`) };
+	return {};
+}
+
 /** The image's own file at `path`, before the container wrote anything. */
 function baselineFile(image: CatalogImage, ctx: ContainerContext, path: string): string | undefined {
 	switch (path) {
@@ -132,7 +148,7 @@ function baselineFile(image: CatalogImage, ctx: ContainerContext, path: string):
 	}
 	if (image.program === 'httpd' && path === '/usr/local/apache2/htdocs/index.html') return '<html><body><h1>It works!</h1></body></html>\n';
 	if (image.program === 'php-apache' && path === '/var/www/html/index.php') return HPA_INDEX_PHP;
-	return undefined;
+	return cniImageBinaries(image)[path];
 }
 
 /**
@@ -150,6 +166,7 @@ export function baselinePaths(image: CatalogImage): string[] {
 	}
 	if (image.program === 'httpd') paths.push('/usr/local/apache2/htdocs/index.html');
 	if (image.program === 'php-apache') paths.push('/var/www/html/index.php');
+	paths.push(...Object.keys(cniImageBinaries(image)));
 	return paths;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The userland tools a container command may call, run directly or from
  * a shell script: echo, printf, sleep, date, hostname, id, env, cat, ls,
- * ps, seq, uname, the network clients without a network (wget, nslookup,
+ * ps, seq, uname, cp, the network clients without a network (wget, nslookup,
  * curl), and the file tools whose effects the interpreter applies. Each
  * answers in the dialect of the image's base: busybox applets or GNU
  * coreutils (Debian, Ubuntu), whose messages and exit codes differ.
@@ -12,7 +12,7 @@
 import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions } from '../behaviour.ts';
 import { formatDateCommand } from './time-formats.ts';
-import { listDirectory, readFile } from './rootfs.ts';
+import { listDirectory, normalizePath, readFile } from './rootfs.ts';
 import { envValue, usesBusybox } from './userland.ts';
 
 /** Runs `argv` if it is one of the userland tools; undefined if it is another program. */
@@ -116,6 +116,29 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 				for (const line of lines) print(line);
 			}
 			return done(status);
+		}
+		case 'cp': {
+			// One file to a file or into a directory (cp's flags change nothing the simulation keeps).
+			const operands = args.filter((a) => !a.startsWith('-'));
+			if (operands.length < 2) {
+				fail(busybox ? 'cp: need at least 2 arguments' : "cp: missing destination file operand after '" + (operands[0] ?? '') + "'");
+				return done(1);
+			}
+			const target = operands[operands.length - 1];
+			const intoDir = listDirectory(image, ctx, files, target) !== undefined;
+			const written: Record<string, string> = {};
+			let status = 0;
+			for (const source of operands.slice(0, -1)) {
+				const content = readFile(image, ctx, files, source);
+				if (content === undefined) {
+					fail(busybox ? `cp: can't stat '${source}': No such file or directory` : `cp: cannot stat '${source}': No such file or directory`);
+					status = 1;
+					continue;
+				}
+				const dest = intoDir ? `${target.replace(/\/+$/, '')}/${source.slice(source.lastIndexOf('/') + 1)}` : target;
+				written[normalizePath(dest, ctx)] = content;
+			}
+			return { kind: 'done', status, out, files: written };
 		}
 		case 'ls': {
 			const targets = args.filter((a) => !a.startsWith('-'));

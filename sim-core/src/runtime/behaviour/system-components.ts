@@ -2,7 +2,8 @@
  * The control-plane images' programs and the add-ons kubeadm installs:
  * etcd (and etcdctl/etcdutl's version), kube-apiserver,
  * kube-controller-manager, kube-scheduler, kube-proxy and CoreDNS, and
- * metrics-server when the reader installs it. Each
+ * metrics-server when the reader installs it, and the Pod network's
+ * daemons (flanneld, calico-node, calico-kube-controllers). Each
  * serves its default ports and writes its first lines; the component
  * itself is a simulated process the cluster starts and stops through the
  * runtime's hooks when its container starts serving and exits.
@@ -16,6 +17,7 @@
  * etcd-io/etcd client/pkg/logutil/zap.go (etcd's JSON log).
  */
 import { klogHeader } from '../../component-base/klog.ts';
+import { formatRfc3339Micro } from '../../golang/time.ts';
 import { sha512Hex } from '../../golang/sha512.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
 import { systemComponentOf, type CatalogImage, type SystemComponent } from '../images.ts';
@@ -48,7 +50,19 @@ const COMPONENT_PORTS: Record<SystemComponent, ServedPort[]> = {
 	],
 	// metrics-server: its --secure-port (10250 in the release manifest; see portsOf).
 	'metrics-server': [{ port: 10250, protocol: 'http' }],
+	// flanneld: /healthz and /readyz on kube-flannel.yml's --healthz-port=8081.
+	flanneld: [{ port: 8081, protocol: 'http' }],
+	// calico-node: Felix's health port 9099 and BIRD's BGP port 179.
+	'calico-node': [
+		{ port: 9099, protocol: 'http' },
+		{ port: 179, protocol: 'tcp' },
+	],
+	// calico-kube-controllers: its Prometheus metrics on 9094 (its probes are exec'd check-status).
+	'calico-kube-controllers': [{ port: 9094, protocol: 'http' }],
 };
+
+/** Entry points that are not named after their component: calico/node's runit supervisor, calico/kube-controllers' binary. */
+const ENTRY_ALIASES: Record<string, SystemComponent> = { start_runit: 'calico-node', 'kube-controllers': 'calico-kube-controllers' };
 
 /** The ports a component listens on: metrics-server's follow its --secure-port flag. */
 function portsOf(component: SystemComponent, args: string[]): ServedPort[] {
@@ -69,7 +83,7 @@ export function runSystemProgram(image: CatalogImage, argv: string[], wallMs: nu
 	if (base === 'coredns') return systemServer(image, 'coredns', args, wallMs, options, out, readFile);
 	if (base === 'metrics-server') return systemServer(image, 'metrics-server', args, wallMs, options, out);
 	const component = systemComponentOf(image);
-	if (component && (base === component || base === 'kube-proxy')) return systemServer(image, component, args, wallMs, options, out);
+	if (component && (base === component || base === 'kube-proxy' || ENTRY_ALIASES[base] === component)) return systemServer(image, component, args, wallMs, options, out, readFile);
 	if (image.program === 'etcd' && (base === 'etcdctl' || base === 'etcdutl')) {
 		if (args.includes('version') || args.includes('--version')) {
 			print(`${base} version: ${version}`);
@@ -106,6 +120,9 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 		coredns: corednsStartup(image, args, readFile),
 		// metrics-server's simulated process writes its own lines (metrics-server/metrics-server.ts).
 		'metrics-server': [],
+		flanneld: flanneldStartup(wallMs, readFile),
+		'calico-node': [`${calicoStamp(wallMs)} [INFO][1] startup/startup.go: Early log level set to info`, `${calicoStamp(wallMs)} [INFO][1] startup/startup.go: Using NODENAME environment for node name`, `${calicoStamp(wallMs)} [INFO][1] startup/startup.go: Starting up calico-node version: v${image.version}`],
+		'calico-kube-controllers': [`${calicoStamp(wallMs)} [INFO][1] main.go: Loaded configuration from environment`, `${calicoStamp(wallMs)} [INFO][1] main.go: Starting controller ControllerType="Node"`],
 	};
 	return {
 		kind: 'serve',
@@ -122,6 +139,36 @@ function systemServer(image: CatalogImage, component: SystemComponent, args: str
 			component,
 		},
 	};
+}
+
+/** Calico's logrus timestamp: `2026-11-30 08:00:05.123`. */
+function calicoStamp(wallMs: number): string {
+	return formatRfc3339Micro(wallMs).replace('T', ' ').slice(0, 23);
+}
+
+/**
+ * flanneld's first lines, in the order main.go logs them (klog): the
+ * wait for its node informer, the signal handlers, the backend its net-conf.json names,
+ * the subnet file it writes (the cluster writes the file itself, from the
+ * Node's podCIDR, when the container starts: cluster/node-cni.ts), the
+ * backend running. flannel-io/flannel main.go.
+ */
+function flanneldStartup(wallMs: number, readFile: ((path: string) => string | undefined) | undefined): string[] {
+	const h = (fileLine: string) => klogHeader('I', wallMs, 1, fileLine);
+	let backend = 'vxlan';
+	try {
+		const conf = JSON.parse(readFile?.('/etc/kube-flannel/net-conf.json') ?? '{}') as { Backend?: { Type?: string } };
+		backend = conf.Backend?.Type ?? backend;
+	} catch {
+		// flanneld would exit on a net-conf.json that does not parse; the simulation keeps its default.
+	}
+	return [
+		`${h('kube.go:139')}Waiting 10m0s for node controller to sync`,
+		`${h('main.go:258')}Installing signal handlers`,
+		`${h('main.go:540')}Found network config - Backend type: ${backend}`,
+		`${h('main.go:481')}Wrote subnet file to /run/flannel/subnet.env`,
+		`${h('main.go:488')}Running backend.`,
+	];
 }
 
 /**

@@ -15,6 +15,7 @@ import type { CriResult, SandboxConfig, SandboxInfo } from '../../cri-api/cri.ts
 import { deepCopy } from '../../golang/json.ts';
 import { killNow } from '../program.ts';
 import { allocateIp, gatewayIp, releaseIp } from '../ipam.ts';
+import { CNI_NOT_INITIALIZED, setupNetwork } from '../cni.ts';
 import * as errors from '../errors.ts';
 import type { SandboxRecord } from '../host-state.ts';
 import { findLocal, preload, pullPlan } from './image-service.ts';
@@ -62,7 +63,9 @@ export function finishSandbox(ctx: CriService, opId: number): void {
 	const id = ctx.newId();
 	let ip = ctx.host.nodeIp;
 	if (!config.hostNetwork) {
-		if (!(ctx.deps.networkReady?.() ?? true)) return fail({ code: 'Unknown', desc: `failed to setup network for sandbox "${id}": cni plugin not initialized` });
+		// The CNI ADD: with the node's files, containerd runs the plugins of its config (../cni.ts).
+		const cniError = ctx.deps.cni && ctx.deps.hostFiles ? setupNetwork(ctx.deps.hostFiles, { podCidr: ctx.host.podCidr }, ctx.deps.cni) : (ctx.deps.networkReady?.() ?? true) ? undefined : CNI_NOT_INITIALIZED;
+		if (cniError) return fail({ code: 'Unknown', desc: `failed to setup network for sandbox "${id}": ${cniError}` });
 		const allocated = allocateIp(ctx.host, id);
 		if (!allocated) {
 			return fail({ code: 'Unknown', desc: `failed to setup network for sandbox "${id}": plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${gatewayIp(ctx.host.podCidr)}-${ctx.host.podCidr.replace(/\.0\/\d+$/, '.254')}` });

@@ -1,14 +1,16 @@
 /**
  * containerd's Version and Status calls: its name and version, the
- * RuntimeReady and NetworkReady conditions (NetworkReady false until a CNI
- * network is configured), and with verbose set the part of containerd's
+ * RuntimeReady and NetworkReady conditions (NetworkReady false while no CNI
+ * network config is found in /etc/cni/net.d, ../cni.ts), and with verbose set the part of containerd's
  * own info crictl shows, its CRI config's pinned sandbox image.
  *
  * Mirrors containerd/containerd internal/cri/server/version.go,
- * containerd/containerd internal/cri/server/status.go.
+ * containerd/containerd internal/cri/server/status.go, containerd/go-cni
+ * cni.go (Status).
  */
 import type { CriResult, RuntimeCondition, StatusResponse, VersionInfo } from '../../cri-api/cri.ts';
 import type { CriService } from './cri-service.ts';
+import { loadNetwork } from '../cni.ts';
 
 /** CRI Version. */
 export function version(ctx: CriService): CriResult<VersionInfo> {
@@ -19,7 +21,9 @@ export function version(ctx: CriService): CriResult<VersionInfo> {
 /** CRI Status: RuntimeReady and NetworkReady. */
 export function conditions(ctx: CriService): CriResult<RuntimeCondition[]> {
 	if (!ctx.up) return ctx.down();
-	const network = ctx.deps.networkReady?.() ?? true;
+	// With the node's files: NetworkReady while /etc/cni/net.d holds a network config (go-cni's Status: ready()).
+	const cni = ctx.deps.cni;
+	const network = cni && ctx.deps.hostFiles ? loadNetwork(ctx.deps.hostFiles, cni) !== undefined : (ctx.deps.networkReady?.() ?? true);
 	return {
 		ok: true,
 		value: [

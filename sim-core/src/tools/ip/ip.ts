@@ -91,9 +91,9 @@ function showLinks(list: Device[], opts: Options): string {
 
 /** print_route: each field followed by a space. */
 function routeLine(r: Route): string {
-	let out = `${r.dst} `;
+	let out = r.type ? `${r.type} ${r.dst} ` : `${r.dst} `;
 	if (r.via) out += `via ${r.via} `;
-	out += `dev ${r.dev} `;
+	if (r.dev) out += `dev ${r.dev} `;
 	if (r.proto) out += `proto ${r.proto} `;
 	if (r.scope) out += `scope ${r.scope} `;
 	if (r.src) out += `src ${r.src} `;

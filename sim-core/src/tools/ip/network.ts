@@ -15,6 +15,10 @@
  * - routes: the default route, the node subnet, the local pod CIDR on cni0,
  *   and `<cidr> via <network address> dev flannel.1 onlink` for every other
  *   node (flannel's vxlan backend, pkg/backend/vxlan).
+ * With Calico (BGP with IPIP, calico.yaml's default) there is no bridge and
+ * no flannel.1: `tunl0` with a /32 of the node's block, `cali<hash>` veths,
+ * a /32 route per local Pod, a blackhole for the block, and the other
+ * blocks via their nodes on tunl0 (`proto bird`).
  * MAC addresses, veth names and netns names are random on a real node; here
  * they derive from the node and pod names so they stay the same between
  * commands. Host-network pods (the control plane's static pods) get no veth.
@@ -22,7 +26,8 @@
  * Mirrors flannel-io/flannel pkg/backend/vxlan/vxlan.go,
  * containernetworking/plugins plugins/main/bridge/bridge.go (cni0 and the
  * veths), containerd/containerd pkg/netns/netns_linux.go (the cni-<uuid>
- * netns).
+ * netns), projectcalico/calico libcalico-go lib/names/workloadendpoint.go
+ * (the cali veth names), projectcalico/calico felix (tunl0, the /32 routes).
  */
 import { sha1 } from '../../golang/sha1.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
@@ -44,6 +49,14 @@ export interface IpDeps {
 	cniBridgeCreated?(): boolean;
 	/** Whether flannel runs on this node (default true): without it there is no flannel.1 and no routes to other nodes. */
 	flannelRunning?(): boolean;
+	/** The Pod network the node's CNI config is for (default flannel); `none`: no Pod network devices. */
+	podNetwork?(): 'flannel' | 'calico' | 'none';
+	/** flannel: the other nodes whose flanneld has set them up (flannel adds a route to a node once it sees its lease); default every node. */
+	flannelPeers?(): string[];
+	/** Calico: whether calico-node runs here (Felix's tunl0 address and BIRD's routes to the other nodes' blocks). */
+	calicoRunning?(): boolean;
+	/** Calico: the other nodes whose calico-node runs (BIRD learns their routes from them). */
+	calicoPeers?(): string[];
 	/**
 	 * kube-proxy's `kube-ipvs0` dummy device in IPVS mode and the service
 	 * addresses bound to it (each a /32), or null/undefined when it does not
@@ -73,7 +86,7 @@ export interface Device {
 	master?: string;
 	state: 'UP' | 'DOWN' | 'UNKNOWN';
 	qlen: number;
-	linkType: 'loopback' | 'ether';
+	linkType: 'loopback' | 'ether' | 'ipip';
 	mac: string;
 	broadcastMac: string;
 	linkNetns?: string;
@@ -82,11 +95,13 @@ export interface Device {
 
 /** One route in the main table. */
 export interface Route {
+	/** A route type iproute2 prints first (Calico's `blackhole` for its own block). */
+	type?: 'blackhole';
 	/** `default` or `a.b.c.d/n`. */
 	dst: string;
 	via?: string;
-	dev: string;
-	proto?: 'kernel' | 'static';
+	dev?: string;
+	proto?: 'kernel' | 'static' | 'bird';
 	scope?: 'link';
 	src?: string;
 	onlink?: boolean;
@@ -199,7 +214,9 @@ export function devices(deps: IpDeps): Device[] {
 		],
 	});
 	const own = deps.podCidrs().find((c) => c.node === node.name);
-	if ((deps.flannelRunning?.() ?? true) && own) {
+	const kind = deps.podNetwork?.() ?? 'flannel';
+	if (kind === 'calico') return [...out, ...calicoDevices(deps, own, out.length)];
+	if (kind === 'flannel' && (deps.flannelRunning?.() ?? true) && own) {
 		const mac = randomMac(`flannel.1/${node.name}`);
 		out.push({
 			index: out.length + 1,
@@ -236,7 +253,7 @@ export function devices(deps: IpDeps): Device[] {
 		});
 	}
 	const pods = deps.pods().filter((p) => !p.hostNetwork);
-	const bridge = own && (deps.cniBridgeCreated?.() ?? pods.length > 0);
+	const bridge = own && kind === 'flannel' && (deps.cniBridgeCreated?.() ?? pods.length > 0);
 	if (bridge) {
 		const mac = randomMac(`cni0/${node.name}`);
 		const gw = subnet(own.cidr.split('/')[0], Number(own.cidr.split('/')[1])).first;
@@ -282,6 +299,63 @@ export function devices(deps: IpDeps): Device[] {
 	return out;
 }
 
+/** Calico's veth name for a Pod: `cali` and the first 11 hex digits of SHA-1 over `<namespace>.<pod>` (libcalico-go VethNameForWorkload). */
+export function calicoVethName(namespace: string, pod: string): string {
+	return `cali${digest(`${namespace}.${pod}`).map(hex2).join('').slice(0, 11)}`;
+}
+
+/** Calico's MTU for IPIP on a 1500-byte network: 20 bytes go to the outer IP header. */
+const CALICO_IPIP_MTU = 1480;
+
+/**
+ * Calico's devices (BGP with IPIP, calico.yaml's default): `tunl0`, the
+ * kernel's IPIP device, which Felix brings up with an address of the
+ * node's block (its first, as a /32) while calico-node runs, and one
+ * `cali<hash>@if2` veth per Pod with no bridge (a /32 route each).
+ */
+function calicoDevices(deps: IpDeps, own: { cidr: string } | undefined, before: number): Device[] {
+	const out: Device[] = [];
+	const running = deps.calicoRunning?.() ?? true;
+	// The ipip module's fallback device exists once loaded; Felix gives it its address and brings it up.
+	out.push({
+		index: before + 1,
+		name: 'tunl0',
+		link: 'NONE',
+		flags: running && own ? ['NOARP', 'UP', 'LOWER_UP'] : ['NOARP'],
+		mtu: running ? CALICO_IPIP_MTU : 1480,
+		qdisc: running && own ? 'noqueue' : 'noop',
+		state: running && own ? 'UNKNOWN' : 'DOWN',
+		qlen: TX_QUEUE_LEN,
+		linkType: 'ipip',
+		mac: '0.0.0.0',
+		broadcastMac: '0.0.0.0',
+		addresses: running && own ? [{ family: 'inet', local: own.cidr.split('/')[0], prefix: 32, scope: 'global' }] : [],
+	});
+	for (const pod of deps.pods().filter((p) => !p.hostNetwork)) {
+		const key = pod.uid || `${pod.namespace}/${pod.name}`;
+		const h = digest(`veth/${key}`);
+		const ns = h.slice(4, 20).map(hex2).join('');
+		// Calico gives every host-side veth the same MAC, ee:ee:ee:ee:ee:ee (the Pod's default gateway answers ARP with it).
+		const mac = 'ee:ee:ee:ee:ee:ee';
+		out.push({
+			index: before + out.length + 1,
+			name: calicoVethName(pod.namespace, pod.name),
+			link: 'if2',
+			flags: ['BROADCAST', 'MULTICAST', 'UP', 'LOWER_UP'],
+			mtu: CALICO_IPIP_MTU,
+			qdisc: 'noqueue',
+			state: 'UP',
+			qlen: TX_QUEUE_LEN,
+			linkType: 'ether',
+			mac,
+			broadcastMac: 'ff:ff:ff:ff:ff:ff',
+			linkNetns: `cni-${ns.slice(0, 8)}-${ns.slice(8, 12)}-${ns.slice(12, 16)}-${ns.slice(16, 20)}-${ns.slice(20, 32)}`,
+			addresses: [{ family: 'inet6', local: 'fe80::ecee:eeff:feee:eeee', prefix: 64, scope: 'link' }],
+		});
+	}
+	return out;
+}
+
 /** The main routing table, in the kernel's order (by destination address, then prefix length). */
 export function routes(deps: IpDeps): Route[] {
 	const node = deps.node();
@@ -295,13 +369,36 @@ export function routes(deps: IpDeps): Route[] {
 	const devs = devices(deps);
 	const cni0 = devs.find((d) => d.name === 'cni0');
 	const own = deps.podCidrs().find((c) => c.node === node.name);
+	if ((deps.podNetwork?.() ?? 'flannel') === 'calico') list.push(...calicoRoutes(deps, node.name, own));
 	if (cni0 && own) list.push({ dst: own.cidr, dev: 'cni0', proto: 'kernel', scope: 'link', src: cni0.addresses[0].local, linkdown: cni0.state === 'DOWN' });
 	if (devs.some((d) => d.name === 'flannel.1')) {
+		const peers = deps.flannelPeers?.();
 		for (const other of deps.podCidrs()) {
-			if (other.node === node.name) continue;
+			if (other.node === node.name || (peers && !peers.includes(other.node))) continue;
 			list.push({ dst: other.cidr, via: other.cidr.split('/')[0], dev: 'flannel.1', onlink: true });
 		}
 	}
-	const key = (r: Route) => (r.dst === 'default' ? [0, 0] : [ipToNumber(r.dst.split('/')[0]), Number(r.dst.split('/')[1])]);
+	const key = (r: Route) => (r.dst === 'default' ? [0, 0] : [ipToNumber(r.dst.split('/')[0]), Number(r.dst.split('/')[1] ?? 32)]);
 	return list.sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
+}
+
+/**
+ * Calico's routes (BIRD and Felix): a blackhole for the node's own block
+ * (an address of it nobody holds goes nowhere), a /32 to each local Pod on
+ * its veth, and `via <node> dev tunl0 proto bird onlink` to every other
+ * node's block while BIRD runs here and has heard of it.
+ */
+function calicoRoutes(deps: IpDeps, nodeName: string, own: { cidr: string } | undefined): Route[] {
+	const list: Route[] = [];
+	const running = deps.calicoRunning?.() ?? true;
+	if (own && running) list.push({ type: 'blackhole', dst: own.cidr, proto: 'bird' });
+	for (const pod of deps.pods().filter((p) => !p.hostNetwork)) list.push({ dst: pod.ip, dev: calicoVethName(pod.namespace, pod.name), scope: 'link' });
+	if (running) {
+		const peers = deps.calicoPeers?.();
+		for (const other of deps.podCidrs()) {
+			if (other.node === nodeName || (peers && !peers.includes(other.node))) continue;
+			list.push({ dst: other.cidr, via: other.nodeIp, dev: 'tunl0', proto: 'bird', onlink: true });
+		}
+	}
+	return list;
 }
