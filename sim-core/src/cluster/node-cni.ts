@@ -18,7 +18,7 @@
  *   devices of the network actually installed.
  *
  * Mirrors flannel-io/flannel pkg/subnet/subnet.go (WriteSubnetFile),
- * flannel-io/flannel main.go, projectcalico/calico node/pkg/lifecycle/startup
+ * flannel-io/flannel main.go, projectcalico/calico node/pkg/lifecycle/startup/
  * (the nodename file).
  */
 import type { NodeDisk } from '../host/disk.ts';

@@ -71,7 +71,9 @@ describe('controlPlane.registerNode: false', () => {
 
 	it('lets a Node created by hand be adopted: the kubelet posts its status, owns its Lease and publishes the mirror pods', () => {
 		const cluster = createCluster({ seed: 5, controlPlane: { registerNode: false }, nodes: workers });
-		cluster.writeFile('node.yaml', 'apiVersion: v1\nkind: Node\nmetadata:\n  name: control-plane\n');
+		// With the os label flannel's DaemonSet selects (a kubelet that never registers does not add its default labels), so
+		// the node gets its Pod network and turns Ready.
+		cluster.writeFile('node.yaml', 'apiVersion: v1\nkind: Node\nmetadata:\n  name: control-plane\n  labels:\n    kubernetes.io/os: linux\n');
 		expect(cluster.exec('kubectl create -f node.yaml').stdout).toBe('node/control-plane created\n');
 		cluster.advance('30s');
 		expect(cluster.exec('kubectl get node control-plane --no-headers').stdout).toMatch(/^control-plane +Ready +<none> /);

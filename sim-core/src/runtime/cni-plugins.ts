@@ -12,7 +12,7 @@
  * failed (add):` prefix (./cni.ts).
  *
  * Mirrors flannel-io/cni-plugin flannel.go (cmdAdd, loadFlannelSubnetEnv,
- * delegateAdd), projectcalico/calico cni-plugin/pkg/k8s (the nodename
+ * delegateAdd), projectcalico/calico cni-plugin/pkg/k8s/ (the nodename
  * file), containernetworking/plugins plugins/main/bridge/bridge.go
  * (ipam.ExecAdd).
  */

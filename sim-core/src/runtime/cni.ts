@@ -14,8 +14,8 @@
  *   failing plugin is named by libcni (`plugin type="flannel" failed (add):
  *   ...`). The plugins' own checks are ./cni-plugins.ts.
  *
- * Mirrors containerd/go-cni cni.go (Status, Setup, ready) and opts.go
- * (loadFromConfDir: `no network config found in %s: %w`),
+ * Mirrors containerd/go-cni cni.go (Status, Setup, ready),
+ * containerd/go-cni opts.go (loadFromConfDir),
  * containernetworking/cni libcni/api.go (AddNetworkList, pluginDescription),
  * containernetworking/cni pkg/invoke/find.go (FindInPath).
  */

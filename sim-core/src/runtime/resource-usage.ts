@@ -49,6 +49,10 @@ const PROFILES: Record<string, UsageProfile> = {
 	'kube-proxy': { idleMillicores: 1, workingSetBytes: page(16.9 * MI), cpuPerRequestMs: 0 },
 	coredns: { idleMillicores: 2, workingSetBytes: page(13.8 * MI), cpuPerRequestMs: 0 },
 	'metrics-server': { idleMillicores: 4, workingSetBytes: page(18.9 * MI), cpuPerRequestMs: 0 },
+	// The Pod network's daemons, idle on a small cluster: flanneld a few MiB, calico-node (Felix, BIRD, confd) far more.
+	flanneld: { idleMillicores: 3, workingSetBytes: page(13.2 * MI), cpuPerRequestMs: 0 },
+	'calico-node': { idleMillicores: 28, workingSetBytes: page(118 * MI), cpuPerRequestMs: 0 },
+	'calico-kube-controllers': { idleMillicores: 2, workingSetBytes: page(19.6 * MI), cpuPerRequestMs: 0 },
 };
 
 /** A shell, `sleep`, agnhost or anything else that mostly waits. */

@@ -26,8 +26,9 @@
  * Mirrors flannel-io/flannel pkg/backend/vxlan/vxlan.go,
  * containernetworking/plugins plugins/main/bridge/bridge.go (cni0 and the
  * veths), containerd/containerd pkg/netns/netns_linux.go (the cni-<uuid>
- * netns), projectcalico/calico libcalico-go lib/names/workloadendpoint.go
- * (the cali veth names), projectcalico/calico felix (tunl0, the /32 routes).
+ * netns), projectcalico/calico libcalico-go/lib/names/workloadendpoint.go
+ * (the cali veth names), projectcalico/calico felix/ (tunl0, the /32
+ * routes).
  */
 import { sha1 } from '../../golang/sha1.ts';
 import { utf8Encode } from '../../golang/utf8.ts';
