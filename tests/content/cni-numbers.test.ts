@@ -74,4 +74,22 @@ describe('the CNI chapter', () => {
 			expect(page(locale, 'node/cni'), `${locale} states the TTL`).toContain('ttl=62');
 		}
 	});
+
+	it('quotes the failures the sandboxes produce: a node without a configuration, a configuration without its plugin', () => {
+		const reference = parseScenario(readFileSync(join(CONTENT_DIR, 'scenarios', 'reference/cni.yaml'), 'utf8'), 'reference/cni');
+		const noConfig = played(reference, 'no-config');
+		const ready = (noConfig.get('nodes', '', 'node-2')?.status as { conditions: Array<{ type: string; reason: string; message: string }> }).conditions.find((c) => c.type === 'Ready')!;
+		expect(ready.reason).toBe('KubeletNotReady');
+		const missing = played(scenario, 'missing-plugin');
+		const event = missing.list('events', 'default').find((e) => (e as { reason?: string }).reason === 'FailedCreatePodSandBox') as { message: string } | undefined;
+		expect(event?.message).toContain('plugin type="flannel" failed (add): failed to find plugin "flannel" in path [/opt/cni/bin]');
+		// Prose wraps lines: compare with runs of white space made one space.
+		const flat = (locale: 'en' | 'zh-cn', slug: string) => page(locale, slug).replace(/\s+/g, ' ');
+		for (const locale of ['en', 'zh-cn'] as const) {
+			for (const slug of ['node/cni', 'reference/cni']) expect(flat(locale, slug), `${locale} ${slug}`).toContain(ready.message.replace('container runtime network not ready: ', ''));
+			expect(page(locale, 'node/cni'), locale).toContain(`${ready.reason}  ${ready.message}`);
+			expect(flat(locale, 'node/cni'), locale).toContain('failed to find plugin "flannel" in path [/opt/cni/bin]');
+			expect(flat(locale, 'reference/cni'), locale).toContain('failed to find plugin "X" in path [/opt/cni/bin]');
+		}
+	});
 });
