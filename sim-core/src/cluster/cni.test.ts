@@ -136,6 +136,23 @@ describe('a node whose CNI config or plugin is missing', () => {
 	});
 });
 
+describe('Pod traffic across nodes', () => {
+	it('crosses the overlay while flannel has set up both nodes, and gets no answer once one of them has lost it', () => {
+		const cluster = createCluster({ seed: 8 });
+		cluster.writeFile('a.yaml', PINNED('a'));
+		cluster.writeFile('b.yaml', PINNED('b').replace('nodeName: node-1', 'nodeName: node-2'));
+		cluster.exec('kubectl apply -f a.yaml');
+		cluster.exec('kubectl apply -f b.yaml');
+		cluster.advance('20s');
+		const ipA = (cluster.get('pods', 'default', 'a')?.status as { podIP?: string }).podIP;
+		expect(cluster.exec(`kubectl exec b -- curl -s -o /dev/null -w '%{http_code}' http://${ipA}/`).stdout).toBe('200');
+		// node-1 as after a reboot with no flannel Pod: no subnet.env, no flannel.1, no routes.
+		onNode(cluster, 'node-1', 'rm /run/flannel/subnet.env');
+		const failed = cluster.exec(`kubectl exec b -- curl -s -m 2 http://${ipA}/`);
+		expect(failed.exitCode).toBe(28);
+	});
+});
+
 describe('Calico (cni: calico)', () => {
 	it('runs calico-node and calico-kube-controllers in kube-system, with tunl0, cali veths and /32 routes', () => {
 		const cluster = createCluster({ seed: 4, cni: 'calico' });
