@@ -21,6 +21,7 @@ const QUERIES: Record<string, { en: string[]; 'zh-cn': string[] }> = {
 	'control-plane/kube-controller-manager': { en: ['kube-controller-manager', 'garbage collector'], 'zh-cn': ['控制器管理器', '控制器'] },
 	'node/kubelet': { en: ['kubelet'], 'zh-cn': ['kubelet'] },
 	'node/container-runtime': { en: ['container runtime', 'containerd'], 'zh-cn': ['容器运行时', 'containerd'] },
+	'node/cni': { en: ['Pod networking', 'CNI'], 'zh-cn': ['Pod 网络', 'CNI'] },
 	'addons/dns': { en: ['ndots', 'Corefile'], 'zh-cn': ['ndots', '搜索列表'] },
 	'journeys/deployment': { en: ['journey of a Deployment'], 'zh-cn': ['Deployment 的旅程'] },
 	'reference/glossary': { en: ['glossary'], 'zh-cn': ['术语表'] },
