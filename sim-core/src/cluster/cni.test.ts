@@ -121,8 +121,8 @@ describe('a node whose CNI config or plugin is missing', () => {
 		cluster.advance('20s');
 		const failed = eventsFor(cluster, 'nosubnet').filter((e) => e.reason === 'FailedCreatePodSandBox');
 		expect(failed[0]?.message).toContain(`plugin type="flannel" failed (add): failed to load flannel 'subnet.env' file: open /run/flannel/subnet.env: no such file or directory. Check the flannel pod log for this node.`);
-		// No flannel.1 and no routes to the other nodes once flannel's state is gone.
-		expect(onNode(cluster, 'node-1', 'ip route')).not.toContain('flannel.1');
+		// The file is gone, not the kernel's state: flannel.1 and the routes to the other nodes stay for the Pods already running.
+		expect(onNode(cluster, 'node-1', 'ip route')).toContain('10.244.2.0/24 via 10.244.2.0 dev flannel.1 onlink');
 	});
 
 	it('deleting the flannel DaemonSet: running Pods keep their network and subnet.env stays on /run', () => {
@@ -146,8 +146,16 @@ describe('Pod traffic across nodes', () => {
 		cluster.advance('20s');
 		const ipA = (cluster.get('pods', 'default', 'a')?.status as { podIP?: string }).podIP;
 		expect(cluster.exec(`kubectl exec b -- curl -s -o /dev/null -w '%{http_code}' http://${ipA}/`).stdout).toBe('200');
-		// node-1 as after a reboot with no flannel Pod: no subnet.env, no flannel.1, no routes.
-		onNode(cluster, 'node-1', 'rm /run/flannel/subnet.env');
+		// Removing node-1's CNI files stops new sandboxes there, not the running Pod's traffic: the kernel keeps flannel.1 and its routes.
+		onNode(cluster, 'node-1', 'rm /etc/cni/net.d/10-flannel.conflist /run/flannel/subnet.env');
+		expect(cluster.exec(`kubectl exec b -- curl -s -o /dev/null -w '%{http_code}' http://${ipA}/`).stdout).toBe('200');
+		// A reboot with no flannel Pod to come back: no flannel.1, no route to node-2's Pods, and node-2's to node-1 lead nowhere.
+		cluster.exec('kubectl delete -n kube-flannel daemonset kube-flannel-ds');
+		cluster.advance('40s');
+		onNode(cluster, 'node-1', 'reboot');
+		cluster.advance('90s');
+		expect(onNode(cluster, 'node-1', 'ip route')).not.toContain('flannel.1');
+		expect(onNode(cluster, 'node-2', 'ip route')).not.toContain('10.244.1.0/24');
 		const failed = cluster.exec(`kubectl exec b -- curl -s -m 2 http://${ipA}/`);
 		expect(failed.exitCode).toBe(28);
 	});

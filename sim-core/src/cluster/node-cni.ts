@@ -13,9 +13,11 @@
  * - calico-node writes /var/lib/calico/nodename (on disk: it survives a
  *   reboot) and Felix sets up tunl0 and the routes to the other nodes'
  *   blocks while it runs (BIRD withdraws them when it stops).
- * - Which add-on the node runs is read from the CNI config containerd
- *   loads (10-flannel.conflist or 10-calico.conflist), so `ip` shows the
- *   devices of the network actually installed.
+ * - Which add-on's devices the node has is what its daemon set up in the
+ *   kernel since boot (the dataplane's podNetwork record); before any did,
+ *   the CNI config containerd loads (10-flannel.conflist or
+ *   10-calico.conflist) says which it will be. Removing the config later
+ *   stops new sandboxes only: running Pods keep their veths and routes.
  *
  * Mirrors flannel-io/flannel pkg/subnet/subnet.go (WriteSubnetFile),
  * flannel-io/flannel main.go, projectcalico/calico node/pkg/lifecycle/startup/
@@ -23,7 +25,8 @@
  */
 import type { NodeDisk } from '../host/disk.ts';
 import { DEFAULT_CNI_PATHS, loadNetwork } from '../runtime/cni.ts';
-import { CALICO_NODENAME_FILE, FLANNEL_SUBNET_FILE } from '../runtime/cni-plugins.ts';
+import { CALICO_NODENAME_FILE } from '../runtime/cni-plugins.ts';
+import type { NodeDataplaneState } from '../host/netfilter/dataplane.ts';
 import type { SystemComponent } from '../runtime/images.ts';
 import type { RuntimeHostState } from '../runtime/host-state.ts';
 import { NETWORK } from './options.ts';
@@ -38,23 +41,39 @@ export class NodeCni {
 	constructor(
 		private readonly host: { name: string; podCidr: string; poweredOff: boolean; runtimeState: RuntimeHostState },
 		private readonly disk: NodeDisk,
+		/** The node kernel's network state (lost with the power), where the daemons' devices are recorded. */
+		private readonly kernel: () => NodeDataplaneState,
 	) {}
 
-	/** The Pod network of the config containerd loads (its first plugin's type). */
+	/** The Pod network whose devices the kernel has (set up since boot), else the one the CNI config containerd loads is for. */
 	kind(): PodNetworkKind {
+		const set = this.kernel().podNetwork;
+		if (set?.flannel) return 'flannel';
+		if (set?.calico) return 'calico';
 		const type = loadNetwork(this.disk, DEFAULT_CNI_PATHS)?.plugins[0]?.type;
 		return type === 'flannel' || type === 'calico' ? type : 'none';
 	}
 
-	/** A daemon of the add-on started in its container: what it writes on the node at start-up. */
+	/** A daemon of the add-on started in its container: what it writes on the node at start-up, and the devices it sets up. */
 	containerStarted(component: SystemComponent, containerId: string): void {
-		if (component === 'flanneld') this.disk.writeFile(this.hostPathOf(containerId, '/run/flannel', '/run/flannel') + '/subnet.env', this.subnetEnv(containerId));
-		if (component === 'calico-node') this.disk.writeFile(this.hostPathOf(containerId, '/var/lib/calico', '/var/lib/calico') + '/nodename', this.host.name);
+		const kernel = this.kernel();
+		if (component === 'flanneld') {
+			this.disk.writeFile(this.hostPathOf(containerId, '/run/flannel', '/run/flannel') + '/subnet.env', this.subnetEnv(containerId));
+			kernel.podNetwork = { ...kernel.podNetwork, flannel: true };
+		}
+		if (component === 'calico-node') {
+			this.disk.writeFile(this.hostPathOf(containerId, '/var/lib/calico', '/var/lib/calico') + '/nodename', this.host.name);
+			kernel.podNetwork = { ...kernel.podNetwork, calico: true };
+		}
 	}
 
-	/** flannel has set up this node since it booted: subnet.env on /run (tmpfs) says so; flannel.1 and its routes stay with it. */
+	/**
+	 * flanneld has set up this node since it booted: flannel.1 and its routes
+	 * are in the kernel, and stay there when flanneld stops or its files are
+	 * removed (new sandboxes then fail on the missing subnet.env, ./cni-plugins.ts).
+	 */
 	flannelUp(): boolean {
-		return !this.host.poweredOff && this.disk.readFile(FLANNEL_SUBNET_FILE) !== undefined;
+		return !this.host.poweredOff && this.kernel().podNetwork?.flannel === true;
 	}
 
 	/** calico-node's container runs here (Felix keeps tunl0 and BIRD the routes while it does). */

@@ -172,7 +172,8 @@ export class NodeHost {
 
 		// One disk for both daemons: the kubelet writes volumes there, containerd bind-mounts them.
 		const disk = nodeDiskFromFs(this.fs);
-		this.cni = new NodeCni(this, disk);
+		// The kernel's side is the network's dataplane, made further down: read it when asked.
+		this.cni = new NodeCni(this, disk, () => this.network.dataplane);
 		this.runtime = new ContainerRuntime(kernel, this.name, {
 			host: this.runtimeState,
 			hostFiles: disk,

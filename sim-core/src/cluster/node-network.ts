@@ -69,6 +69,8 @@ export class NodeNetwork {
 	powerLost(): void {
 		this.cluster.kernel.stop(this.kubeProxy.id);
 		Object.assign(this.dataplane, emptyDataplane());
+		// So are the Pod network's devices (flannel.1, tunl0): its daemon must set them up again.
+		delete this.dataplane.podNetwork;
 	}
 
 	snapshot(): NodeDataplaneState {

@@ -40,6 +40,13 @@ export interface NodeDataplaneState {
 	recent?: RecentTables;
 	/** The connection-tracking table (./conntrack.ts); absent in snapshots from before it. */
 	conntrack?: ConntrackTable;
+	/**
+	 * The devices and routes a Pod network daemon set up in the kernel since
+	 * boot (flanneld's flannel.1 and routes; calico-node's tunl0): they stay
+	 * when the daemon stops or its CNI config is removed, and go with the
+	 * power. Absent: none yet (and in snapshots from before it).
+	 */
+	podNetwork?: { flannel?: boolean; calico?: boolean };
 }
 
 /** The kubelet's hint and canary chains (KubeIPTablesHintChain, the Monitor canary). */
