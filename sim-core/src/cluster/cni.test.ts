@@ -180,3 +180,22 @@ describe('Calico (cni: calico)', () => {
 		expect(route).toMatch(/10\.244\.1\.\d+ dev cali[0-9a-f]{11} scope link \n/);
 	});
 });
+
+describe('inside a Pod: its own network namespace', () => {
+	it('ip shows lo and eth0@ifN, the other end of the node’s veth N, with the Pod IP and the routes flannel’s bridge gave it', () => {
+		const cluster = createCluster({ seed: 8 });
+		// busybox carries an `ip`; nginx's Debian image does not.
+		cluster.writeFile('a.yaml', PINNED('a').replace('image: nginx:1.29', 'image: busybox:1.36\n    command: ["sleep", "3600"]'));
+		cluster.exec('kubectl apply -f a.yaml');
+		cluster.advance('20s');
+		const ip = (cluster.get('pods', 'default', 'a')?.status as { podIP: string }).podIP;
+		const addr = cluster.exec('kubectl exec a -- ip a').stdout;
+		const eth0 = /^2: eth0@if(\d+): <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc noqueue state UP group default qlen 1000\n {4}link\/ether \S+ brd ff:ff:ff:ff:ff:ff link-netnsid 0\n/m.exec(addr);
+		expect(eth0).not.toBeNull();
+		expect(addr).toContain(`    inet ${ip}/24 brd 10.244.1.255 scope global eth0\n`);
+		// The node's end: a veth on cni0 with that ifindex.
+		expect(onNode(cluster, 'node-1', 'ip link')).toMatch(new RegExp(`^${eth0![1]}: veth[0-9a-f]{8}@if2: .* master cni0 `, 'm'));
+		expect(cluster.exec('kubectl exec a -- ip route').stdout).toBe(`default via 10.244.1.1 dev eth0 \n10.244.0.0/16 via 10.244.1.1 dev eth0 \n10.244.1.0/24 dev eth0 proto kernel scope link src ${ip} \n`);
+		expect(cluster.exec('kubectl exec a -- hostname -i').stdout).toBe(`${ip}\n`);
+	});
+});

@@ -117,6 +117,8 @@ export class NodeHost {
 	/** Tools that run inside this node's system containers (etcdctl in etcd's), set by the tools wiring. */
 	execInSystemContainer?: (component: string, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
 	/** Network clients run inside a Pod's container (curl in `kubectl exec`), set by the tools wiring. */
+	/** `ip` run inside one of this node's Pods (by its address): its own network namespace, the node's for a host-network Pod (./tools.ts). */
+	podIp?: (podIp: string | undefined, argv: string[]) => { exitCode: number; stdout: string; stderr: string } | undefined;
 	podNetworkCommand?: (pod: PodNetworkIdentity, argv: string[], readFile?: (path: string) => string | undefined) => { exitCode: number; stdout: string; stderr: string; files?: Record<string, string> } | undefined;
 	/** The kernel's packet-filter rules and kube-proxy (./node-network.ts). */
 	readonly network: NodeNetwork;

@@ -160,6 +160,7 @@ export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, 
 			const entry: PodHostEntry = { node: host.name, ip: pod.hostNetwork ? host.ip : pod.ip, namespace: pod.namespace, hostNetwork: pod.hostNetwork, readFile };
 			podHosts.set(name, entry);
 			try {
+				if (base === 'ip') return host.podIp?.(pod.hostNetwork ? undefined : pod.ip, ['ip', ...argv.slice(1)]);
 				if (base === 'curl') {
 					const podHost: Host = { name, fs: containerFiles(argv, readFile), commands: new Map(), user: 'root', home: '/root', kind: 'node' };
 					const ctx: CommandContext = { argv: ['curl', ...argv.slice(1)], stdin: '', env: {}, host: podHost, shell: shell.session };
@@ -193,7 +194,7 @@ export function registerNetworkTools(cluster: ToolsContext, shell: ReaderShell, 
 }
 
 /** The commands a Pod runs on its own network. */
-const POD_NETWORK_COMMANDS = new Set(['curl', 'wget', 'nc', 'netcat', 'ping', 'nslookup', 'dig', 'host']);
+const POD_NETWORK_COMMANDS = new Set(['curl', 'wget', 'nc', 'netcat', 'ping', 'nslookup', 'dig', 'host', 'ip']);
 
 /** Ubuntu 24.04's bind9-dnsutils and iputils-ping on the nodes. */
 const UBUNTU_DIALECTS: ToolDialects = { nslookup: 'bind', ping: 'iputils', bindVersion: '9.18.39-0ubuntu0.24.04.2-Ubuntu' };

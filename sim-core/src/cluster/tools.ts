@@ -29,6 +29,9 @@ import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
 import type { KubeletProxyAnswer } from '../tools/curl/types.ts';
 import { inGoOrder } from '../tools/curl/serialize.ts';
 import { parseYaml } from '../yaml/index.ts';
+import { podIpView } from '../tools/ip/pod-network.ts';
+import type { IpDeps } from '../tools/ip/network.ts';
+import { NETWORK } from './options.ts';
 import { apiServiceName, isAvailable, type ApiService } from '../apiserver/aggregator/apiservice.ts';
 import { containerdCgroup } from '../runtime/host-state.ts';
 import { createPgrep, createPidof } from '../tools/procps/pgrep.ts';
@@ -159,9 +162,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 
 	// ---- ip: each node's interfaces and routes (flannel VXLAN, or Calico IPIP) ----
 	for (const host of cluster.hosts.values()) {
-		host.shellHost.commands.set(
-			'ip',
-			createIp({
+		const ipDeps: IpDeps = {
 				node: () => ({ name: host.name, ip: host.ip, index: host.index }),
 				// A machine whose kubelet registers no Node has no podCIDR, so no flannel route leads to it.
 				podCidrs: () => [...cluster.hosts.values()].filter((h) => h.registersNode).map((h) => ({ node: h.name, cidr: h.podCidr, nodeIp: h.ip })),
@@ -176,8 +177,14 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 				flannelPeers: () => [...cluster.hosts.values()].filter((h) => h !== host && h.registersNode && h.cni.flannelUp()).map((h) => h.name),
 				calicoRunning: () => host.cni.calicoRunning(),
 				calicoPeers: () => [...cluster.hosts.values()].filter((h) => h !== host && h.registersNode && h.cni.calicoRunning()).map((h) => h.name),
-			}),
-		);
+			};
+		host.shellHost.commands.set('ip', createIp(ipDeps));
+		// `ip` inside one of the node's Pods: its own namespace (lo and eth0), the rest of the facts the node's.
+		host.podIp = (podIp, argv) => {
+			const view = podIp === undefined ? undefined : podIpView(ipDeps, podIp, NETWORK.podCidr);
+			if (podIp !== undefined && !view) return undefined;
+			return createIp(ipDeps, view)({ argv, stdin: '', env: {}, host: host.shellHost, shell: shell.session });
+		};
 	}
 
 	// ---- simcloud: the cloud's CLI on the workstation, with `cloud: true` ----

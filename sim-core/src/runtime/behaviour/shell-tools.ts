@@ -71,9 +71,26 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 		case 'date':
 			print(formatDateCommand(wallMs));
 			return done(0);
-		case 'hostname':
+		case 'hostname': {
+			// -i: the addresses the name has in /etc/hosts (the kubelet writes the Pod's IP there).
+			if (args[0] === '-i' || args[0] === '--ip-address') {
+				const hosts = readFile(image, ctx, files, '/etc/hosts') ?? '';
+				const ips = hosts
+					.split('\n')
+					.map((l) => l.replace(/#.*/, '').trim().split(/\s+/))
+					.filter((f) => f.length > 1 && f.slice(1).includes(ctx.hostname))
+					.map((f) => f[0]);
+				if (!ips.length) {
+					fail(busybox ? `hostname: ${ctx.hostname}: Unknown host` : 'hostname: Name or service not known');
+					return done(1);
+				}
+				// GNU hostname prints them on one line with a trailing space; busybox the first one.
+				print(busybox ? ips[0] : `${ips.join(' ')} `);
+				return done(0);
+			}
 			print(ctx.hostname);
 			return done(0);
+		}
 		case 'whoami':
 			print('root');
 			return done(0);

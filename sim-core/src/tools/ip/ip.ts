@@ -58,7 +58,8 @@ function linkLine(d: Device, withMode: boolean, family?: 'inet' | 'inet6'): stri
 }
 
 function linkLayer(d: Device): string {
-	return `    link/${d.linkType} ${d.mac} brd ${d.broadcastMac}${d.linkNetns ? ` link-netns ${d.linkNetns}` : ''}\n`;
+	const peer = d.linkNetnsId !== undefined ? ` link-netnsid ${d.linkNetnsId}` : d.linkNetns ? ` link-netns ${d.linkNetns}` : '';
+	return `    link/${d.linkType} ${d.mac} brd ${d.broadcastMac}${peer}\n`;
 }
 
 /** One address (print_addrinfo): IPv4 ends with its label, IPv6 with a space. */
@@ -124,7 +125,7 @@ function selectDevice(args: string[], list: Device[]): { devices: Device[] } | {
 	return { devices: [found] };
 }
 
-function run(argv: string[], deps: IpDeps): CommandResult {
+function run(argv: string[], deps: IpDeps, view?: IpView): CommandResult {
 	const opts: Options = { brief: false };
 	let i = 0;
 	for (; i < argv.length && argv[i].startsWith('-'); i++) {
@@ -148,7 +149,7 @@ function run(argv: string[], deps: IpDeps): CommandResult {
 		if (/^(add|append|change|del|delete|flush|get|prepend|replace|set|save|restore|help)$/.test(verb)) return err(`ip ${object} ${verb}: not simulated (the simulated network is read-only)\n`, 2);
 		return err(`Command "${verb}" is unknown, try "ip ${object} help".\n`, 255);
 	}
-	const list = devices(deps);
+	const list = view ? view.devices() : devices(deps);
 	switch (object) {
 		case 'address': {
 			const picked = selectDevice(args, list);
@@ -161,17 +162,23 @@ function run(argv: string[], deps: IpDeps): CommandResult {
 			return ok(showLinks(picked.devices, opts));
 		}
 		case 'route':
-			return ok(opts.family === 'inet6' ? ipv6Routes(list) : routes(deps).map(routeLine).join(''));
+			return ok(opts.family === 'inet6' ? ipv6Routes(list) : (view ? view.routes() : routes(deps)).map(routeLine).join(''));
 		default:
 			return err(`ip ${object}: not simulated\n`, 2);
 	}
 }
 
-/** The ip command of one node. */
-export function createIp(deps: IpDeps): CommandHandler {
+/** Another network namespace than the node's own (a Pod's): its devices and routes. */
+export interface IpView {
+	devices(): Device[];
+	routes(): Route[];
+}
+
+/** The ip command of one node, or of one of its Pods with `view`. */
+export function createIp(deps: IpDeps, view?: IpView): CommandHandler {
 	return ({ argv }) => {
 		try {
-			return run(argv.slice(1), deps);
+			return run(argv.slice(1), deps, view);
 		} catch (error) {
 			return err(`[sim-core/ip] internal error: ${error instanceof Error ? error.message : String(error)}\n`, 1);
 		}

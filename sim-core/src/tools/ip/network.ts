@@ -91,6 +91,8 @@ export interface Device {
 	mac: string;
 	broadcastMac: string;
 	linkNetns?: string;
+	/** The peer's namespace by id, as a Pod's eth0 names the node's (`link-netnsid 0`). */
+	linkNetnsId?: number;
 	addresses: Address[];
 }
 
