@@ -54,6 +54,7 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 		kubeProxyMode: scenario.cluster?.kubeProxyMode,
 		...(scenario.cluster?.controlPlane ? { controlPlane: scenario.cluster.controlPlane } : {}),
 		...(scenario.cluster?.cloud !== undefined ? { cloud: scenario.cluster.cloud } : {}),
+		...(scenario.cluster?.cni !== undefined ? { cni: scenario.cluster.cni } : {}),
 	});
 	const problems: string[] = [];
 	for (const step of scenario.setup ?? []) {

@@ -98,6 +98,8 @@ export interface Scenario {
 		kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
 		/** `registerNode: false`: the control plane runs but is not a Node, as on managed clusters. */
 		controlPlane?: { registerNode?: boolean };
+		/** The Pod network add-on (default flannel); `none` boots as `kubeadm init` leaves a cluster before one is applied. */
+		cni?: 'flannel' | 'calico' | 'none';
 		/** A simulated cloud and its cloud-controller-manager (`true`, or `{ configureCloudRoutes: true }` for its route controller too). */
 		cloud?: boolean | { configureCloudRoutes?: boolean };
 	};

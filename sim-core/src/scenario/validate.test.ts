@@ -46,6 +46,7 @@ describe('parseScenario', () => {
 		['a missing translation', scenario().replace('zh-cn: 标题', 'fr: titre'), ['title.fr: unknown field (allowed: en, zh-cn)', 'title.zh-cn: is required']],
 		['a typo in a field name', scenario('setpu: []\n'), ['demo.setpu: unknown field (allowed: title, summary, cluster, setup, faults, expect, tasks, panels, suggestedCommand)']],
 		['a step with two verbs', scenario('setup:\n  - {run: kubectl get pods, advance: 1s}\n'), ['setup[0]: needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal, powerOff, powerOn (found run, advance)']],
+		['an unknown Pod network', scenario('cluster:\n  cni: weave\n'), ['cluster.cni: must be flannel, calico or none']],
 		['a bad duration', scenario('setup:\n  - advance: soon\n'), ['setup[0].advance: time: invalid duration "soon"']],
 		['a node component without its node', scenario('setup:\n  - stop: kubelet\n'), ['setup[0].stop: kubelet runs on every node: say which with `node:`']],
 		['an unknown node', scenario('setup:\n  - partition: node-9\n'), ['setup[0].partition: no node "node-9" in this cluster (nodes: control-plane, node-1, node-2)']],

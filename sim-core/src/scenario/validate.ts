@@ -158,7 +158,7 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 	if (top.summary !== undefined) c.localized(top.summary, 'summary');
 	const nodes: string[] = [];
 	if (top.cluster !== undefined) {
-		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane', 'cloud']);
+		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane', 'cloud', 'cni']);
 		if (cluster?.cloud !== undefined && typeof cluster.cloud !== 'boolean') {
 			const cloud = c.object(cluster.cloud, 'cluster.cloud', ['configureCloudRoutes']);
 			if (cloud?.configureCloudRoutes !== undefined && typeof cloud.configureCloudRoutes !== 'boolean') c.problem('cluster.cloud.configureCloudRoutes', 'must be true or false');
@@ -169,6 +169,7 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 		}
 		if (cluster?.seed !== undefined && !(Number.isInteger(cluster.seed) && (cluster.seed as number) >= 0)) c.problem('cluster.seed', 'must be a non-negative integer');
 		if (cluster?.kubeProxyMode !== undefined && !['iptables', 'ipvs', 'nftables'].includes(cluster.kubeProxyMode as string)) c.problem('cluster.kubeProxyMode', 'must be iptables, ipvs or nftables');
+		if (cluster?.cni !== undefined && !['flannel', 'calico', 'none'].includes(cluster.cni as string)) c.problem('cluster.cni', 'must be flannel, calico or none');
 		if (cluster?.nodes !== undefined) {
 			c.array(cluster.nodes, 'cluster.nodes').forEach((n, i) => {
 				const node = c.object(n, `cluster.nodes[${i}]`, ['name', 'cpu', 'memory', 'pods', 'labels', 'taints', 'images', 'zone', 'role'], ['name', 'cpu', 'memory']);
