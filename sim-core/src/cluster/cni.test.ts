@@ -199,3 +199,20 @@ describe('inside a Pod: its own network namespace', () => {
 		expect(cluster.exec('kubectl exec a -- hostname -i').stdout).toBe(`${ip}\n`);
 	});
 });
+
+describe('ip filters on a node', () => {
+	it('route show dev NAME lists that device’s routes without their dev; link show type/master pick devices by kind and bridge', () => {
+		const cluster = createCluster({ seed: 8 });
+		cluster.writeFile('a.yaml', PINNED('a'));
+		cluster.exec('kubectl apply -f a.yaml');
+		cluster.advance('20s');
+		expect(onNode(cluster, 'node-1', 'ip route show dev flannel.1')).toBe('10.244.0.0/24 via 10.244.0.0 onlink \n10.244.2.0/24 via 10.244.2.0 onlink \n');
+		expect(onNode(cluster, 'node-1', 'ip route show dev cni0')).toBe('10.244.1.0/24 proto kernel scope link src 10.244.1.1 \n');
+		expect(onNode(cluster, 'node-1', 'ip route show dev nope')).toBe('Cannot find device "nope"\n');
+		const veths = onNode(cluster, 'node-1', 'ip link show type veth');
+		expect(veths).toMatch(/^\d+: veth[0-9a-f]{8}@if2: /);
+		expect(veths).not.toContain('cni0:');
+		expect(onNode(cluster, 'node-1', 'ip link show master cni0')).toBe(veths);
+		expect(onNode(cluster, 'node-1', 'ip -br link show type vxlan')).toMatch(/^flannel\.1\s+UNKNOWN\s+/);
+	});
+});

@@ -114,15 +114,54 @@ function ipv6Routes(list: Device[]): string {
 	return out;
 }
 
-/** Picks a device for `show [dev] NAME`; `vethX@if2` answers to `vethX`. */
+/** A device's kind for `type KIND`, from what it is (iproute2 reads IFLA_INFO_KIND; a NIC has none). */
+function kindOf(d: Device): string | undefined {
+	if (d.linkType === 'ipip') return 'ipip';
+	if (d.name === 'cni0') return 'bridge';
+	if (d.name.startsWith('flannel.')) return 'vxlan';
+	if (d.name === 'kube-ipvs0') return 'dummy';
+	if (d.name.startsWith('veth') || d.name.startsWith('cali') || (d.name === 'eth0' && d.linkNetnsId !== undefined)) return 'veth';
+	return undefined;
+}
+
+/**
+ * The devices `show` selects: `[dev] NAME` (`vethX@if2` answers to
+ * `vethX`), `type KIND`, `master BRIDGE`, `up`, in any combination
+ * (ipaddress.c ipaddr_list_flush_or_save's filters).
+ */
 function selectDevice(args: string[], list: Device[]): { devices: Device[] } | { error: CommandResult } {
 	const rest = args.filter((a) => !['show', 'list', 'lst'].includes(a));
-	const at = rest.indexOf('dev');
-	const name = at >= 0 ? rest[at + 1] : rest[0];
-	if (name === undefined) return { devices: list };
-	const found = list.find((d) => d.name === name || `${d.name}@${d.link}` === name);
-	if (!found) return { error: err(`Device "${name}" does not exist.\n`, 1) };
-	return { devices: [found] };
+	let picked = list;
+	for (let i = 0; i < rest.length; i++) {
+		const word = rest[i];
+		if (word === 'up') {
+			picked = picked.filter((d) => d.flags.includes('UP'));
+			continue;
+		}
+		if (word === 'type' || word === 'master') {
+			const value = rest[++i];
+			if (value === undefined) return { error: err(`Command line is not complete. Try option "help"\n`, 255) };
+			if (word === 'master' && !list.some((d) => d.name === value)) return { error: err(`Device "${value}" does not exist.\n`, 1) };
+			picked = picked.filter((d) => (word === 'type' ? kindOf(d) === value : d.master === value));
+			continue;
+		}
+		const name = word === 'dev' ? rest[++i] : word;
+		if (name === undefined) return { error: err(`Command line is not complete. Try option "help"\n`, 255) };
+		const found = list.find((d) => d.name === name || `${d.name}@${d.link}` === name);
+		if (!found) return { error: err(`Device "${name}" does not exist.\n`, 1) };
+		picked = picked.filter((d) => d === found);
+	}
+	return { devices: picked };
+}
+
+/** `ip route show [dev NAME]`: with a device, only its routes, each printed without the `dev` it was picked by (iproute.c: oifmask). */
+function showRoutes(args: string[], list: Device[], table: Route[]): CommandResult {
+	const rest = args.filter((a) => !['show', 'list', 'lst'].includes(a));
+	if (!rest.length) return ok(table.map(routeLine).join(''));
+	if (rest[0] !== 'dev' || rest.length !== 2) return err(`ip route ${rest.join(' ')}: not simulated (only \`ip route [show] [dev NAME]\`)\n`, 2);
+	const name = rest[1];
+	if (!list.some((d) => d.name === name)) return err(`Cannot find device "${name}"\n`, 1);
+	return ok(table.filter((r) => r.dev === name).map((r) => routeLine({ ...r, dev: undefined })).join(''));
 }
 
 function run(argv: string[], deps: IpDeps, view?: IpView): CommandResult {
@@ -162,7 +201,7 @@ function run(argv: string[], deps: IpDeps, view?: IpView): CommandResult {
 			return ok(showLinks(picked.devices, opts));
 		}
 		case 'route':
-			return ok(opts.family === 'inet6' ? ipv6Routes(list) : (view ? view.routes() : routes(deps)).map(routeLine).join(''));
+			return opts.family === 'inet6' ? ok(ipv6Routes(list)) : showRoutes(args, list, view ? view.routes() : routes(deps));
 		default:
 			return err(`ip ${object}: not simulated\n`, 2);
 	}
