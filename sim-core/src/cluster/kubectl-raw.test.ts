@@ -67,3 +67,22 @@ describe('kubectl get --raw', () => {
 		expect(list.resources.map((r) => r.name)).toEqual(['nodes', 'pods']);
 	});
 });
+
+describe('kubectl api-resources and api-versions with an aggregated group', () => {
+	it('lists metrics.k8s.io once Available, and reports it as failed discovery while its APIService is not', () => {
+		const cluster = createCluster({ seed: 6 });
+		cluster.settle();
+		expect(cluster.exec('kubectl api-versions').stdout).not.toContain('metrics.k8s.io');
+		cluster.exec('kubectl apply -f https://github.com/kubernetes-sigs/metrics-server/releases/latest/download/components.yaml');
+		const failing = cluster.exec('kubectl api-resources --api-group=metrics.k8s.io');
+		expect(failing).toMatchObject({ stdout: 'NAME   SHORTNAMES   APIVERSION   NAMESPACED   KIND\n', exitCode: 1 });
+		expect(failing.stderr).toBe('error: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request\n');
+		expect(cluster.exec('kubectl api-versions').stdout).toContain('metrics.k8s.io/v1beta1\n');
+		cluster.exec(`kubectl patch deployment metrics-server -n kube-system --type=json -p '[{"op":"add","path":"/spec/template/spec/containers/0/args/-","value":"--kubelet-insecure-tls"}]'`);
+		cluster.settle({ maxMs: 120_000 });
+		cluster.advance('60s');
+		const served = cluster.exec('kubectl api-resources --api-group=metrics.k8s.io');
+		expect(served.exitCode).toBe(0);
+		expect(served.stdout).toMatch(/\nnodes\s+metrics\.k8s\.io\/v1beta1\s+false\s+NodeMetrics\npods\s+metrics\.k8s\.io\/v1beta1\s+true\s+PodMetrics\n$/);
+	});
+});

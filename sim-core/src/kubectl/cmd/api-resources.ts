@@ -29,14 +29,46 @@ export function discoveryReachable(invocation: KubectlInvocation): string | unde
 	return undefined;
 }
 
+/** What discovery found of the aggregated group versions (metrics.k8s.io/v1beta1): served, registered but failing, or absent. */
+interface AggregatedDiscovery {
+	served: Set<string>;
+	/** `metrics.k8s.io/v1beta1: the server is currently unable to handle the request`. */
+	failed: string[];
+	/** Listed in /apis (an APIService exists, Available or not). */
+	listed: Set<string>;
+}
+
 /**
- * Resources with verbs, as ServerPreferredResources lists them. The
- * aggregated metrics.k8s.io group is left out: kubectl's discovery lists
- * it only while its APIService is Available, which this static table
- * cannot tell.
+ * Asks discovery for each aggregated group version, as kubectl's discovery
+ * client does after /apis: 200 (its APIService is Available), 503 (it
+ * exists but its backend does not answer: a failed group), 404 (none).
  */
-function servedResources(): ResourceInfo[] {
-	return RESOURCES.filter((r) => r.verbs.length > 0 && !r.aggregated);
+function discoverAggregated(invocation: KubectlInvocation): AggregatedDiscovery {
+	const out: AggregatedDiscovery = { served: new Set(), failed: [], listed: new Set() };
+	const versions = [...new Set(RESOURCES.filter((r) => r.aggregated).map((r) => groupVersion(r)))];
+	for (const gv of versions) {
+		const [group, version] = gv.split('/');
+		const answer = invocation.client.raw({ verb: 'get', group, version, resource: '' });
+		if ('failure' in answer || answer.code === 404) continue;
+		out.listed.add(gv);
+		if (answer.code === 200) out.served.add(gv);
+		else out.failed.push(`${gv}: the server is currently unable to handle the request`);
+	}
+	return out;
+}
+
+/**
+ * Resources with verbs, as ServerPreferredResources lists them: the API
+ * server's own, and an aggregated group's while its APIService is
+ * Available (metrics.k8s.io once metrics-server answers).
+ */
+function servedResources(aggregated?: AggregatedDiscovery): ResourceInfo[] {
+	return RESOURCES.filter((r) => r.verbs.length > 0 && (!r.aggregated || aggregated?.served.has(groupVersion(r))));
+}
+
+/** ServerPreferredResources' partial failure, as kubectl reports it after printing what it found. */
+function discoveryFailure(aggregated: AggregatedDiscovery): string {
+	return aggregated.failed.length ? errorText([`unable to retrieve the complete list of server APIs: ${aggregated.failed.join(', ')}`]) : '';
 }
 
 /** metav1.APIResource as the JSON printer writes it: struct field order, empty optional fields left out. */
@@ -68,7 +100,10 @@ function runApiResources(invocation: KubectlInvocation): CommandResult {
 
 	const verbs = (flags.verbs as string[] | undefined) ?? [];
 	const categories = (flags.categories as string[] | undefined) ?? [];
-	const resources = servedResources().filter((r) => {
+	const aggregated = discoverAggregated(invocation);
+	const failure = discoveryFailure(aggregated);
+	const failed = (r: CommandResult): CommandResult => (failure ? { ...r, stderr: r.stderr + failure, exitCode: 1 } : r);
+	const resources = servedResources(aggregated).filter((r) => {
 		if (args.set.has('api-group') && r.group !== flags['api-group']) return false;
 		if (args.set.has('namespaced') && r.namespaced !== (flags.namespaced === true)) return false;
 		if (!verbs.every((v) => r.verbs.includes(v))) return false;
@@ -79,10 +114,10 @@ function runApiResources(invocation: KubectlInvocation): CommandResult {
 	const sorted = resources.map((r, i) => ({ r, i })).sort((a, b) => compareGoStrings(key(a.r), key(b.r)) || compareGoStrings(a.r.resource, b.r.resource) || a.i - b.i);
 	const list = sorted.map((s) => s.r);
 
-	if (output === 'name') return { stdout: list.map((r) => `${r.resource}${r.group ? `.${r.group}` : ''}\n`).join(''), stderr: '', exitCode: 0 };
+	if (output === 'name') return failed({ stdout: list.map((r) => `${r.resource}${r.group ? `.${r.group}` : ''}\n`).join(''), stderr: '', exitCode: 0 });
 	if (output === 'json' || output === 'yaml') {
 		const obj = { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: '', resources: list.map(apiResourceJson) };
-		return { stdout: output === 'json' ? `${JSON.stringify(obj, null, 4)}\n` : stringifyYaml(obj), stderr: '', exitCode: 0 };
+		return failed({ stdout: output === 'json' ? `${JSON.stringify(obj, null, 4)}\n` : stringifyYaml(obj), stderr: '', exitCode: 0 });
 	}
 	const wide = output === 'wide';
 	const rows: string[][] = [];
@@ -92,7 +127,7 @@ function runApiResources(invocation: KubectlInvocation): CommandResult {
 		if (wide) row.push(r.verbs.join(','), (r.categories ?? []).join(','));
 		rows.push(row);
 	}
-	return { stdout: formatTable(rows), stderr: '', exitCode: 0 };
+	return failed({ stdout: formatTable(rows), stderr: '', exitCode: 0 });
 }
 
 /** Runs `kubectl api-versions`: every group/version served, sorted. */
@@ -100,7 +135,9 @@ function runApiVersions(invocation: KubectlInvocation): CommandResult {
 	if (invocation.args.positionals.length) return { stdout: '', stderr: `error: unexpected arguments: [${invocation.args.positionals.join(' ')}]\nSee 'kubectl api-versions -h' for help and examples\n`, exitCode: 1 };
 	const unreachable = discoveryReachable(invocation);
 	if (unreachable) return { stdout: '', stderr: errorText([`couldn't get available api versions from server: ${unreachable.replace(/^error: /, '')}`]), exitCode: 1 };
-	const versions = [...new Set(servedResources().map((r) => groupVersion(r)))].sort(compareGoStrings);
+	// ServerGroups reads /apis alone: an aggregated group is there once its APIService exists.
+	const aggregated = discoverAggregated(invocation);
+	const versions = [...new Set([...servedResources().map((r) => groupVersion(r)), ...aggregated.listed])].sort(compareGoStrings);
 	return { stdout: versions.map((v) => `${v}\n`).join(''), stderr: '', exitCode: 0 };
 }
 
