@@ -6,6 +6,7 @@ import { satteri } from '@astrojs/markdown-satteri';
 import { siteConfig } from './site.config.mjs';
 import { mermaidDiagrams } from './src/integrations/mermaid/satteri-plugin.ts';
 import { localizedFootnotes } from './src/integrations/footnotes/satteri-plugin.ts';
+import { focusableTables } from './src/integrations/tables/satteri-plugin.ts';
 import { strictCsp } from './src/integrations/csp/integration.ts';
 import { sidebar } from './src/navigation/sidebar.ts';
 import { searchRanking } from './src/search/ranking.ts';
@@ -19,7 +20,7 @@ export default defineConfig({
 	trailingSlash: 'always',
 	markdown: {
 		// Diagrams are rendered to SVG at build time: zero JavaScript for them.
-		processor: satteri({ mdastPlugins: [mermaidDiagrams()], hastPlugins: [localizedFootnotes()] }),
+		processor: satteri({ mdastPlugins: [mermaidDiagrams()], hastPlugins: [localizedFootnotes(), focusableTables()] }),
 	},
 	vite: {
 		// Keep the symlinked path so MDX files resolve imports the same way in

@@ -5,10 +5,10 @@
  * test finds what a reader finds.
  *
  * These are Starlight's own defaults, written out so they cannot drift
- * between the two. termSimilarity 9 is the one that matters most: a query
- * word matches a longer word ("control" in "controller") at a steep
- * discount, so the page about the control plane outranks the pages that say
- * "controller" fifty times.
+ * between the two (Pagefind's raw defaults rank differently). Note that
+ * stemming makes "controller" match "control" at full weight, whatever
+ * termSimilarity says: a page that must win a query needs the words in its
+ * title, as the overview's "control plane" does.
  */
 export const searchRanking = {
 	pageLength: 0.1,

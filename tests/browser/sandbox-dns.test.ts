@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { run, useStartedSandbox } from './sandbox-helpers.ts';
 
-const s = useStartedSandbox({ path: 'addons/dns/' });
+// The chapter's DNS sandbox (the page's second; the first is the HPA walkthrough's).
+const s = useStartedSandbox({ path: 'addons/dns/', scenario: 'addons/dns' });
 
 describe('the DNS sandbox', () => {
 	it('resolves kubernetes.default from a Pod through CoreDNS, as the debugging steps do', async () => {

@@ -30,7 +30,7 @@ export interface SharedSandbox extends OpenSandbox {
  * opened and its cluster started, both closed at the end. The object is
  * filled in by beforeAll, so read its fields inside tests only.
  */
-export function useStartedSandbox(options: { path?: string } = {}): SharedSandbox {
+export function useStartedSandbox(options: { path?: string; scenario?: string } = {}): SharedSandbox {
 	const shared = {} as SharedSandbox;
 	beforeAll(async () => {
 		const browser = await launchBrowser();
@@ -44,14 +44,14 @@ export function useStartedSandbox(options: { path?: string } = {}): SharedSandbo
 	return shared;
 }
 
-/** Opens the page, scrolls the first sandbox into view and waits until it is hydrated. */
+/** Opens the page, scrolls its first sandbox (or the one of `scenario`, on a page with several) into view and waits until it is hydrated. */
 export async function openSandbox(
 	browser: Browser,
-	options: { path?: string; hash?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; reducedMotion?: boolean } = {},
+	options: { path?: string; hash?: string; scenario?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; reducedMotion?: boolean } = {},
 ): Promise<OpenSandbox> {
 	const { page, problems, context } = await openWatched(browser, (options.path ?? SANDBOX_PAGE) + (options.hash ?? ''), { viewport: options.viewport, colorScheme: options.colorScheme });
 	if (options.reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
-	const section = page.locator('section.ca-sandbox').first();
+	const section = (options.scenario ? page.locator(`section.ca-sandbox[data-ca-scenario="${options.scenario}"]`) : page.locator('section.ca-sandbox')).first();
 	await section.scrollIntoViewIfNeeded();
 	const sandbox = section.locator('.ca-sbx:not([data-state="static"])');
 	await sandbox.waitFor({ state: 'visible', timeout: 20_000 });
