@@ -216,3 +216,16 @@ describe('ip filters on a node', () => {
 		expect(onNode(cluster, 'node-1', 'ip -br link show type vxlan')).toMatch(/^flannel\.1\s+UNKNOWN\s+/);
 	});
 });
+
+describe('kubectl logs of the flannel DaemonSet', () => {
+	it('--all-pods reads every node’s flannel Pod, each line prefixed with its Pod and container', () => {
+		const cluster = createCluster({ seed: 8 });
+		const r = cluster.exec('kubectl -n kube-flannel logs ds/kube-flannel-ds --all-pods --tail=1');
+		expect(r.exitCode).toBe(0);
+		const pods = cluster.list('pods', 'kube-flannel').map((p) => p.metadata.name ?? '').sort();
+		expect(pods).toHaveLength(3);
+		expect(r.stdout.split('\n').filter(Boolean).map((l) => /^\[pod\/([^/]+)\/kube-flannel\] /.exec(l)?.[1])).toEqual(pods);
+		// Without it, one Pod's log, as kubectl picks it.
+		expect(cluster.exec('kubectl -n kube-flannel logs ds/kube-flannel-ds --tail=1').stdout.split('\n').filter(Boolean)).toHaveLength(1);
+	});
+});

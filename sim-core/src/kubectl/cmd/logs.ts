@@ -12,6 +12,7 @@
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go,
  * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/logsforobject.go.
  */
+import { compareGoStrings } from '../../golang/json.ts';
 import type { Pod } from '../../api/types.ts';
 import { R, refOf } from '../../client/client.ts';
 import type { ApiRequest } from '../../api/request.ts';
@@ -109,10 +110,22 @@ function run(inv: KubectlInvocation): CommandResult {
 			// logs.go wraps NotFound in a plain error: `error: error from server (NotFound): pods "x" not found in namespace "default"`.
 			return checkErr(plain(`error from server (NotFound): ${got.message} in namespace ${JSON.stringify(inv.namespace)}`));
 		}
-		const chosen = podForObject(inv, { ...got.object, apiVersion: got.object.apiVersion || (type.info.group ? `${type.info.group}/${type.info.version}` : type.info.version), kind: type.info.kind }, byLogging, 'logs');
-		if ('error' in chosen) return checkErr(chosen.error);
-		stderr += chosen.stderr;
-		pods = [chosen.pod];
+		const matchLabels = (got.object.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels;
+		if (flags['all-pods'] === true && type.info.kind !== 'Pod' && matchLabels && Object.keys(matchLabels).length) {
+			// --all-pods (AllPodsForObject): every Pod the workload's selector matches, not the one podForObject picks.
+			const labelSelector = Object.entries(matchLabels)
+				.map(([k, v]) => `${k}=${v}`)
+				.join(',');
+			const listed = inv.client.list<Pod>(R.pods, inv.namespace, { labelSelector });
+			if (!listed.ok) return checkErr(callError(listed, inv.env.serverUrl));
+			pods = listed.object.items.map((p) => ({ ...p, apiVersion: 'v1', kind: 'Pod' }) as Pod).sort((a, b) => compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
+			if (pods.length === 0) return checkErr(plain(`no pods found for ${typeText}/${name}`));
+		} else {
+			const chosen = podForObject(inv, { ...got.object, apiVersion: got.object.apiVersion || (type.info.group ? `${type.info.group}/${type.info.version}` : type.info.version), kind: type.info.kind }, byLogging, 'logs');
+			if ('error' in chosen) return checkErr(chosen.error);
+			stderr += chosen.stderr;
+			pods = [chosen.pod];
+		}
 	}
 	const query: NonNullable<ApiRequest['query']> = {};
 	if (flags.previous === true) query.previous = true;
