@@ -16,7 +16,7 @@ import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { resolveResourceType } from '../resource-args.ts';
 import { callError, checkErr, plain } from './check-err.ts';
 import { byActivity, defaultContainer, podForObject } from './pod-for-object.ts';
-import { fetchLog, streamAttach } from './run-attach.ts';
+import { chunkedResult, fetchLog, streamAttach } from './run-attach.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 function run(inv: KubectlInvocation): CommandResult {
@@ -53,9 +53,8 @@ function run(inv: KubectlInvocation): CommandResult {
 	// The stream starts where the log is now: attach shows what comes next.
 	const now = fetchLog(inv, pod, container.container);
 	const streamed = streamAttach(inv, pod, container.container, { stdin: args.flags.stdin === true, tty: args.flags.tty === true, quiet, commandName: 'kubectl attach' }, write, 'error' in now ? '' : now.text);
-	const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
 	// Interrupted without a raw terminal, kubectl itself dies of the SIGINT.
-	return { stdout: text(1), stderr: text(2), exitCode: streamed === 'interrupted' ? 130 : 0, chunks };
+	return chunkedResult(chunks, streamed === 'interrupted' ? 130 : 0);
 }
 
 export const attachCommand: KubectlCommand = {

@@ -140,6 +140,12 @@ function removeCreated(inv: KubectlInvocation, created: readonly KubeObject[]): 
 	return { stdout };
 }
 
+/** What kubectl wrote, in order, as a command result with `exitCode`. */
+export function chunkedResult(chunks: Array<{ fd: 1 | 2; text: string }>, exitCode: number): CommandResult {
+	const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
+	return { stdout: text(1), stderr: text(2), exitCode, chunks };
+}
+
 /** How an attach uses the terminal (AttachOptions' StreamOptions). */
 export interface AttachStreamOptions {
 	stdin: boolean;
@@ -213,8 +219,7 @@ export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stde
 			write(2, failed.stderr);
 			exitCode = failed.exitCode;
 		}
-		const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
-		return { stdout: text(1), stderr: text(2), exitCode, chunks };
+		return chunkedResult(chunks, exitCode);
 	};
 
 	// handleAttachPod.
@@ -235,16 +240,12 @@ export function attachToRun(inv: KubectlInvocation, request: AttachRequest, stde
 			const remove = request.remove ? request.created.map((o) => ({ resource: (o.kind === 'Service' ? 'services' : 'pods') as 'pods' | 'services', name: o.metadata.name ?? '' })) : [];
 			if (openShell(inv, ready.pod, container, shell, { restartPolicy: request.restartPolicy, remove })) {
 				if (!request.quiet) write(2, "All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n");
-				const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
-				return { stdout: text(1), stderr: text(2), exitCode: 0, chunks };
+				return chunkedResult(chunks, 0);
 			}
 		}
 		const streamed = streamAttach(inv, ready.pod, container, { stdin: request.stdin, tty: request.tty, quiet: request.quiet, commandName: 'kubectl attach' }, write, 'error' in before ? '' : before.text);
 		// Ctrl-C without a raw terminal kills kubectl: no exit code, no --rm (its deferred removal never runs), status 130.
-		if (streamed === 'interrupted') {
-			const text = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
-			return { stdout: text(1), stderr: text(2), exitCode: 130, chunks };
-		}
+		if (streamed === 'interrupted') return chunkedResult(chunks, 130);
 	}
 
 	// Only --restart=Never and OnFailure wait for the exit code.

@@ -112,9 +112,9 @@ export interface Route {
 }
 
 /** flannel's VXLAN MTU on a 1500-byte network: 50 bytes go to the outer Ethernet, IP, UDP and VXLAN headers. */
-const FLANNEL_MTU = 1450;
+export const FLANNEL_MTU = 1450;
 /** The kernel's DEFAULT_TX_QUEUE_LEN, which loopback, Ethernet, bridge, veth and VXLAN devices keep on Linux 6.x. */
-const TX_QUEUE_LEN = 1000;
+export const TX_QUEUE_LEN = 1000;
 /** The loopback MTU since Linux 3.x (drivers/net/loopback.c: 64 KiB). */
 const LOOPBACK_MTU = 65536;
 
@@ -125,7 +125,7 @@ function digest(text: string): number[] {
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
 /** A locally administered unicast MAC (as the kernel gives veths and bridges), stable for `seed`. */
-function randomMac(seed: string): string {
+export function randomMac(seed: string): string {
 	const d = digest(seed);
 	return [(d[0] & 0xfe) | 0x02, d[1], d[2], d[3], d[4], d[5]].map(hex2).join(':');
 }
@@ -166,10 +166,30 @@ function numberToIp(n: number): string {
 }
 
 /** The network, broadcast and first host of `ip/prefix`. */
-function subnet(ip: string, prefix: number): { network: string; broadcast: string; first: string } {
+export function subnet(ip: string, prefix: number): { network: string; broadcast: string; first: string } {
 	const size = 2 ** (32 - prefix);
 	const base = Math.floor(ipToNumber(ip) / size) * size;
 	return { network: numberToIp(base), broadcast: numberToIp(base + size - 1), first: numberToIp(base + 1) };
+}
+
+/** `lo`, as every network namespace has it (ifindex 1). */
+export function loopbackDevice(): Device {
+	return {
+		index: 1,
+		name: 'lo',
+		flags: ['LOOPBACK', 'UP', 'LOWER_UP'],
+		mtu: LOOPBACK_MTU,
+		qdisc: 'noqueue',
+		state: 'UNKNOWN',
+		qlen: TX_QUEUE_LEN,
+		linkType: 'loopback',
+		mac: '00:00:00:00:00:00',
+		broadcastMac: '00:00:00:00:00:00',
+		addresses: [
+			{ family: 'inet', local: '127.0.0.1', prefix: 8, scope: 'host' },
+			{ family: 'inet6', local: '::1', prefix: 128, scope: 'host' },
+		],
+	};
 }
 
 /** The node's devices, in ifindex order. */
@@ -178,24 +198,7 @@ export function devices(deps: IpDeps): Device[] {
 	const prefix = deps.prefixLength ?? 24;
 	const nic = deps.interfaceName ?? 'eth0';
 	const up = ['BROADCAST', 'MULTICAST', 'UP', 'LOWER_UP'];
-	const out: Device[] = [
-		{
-			index: 1,
-			name: 'lo',
-			flags: ['LOOPBACK', 'UP', 'LOWER_UP'],
-			mtu: LOOPBACK_MTU,
-			qdisc: 'noqueue',
-			state: 'UNKNOWN',
-			qlen: TX_QUEUE_LEN,
-			linkType: 'loopback',
-			mac: '00:00:00:00:00:00',
-			broadcastMac: '00:00:00:00:00:00',
-			addresses: [
-				{ family: 'inet', local: '127.0.0.1', prefix: 8, scope: 'host' },
-				{ family: 'inet6', local: '::1', prefix: 128, scope: 'host' },
-			],
-		},
-	];
+	const out: Device[] = [loopbackDevice()];
 	// VirtualBox's OUI, as on the 192.168.56.0/24 host-only network kubeadm labs use.
 	const d = digest(`nic/${node.name}`);
 	const nicMac = ['08', '00', '27', hex2(d[0]), hex2(d[1]), hex2(d[2])].join(':');
@@ -308,7 +311,7 @@ export function calicoVethName(namespace: string, pod: string): string {
 }
 
 /** Calico's MTU for IPIP on a 1500-byte network: 20 bytes go to the outer IP header. */
-const CALICO_IPIP_MTU = 1480;
+export const CALICO_IPIP_MTU = 1480;
 
 /**
  * Calico's devices (BGP with IPIP, calico.yaml's default): `tunl0`, the

@@ -72,27 +72,21 @@ function bsdtime(p: ProcessEntry): string {
 	return `${String(Math.floor(s / 60)).padStart(3)}:${pad2(s % 60)}`;
 }
 
+/** Whole seconds split into days, hours, minutes and seconds. */
+function dhms(seconds: number): { dd: number; hh: number; mm: number; ss: number } {
+	const t = Math.floor(seconds);
+	return { dd: Math.floor(t / 86400), hh: Math.floor(t / 3600) % 24, mm: Math.floor(t / 60) % 60, ss: t % 60 };
+}
+
 /** pr_time: CPU time as `[DD-]HH:MM:SS`. */
 function cputime(p: ProcessEntry): string {
-	let t = Math.floor(p.cpuMs / 1000);
-	const ss = t % 60;
-	t = Math.floor(t / 60);
-	const mm = t % 60;
-	t = Math.floor(t / 60);
-	const hh = t % 24;
-	const dd = Math.floor(t / 24);
+	const { dd, hh, mm, ss } = dhms(p.cpuMs / 1000);
 	return `${dd ? `${dd}-` : ''}${pad2(hh)}:${pad2(mm)}:${pad2(ss)}`;
 }
 
 /** pr_etime: elapsed time as `[[DD-]HH:]MM:SS`. */
 function etime(p: ProcessEntry, ctx: PrintContext): string {
-	let t = Math.floor(elapsedSeconds(p, ctx.nowWallMs));
-	const ss = t % 60;
-	t = Math.floor(t / 60);
-	const mm = t % 60;
-	t = Math.floor(t / 60);
-	const hh = t % 24;
-	const dd = Math.floor(t / 24);
+	const { dd, hh, mm, ss } = dhms(elapsedSeconds(p, ctx.nowWallMs));
 	return `${dd ? `${dd}-` : ''}${dd || hh ? `${pad2(hh)}:` : ''}${pad2(mm)}:${pad2(ss)}`;
 }
 
