@@ -137,7 +137,7 @@ export class Informer {
 		const base = s.retryDelayMs === 0 ? RETRY_INITIAL_MS : Math.min(s.retryDelayMs * 2, RETRY_MAX_MS);
 		s.retryDelayMs = base;
 		const jittered = Math.round(base * (1 + this.kernel.rng(this.ownerId).float()));
-		this.kernel.schedule(this.ownerId, jittered, 'informer-retry', { informer: this.name, kind }, { background: true });
+		this.kernel.schedule(this.ownerId, jittered, 'informer-retry', { informer: this.name, kind }, { reconnect: true });
 	}
 
 	/** Offers a kernel event to this informer; true if it was this informer's. */

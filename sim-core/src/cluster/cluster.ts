@@ -19,7 +19,7 @@
  */
 import { MetricsServer, METRICS_SERVER } from '../metrics-server/metrics-server.ts';
 import { aggregatedBackend, metricsServerDeps } from './metrics-wiring.ts';
-import type { KubeObject } from '../api/types.ts';
+import type { KubeObject, Pod } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, resourceByName, type ResourceInfo } from '../api/resources.ts';
 import { parseGoDurationMs } from '../golang/duration.ts';
 import { Kernel, type KernelState } from '../sim/kernel.ts';
@@ -47,6 +47,7 @@ import { coreDnsObjects, kubeadmConfigMaps, kubeProxyObjects } from './bootstrap
 import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, isControlPlane, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
+import { unconverged } from './convergence.ts';
 import { registerTools } from './tools.ts';
 import type { ToolsContext } from './wiring.ts';
 import { CONTROL_PLANE_COMPONENTS, Faults, type Component, type Fault, type FaultCause } from './faults.ts';
@@ -447,25 +448,46 @@ export class Cluster {
 		this.kernel.runUntil(this.kernel.nowMs + ms);
 	}
 
-	/** Runs until nothing but housekeeping is pending, or `maxMs` passes. */
-	settle(options: { maxMs?: number } = {}): { settled: boolean; elapsedMs: number } {
+	/**
+	 * Runs until the cluster has converged, or `maxMs` passes: no event is
+	 * pending and nothing will change by itself (./convergence.ts: a healed
+	 * component still to be restarted, a Lease no replica holds yet, a
+	 * client reconnecting to a reachable API server). `pending` says what was
+	 * still awaited when it gave up.
+	 */
+	settle(options: { maxMs?: number } = {}): { settled: boolean; elapsedMs: number; pending?: string[] } {
 		const maxMs = options.maxMs ?? 60_000;
 		this.record({ kind: 'settle', maxMs });
 		return this.settleQuietly(maxMs);
 	}
 
 	/** settle() without recording an input (used inside commands that wait). */
-	settleQuietly(maxMs: number): { settled: boolean; elapsedMs: number } {
+	settleQuietly(maxMs: number): { settled: boolean; elapsedMs: number; pending?: string[] } {
 		const start = this.kernel.nowMs;
 		const deadline = start + maxMs;
-		while (this.kernel.hasPendingWork()) {
+		// The convergence check reads the whole cluster: only ask it once the queue holds nothing but housekeeping.
+		while (this.kernel.hasPendingWork() || this.unconverged().length > 0) {
 			const next = this.kernel.nextEventAtMs();
 			if (next === undefined || next > deadline) break;
 			this.kernel.step();
 		}
-		const settled = !this.kernel.hasPendingWork();
+		const pending = this.kernel.hasPendingWork() ? ['events still queued'] : this.unconverged();
+		const settled = pending.length === 0;
 		if (!settled) this.kernel.runUntil(deadline);
-		return { settled, elapsedMs: this.kernel.nowMs - start };
+		return settled ? { settled, elapsedMs: this.kernel.nowMs - start } : { settled, elapsedMs: this.kernel.nowMs - start, pending };
+	}
+
+	/** Why the cluster would still change by itself (./convergence.ts); empty once it has converged. */
+	private unconverged(): string[] {
+		return unconverged({
+			kernel: this.kernel,
+			hosts: this.hosts,
+			isFailing: (component, node) => this.faults.isFailing(component, node),
+			reachesApiServer: (processId) => this.transport.dial(processId) === undefined && this.kernel.isRunning(this.etcd.id),
+			staticComponents: (host) => (host.controlPlane ? CONTROL_PLANE_COMPONENTS.map((component) => ({ component, processId: component })) : []),
+			candidates: () => [this.scheduler, this.controllerManager, ...(this.cloudControllerManager ? [this.cloudControllerManager] : [])].map((p) => ({ processId: p.id, lease: p.leaseName, isLeader: p.isLeader })),
+			systemPods: () => this.list('pods', 'kube-system') as Pod[],
+		});
 	}
 
 	// ---- public API: commands --------------------------------------------------------

@@ -383,9 +383,17 @@ export class NodeHost {
 			if (containerId) this.cluster.metricsServer?.stopped(containerId);
 			return;
 		}
+		// A static pod replaced by its new version (a changed manifest) can start its new container before the old one has
+		// exited: the process belongs to the container still running, and the old one's exit must not stop it.
+		if (this.componentContainerRunning(component, containerId)) return;
 		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.stop(component);
 		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.stop(component);
 		this.network.systemContainer(component, false);
+	}
+
+	/** Whether a container other than `exceptId` runs this component here now. */
+	private componentContainerRunning(component: SystemComponent, exceptId: string | undefined): boolean {
+		return Object.values(this.runtimeState.containers).some((c) => c.id !== exceptId && c.state === 'CONTAINER_RUNNING' && c.component === component);
 	}
 
 	/** HTTP probes of the control plane's containers: healthy while the process runs (and, for the API server, is ready). */

@@ -67,7 +67,7 @@ export function register(ctx: KubeletContext): void {
 	const step = ctx.state.registerDelayMs === 0 ? ctx.config.registerInitialBackoffMs : Math.min(ctx.state.registerDelayMs * 2, ctx.config.registerMaxBackoffMs);
 	ctx.state.registerDelayMs = step;
 	ctx.log('E', 'kubelet_node_status.go:107', 'Node registration failed; retrying', { err: ctx.callError(created, 'Post', '/api/v1/nodes'), node: ctx.nodeName });
-	ctx.after(step, 'register', undefined, { background: true });
+	ctx.after(step, 'register', undefined, { reconnect: true });
 }
 
 function registered(ctx: KubeletContext, node: Node): void {

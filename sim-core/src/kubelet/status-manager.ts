@@ -59,7 +59,9 @@ export function writeStatus(ctx: KubeletContext, w: PodWorker): void {
 	const status = podStatus(ctx, w);
 	const json = JSON.stringify(status);
 	if (json !== w.lastStatusJson || JSON.stringify(target.status ?? {}) !== json) {
-		if (JSON.stringify(target.status ?? {}) === json) w.lastStatusJson = json;
+		// The informer's copy only stands for what was written when this kubelet has written nothing yet: while its watch
+		// reconnects the copy can be older than our own last write, and adopting it would leave that write in place.
+		if (JSON.stringify(target.status ?? {}) === json && w.lastStatusJson === undefined) w.lastStatusJson = json;
 		else {
 			const body: Pod = deepCopy(target);
 			delete body.metadata.resourceVersion;

@@ -223,6 +223,11 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		return e ? deepCopy(e) : undefined;
 	}
 
+	/** The Lease it elects its leader on (kube-system/<name>, leaderElection.resourceName). */
+	get leaseName(): string {
+		return this.config?.leaderElection.resourceName ?? KUBE_SCHEDULER;
+	}
+
 	/** Whether this instance holds the lease. */
 	get isLeader(): boolean {
 		return !!this.state?.leading;

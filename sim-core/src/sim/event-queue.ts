@@ -24,6 +24,13 @@ export interface QueuedEvent {
 	kind: string;
 	/** Housekeeping (heartbeats, resyncs): not pending work for settle(). */
 	background?: boolean;
+	/**
+	 * A background retry of a call to the API server (an informer relisting,
+	 * a kubelet registering): settle() counts it as work while the API server
+	 * is reachable from the target, since the retry will then succeed and
+	 * change what the cluster does; while it is unreachable it is only waiting.
+	 */
+	reconnect?: boolean;
 	/** Plain-JSON data for the handler. */
 	payload?: unknown;
 	/** The chain this event belongs to (see Trace): carried to whatever it causes. */
@@ -89,6 +96,11 @@ export class EventQueue {
 			for (const e of kept) this.push(e);
 		}
 		return removed;
+	}
+
+	/** Whether any queued event matches `predicate` (no copy). */
+	some(predicate: (e: QueuedEvent) => boolean): boolean {
+		return this.heap.some(predicate);
 	}
 
 	/** Events in firing order (a copy), for inspection. */

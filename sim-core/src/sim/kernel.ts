@@ -52,6 +52,8 @@ export interface ScheduleOptions {
 	origin?: string;
 	/** Housekeeping (heartbeats, resyncs): not "pending work" for settle(). */
 	background?: boolean;
+	/** A background retry of a call to the API server (implies background): see QueuedEvent.reconnect. */
+	reconnect?: boolean;
 }
 
 /** Upper bound on events handled in one call, so no input can freeze the caller. */
@@ -159,7 +161,8 @@ export class Kernel {
 			origin: options.origin ?? this.origin,
 		};
 		if (payload !== undefined) event.payload = payload;
-		if (options.background) event.background = true;
+		if (options.reconnect) event.reconnect = true;
+		if (options.background || options.reconnect) event.background = true;
 		else this.pendingWork++;
 		this.queue.push(event);
 	}
@@ -177,6 +180,16 @@ export class Kernel {
 	/** Whether any event that is not housekeeping is queued. */
 	hasPendingWork(): boolean {
 		return this.pendingWork > 0;
+	}
+
+	/** The processes with a reconnecting retry queued (QueuedEvent.reconnect), each once, in id order. */
+	reconnecting(): string[] {
+		const targets = new Set<string>();
+		this.queue.some((e) => {
+			if (e.reconnect && this.table.get(e.target)?.incarnation === e.incarnation) targets.add(e.target);
+			return false;
+		});
+		return [...targets].sort();
 	}
 
 	/** Queued events in firing order (copies), for inspection and the UI. */
