@@ -41,10 +41,10 @@ import type { SchedulingExplanation } from '../scheduler/explanation.ts';
 import { KubeControllerManager } from '../controllers/controller-manager.ts';
 import { ClusterTransport } from './transport.ts';
 import { KubeadmInit } from './kubeadm.ts';
-import { NodeHost, type NodeHostState } from './node-host.ts';
+import { NodeHost, controlPlaneProcessId, type NodeHostState } from './node-host.ts';
 import { systemNamespaces, systemPriorityClasses, kubernetesService } from './bootstrap/system-objects.ts';
 import { coreDnsObjects, kubeadmConfigMaps, kubeProxyObjects } from './bootstrap/addons.ts';
-import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, isControlPlane, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
+import { DEFAULT_SEED, DEFAULT_START_TIME, NETWORK, controlPlaneReplicas, isControlPlane, nodeIp, nodePodCidr, resolveNodes, type ClusterOptions, type NodeOptions } from './options.ts';
 import { ReaderShell, type ShellState } from './reader-shell.ts';
 import { TimedFaults, type PlannedFault } from './timed-faults.ts';
 import { unconverged } from './convergence.ts';
@@ -133,6 +133,12 @@ export class Cluster {
 	readonly apiServer: KubeApiServer;
 	readonly scheduler: KubeScheduler;
 	readonly controllerManager: KubeControllerManager;
+	/** Every kube-scheduler replica, the first control-plane machine's first (`controlPlane.schedulers`). */
+	readonly schedulers: KubeScheduler[];
+	/** Every kube-controller-manager replica, the first control-plane machine's first (`controlPlane.controllerManagers`). */
+	readonly controllerManagers: KubeControllerManager[];
+	/** The control-plane components each control-plane machine runs as static pods. */
+	private readonly staticComponentsByMachine: ReadonlyMap<string, string[]>;
 	/** metrics-server's process: idle until the reader installs it (kubeadm does not). */
 	readonly metricsServer: MetricsServer;
 	readonly transport: ClusterTransport;
@@ -156,11 +162,12 @@ export class Cluster {
 			seed: options.seed ?? DEFAULT_SEED,
 			startTime: options.startTime ?? DEFAULT_START_TIME,
 		};
-		this.nodes = resolveNodes(options.nodes);
+		const replicas = controlPlaneReplicas(options.controlPlane);
+		this.nodes = resolveNodes(options.nodes, Math.max(replicas.schedulers, replicas.controllerManagers));
 		// A highly available control plane (several etcd members in a Raft
 		// cluster, several API servers behind a load balancer) comes with the
 		// HA chapter; until then say so rather than quietly build one of each.
-		const { registerNode, ...counts } = options.controlPlane ?? {};
+		const { registerNode, schedulers: _schedulers, controllerManagers: _controllerManagers, ...counts } = options.controlPlane ?? {};
 		for (const [field, value] of Object.entries(counts)) {
 			if (value !== undefined && value !== 1) throw new Error(`controlPlane.${field}: ${String(value)} is not supported yet; this version runs one etcd member and one kube-apiserver (set 1 or leave it out)`);
 		}
@@ -224,8 +231,33 @@ export class Cluster {
 		// An invalid KubeSchedulerConfiguration is refused before anything runs, in the words kube-scheduler exits with.
 		if (this.scheduler.configError) throw new Error(`scheduler: ${this.scheduler.configError}`);
 		this.controllerManager = new KubeControllerManager(this.kernel, this.transport, { onLeadershipLost: crash('kube-controller-manager') });
+		// Standby replicas, one per further control-plane machine (kubeadm's HA topology): same flags, their own identity in the Lease.
+		const controlPlaneMachines = this.nodes.filter(isControlPlane);
+		this.schedulers = [this.scheduler];
+		this.controllerManagers = [this.controllerManager];
+		controlPlaneMachines.slice(1).forEach((machine, i) => {
+			const crashHere = (component: string) => () => this.hosts.get(machine.name)?.componentCrashed(component);
+			if (i + 1 < replicas.schedulers) {
+				const id = controlPlaneProcessId('kube-scheduler', machine.name, false);
+				this.schedulers.push(new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: machine.name, onLeadershipLost: crashHere('kube-scheduler') }, id));
+				this.transport.enroll(id, this.identity('kube-scheduler'), machine.name);
+			}
+			if (i + 1 < replicas.controllerManagers) {
+				const id = controlPlaneProcessId('kube-controller-manager', machine.name, false);
+				const manager = new KubeControllerManager(this.kernel, this.transport, { hostname: machine.name, onLeadershipLost: crashHere('kube-controller-manager') }, id);
+				this.controllerManagers.push(manager);
+				this.transport.enroll(id, this.identity('kube-controller-manager'), machine.name);
+				for (const name of manager.controllerNames()) this.transport.enroll(`${id}/${name}`, this.identity(`kube-controller-manager/${name}`), machine.name);
+			}
+		});
+		this.staticComponentsByMachine = new Map(
+			controlPlaneMachines.map((machine, i) => [
+				machine.name,
+				i === 0 ? [...CONTROL_PLANE_COMPONENTS] : [...(i < replicas.controllerManagers ? ['kube-controller-manager'] : []), ...(i < replicas.schedulers ? ['kube-scheduler'] : [])],
+			]),
+		);
 		// No Node to mark without its registration: as `kubeadm init --skip-phases=mark-control-plane`.
-		const kubeadm = new KubeadmInit(this.kernel, this.transport, this.registerControlPlane ? controlPlane.name : undefined, () => [
+		const kubeadm = new KubeadmInit(this.kernel, this.transport, this.registerControlPlane ? this.nodes.filter(isControlPlane).map((n) => n.name) : [], () => [
 			...kubeadmConfigMaps(this.addonFacts(apiServerUrl)),
 			...kubeadmRbacObjects(),
 			...kubeProxyObjects(this.addonFacts(apiServerUrl)),
@@ -257,7 +289,7 @@ export class Cluster {
 			this.kernel.register(this.cloudControllerManager);
 			this.transport.enroll(CLOUD_CONTROLLER_MANAGER, this.identity(CLOUD_CONTROLLER_MANAGER), controlPlane.name);
 		}
-		for (const process of [this.etcd, this.apiServer, this.scheduler, this.controllerManager, kubeadm, this.timedFaults, this.metricsServer]) this.kernel.register(process);
+		for (const process of [this.etcd, this.apiServer, ...this.schedulers, ...this.controllerManagers, kubeadm, this.timedFaults, this.metricsServer]) this.kernel.register(process);
 		this.transport.enroll(METRICS_SERVER, this.identity(METRICS_SERVER));
 
 		// Identities: what each process's kubeconfig (or service account) authenticates as.
@@ -302,6 +334,8 @@ export class Cluster {
 				podCidr: registerNode ? nodePodCidr(cidrIndex++) : UNREGISTERED_POD_CIDR,
 				registerNode,
 				restore: restore?.hosts[node.name],
+				staticComponents: this.staticComponentsByMachine.get(node.name),
+				primaryControlPlane: node.name === controlPlane.name,
 			});
 			this.hosts.set(node.name, host);
 			this.transport.enroll(`kubelet/${node.name}`, this.identity(`kubelet/${node.name}`), node.name);
@@ -484,8 +518,8 @@ export class Cluster {
 			hosts: this.hosts,
 			isFailing: (component, node) => this.faults.isFailing(component, node),
 			reachesApiServer: (processId) => this.transport.dial(processId) === undefined && this.kernel.isRunning(this.etcd.id),
-			staticComponents: (host) => (host.controlPlane ? CONTROL_PLANE_COMPONENTS.map((component) => ({ component, processId: component })) : []),
-			candidates: () => [this.scheduler, this.controllerManager, ...(this.cloudControllerManager ? [this.cloudControllerManager] : [])].map((p) => ({ processId: p.id, lease: p.leaseName, isLeader: p.isLeader })),
+			staticComponents: (host) => host.staticComponents.map((component) => ({ component, processId: host.processIdOf(component) })),
+			candidates: () => [...this.schedulers, ...this.controllerManagers, ...(this.cloudControllerManager ? [this.cloudControllerManager] : [])].map((p) => ({ processId: p.id, lease: p.leaseName, isLeader: p.isLeader })),
 			systemPods: () => this.list('pods', 'kube-system') as Pod[],
 		});
 	}
@@ -687,7 +721,13 @@ export class Cluster {
 
 	/** The scheduler's last decision for `namespace/pod`. */
 	explain(podKey: string): SchedulingExplanation | undefined {
-		return this.scheduler.explain(podKey.includes('/') ? podKey : `default/${podKey}`);
+		// The decision was the leader's (a standby that took over explains what it scheduled since).
+		const key = podKey.includes('/') ? podKey : `default/${podKey}`;
+		for (const scheduler of [...this.schedulers.filter((s) => s.isLeader), ...this.schedulers]) {
+			const explanation = scheduler.explain(key);
+			if (explanation) return explanation;
+		}
+		return undefined;
 	}
 
 	trace(filter: { sinceMs?: number; afterSeq?: number; origin?: string } = {}): TraceEvent[] {
@@ -708,11 +748,15 @@ export class Cluster {
 	components(): Array<{ component: string; node: string; running: boolean; failing: boolean; leader?: boolean }> {
 		const out: Array<{ component: string; node: string; running: boolean; failing: boolean; leader?: boolean }> = [];
 		const cp = this.controlPlaneNode;
-		for (const c of CONTROL_PLANE_COMPONENTS) {
-			const entry: { component: string; node: string; running: boolean; failing: boolean; leader?: boolean } = { component: c, node: cp, running: this.kernel.isRunning(c), failing: this.faults.isFailing(c, cp) };
-			if (c === 'kube-scheduler') entry.leader = this.scheduler.isLeader;
-			if (c === 'kube-controller-manager') entry.leader = this.controllerManager.isLeader;
-			out.push(entry);
+		const leaders = new Map<string, boolean>([...this.schedulers, ...this.controllerManagers].map((p) => [p.id, p.isLeader]));
+		for (const [machine, components] of this.staticComponentsByMachine) {
+			const host = this.hosts.get(machine)!;
+			for (const c of components) {
+				const id = host.processIdOf(c);
+				const entry: { component: string; node: string; running: boolean; failing: boolean; leader?: boolean } = { component: c, node: machine, running: this.kernel.isRunning(id), failing: this.faults.isFailing(c, machine) };
+				if (leaders.has(id)) entry.leader = leaders.get(id);
+				out.push(entry);
+			}
 		}
 		if (this.cloudControllerManager) out.push({ component: CLOUD_CONTROLLER_MANAGER, node: cp, running: this.kernel.isRunning(CLOUD_CONTROLLER_MANAGER), failing: this.faults.isFailing(CLOUD_CONTROLLER_MANAGER, cp), leader: this.cloudControllerManager.isLeader });
 		for (const [name, host] of this.hosts) {

@@ -161,8 +161,12 @@ export class Faults {
 	private componentTarget(component: Component, node?: string): { host: NodeHost; node: string } | string {
 		const cp = this.targets.controlPlaneNode();
 		if ((CONTROL_PLANE_COMPONENTS as readonly string[]).includes(component)) {
-			if (node && node !== cp) return `${component} runs on ${cp}, not ${node}`;
-			return { host: this.targets.hosts.get(cp)!, node: cp };
+			// Without a node: the first control-plane machine's (every cluster has it); a replica elsewhere by its machine.
+			if (!node || node === cp) return { host: this.targets.hosts.get(cp)!, node: cp };
+			const host = this.targets.hosts.get(node);
+			if (host?.runsStatic(component)) return { host, node };
+			const where = [...this.targets.hosts.values()].filter((h) => h.runsStatic(component)).map((h) => h.name);
+			return `${component} runs on ${where.join(', ')}, not ${node}`;
 		}
 		if ((NODE_COMPONENTS as readonly string[]).includes(component)) {
 			if (!node) return `${component} runs on every node: say which`;

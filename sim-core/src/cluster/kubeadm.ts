@@ -44,8 +44,12 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 	constructor(
 		kernel: Kernel,
 		transport: ApiTransport,
-		/** The control-plane Node to mark; undefined skips the mark-control-plane phase (its kubelet registers no Node). */
-		private readonly controlPlaneNode: string | undefined,
+		/**
+		 * The control-plane Nodes to mark: the init node, then those that joined
+		 * with --control-plane (each join runs mark-control-plane too); none
+		 * skips the phase (their kubelets register no Node).
+		 */
+		private readonly controlPlaneNodes: readonly string[],
 		private readonly objects: () => KubeObject[],
 	) {
 		super('kubeadm', kernel);
@@ -64,7 +68,7 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 	handle(event: QueuedEvent): void {
 		if (event.kind !== 'step') return;
 		if (this.step()) {
-			this.emit({ action: 'done', msg: `kubeadm init finished: configuration uploaded, add-ons installed${this.controlPlaneNode === undefined ? '' : ', control-plane node marked'}` });
+			this.emit({ action: 'done', msg: `kubeadm init finished: configuration uploaded, add-ons installed${this.controlPlaneNodes.length === 0 ? '' : this.controlPlaneNodes.length === 1 ? ', control-plane node marked' : `, control-plane nodes marked (${this.controlPlaneNodes.join(', ')})`}` });
 			this.kernel.stop(this.id);
 			return;
 		}
@@ -90,15 +94,18 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 			if (!created.ok && created.code !== 409) return false;
 			this.state.next++;
 		}
-		if (!this.state.controlPlaneMarked && this.controlPlaneNode !== undefined) {
-			const node = this.client.get<Node>(R.nodes, undefined, this.controlPlaneNode);
-			if (!node.ok) return false;
-			const taints = node.object.spec?.taints ?? [];
-			const marked = this.client.patch(R.nodes, undefined, this.controlPlaneNode, {
-				metadata: { labels: { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' } },
-				spec: { taints: [...taints.filter((t) => t.key !== 'node-role.kubernetes.io/control-plane'), { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] },
-			});
-			if (!marked.ok) return false;
+		if (!this.state.controlPlaneMarked && this.controlPlaneNodes.length > 0) {
+			// Marking twice changes nothing, so a retry after a partial pass simply marks them all again.
+			for (const name of this.controlPlaneNodes) {
+				const node = this.client.get<Node>(R.nodes, undefined, name);
+				if (!node.ok) return false;
+				const taints = node.object.spec?.taints ?? [];
+				const marked = this.client.patch(R.nodes, undefined, name, {
+					metadata: { labels: { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' } },
+					spec: { taints: [...taints.filter((t) => t.key !== 'node-role.kubernetes.io/control-plane'), { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] },
+				});
+				if (!marked.ok) return false;
+			}
 			this.state.controlPlaneMarked = true;
 		}
 		return true;

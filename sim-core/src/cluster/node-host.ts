@@ -60,6 +60,16 @@ export interface NodeHostState {
 }
 
 const CONTROL_PLANE_PROCESSES = new Set(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+
+/**
+ * The process id of a control-plane component on a machine: the bare
+ * component name on the first control-plane machine (as every trace and
+ * golden names it), `component/<machine>` for a replica elsewhere, as
+ * `kubelet/node-1` names a node's kubelet.
+ */
+export function controlPlaneProcessId(component: string, node: string, primary: boolean): string {
+	return primary ? component : `${component}/${node}`;
+}
 /** The Pod network add-ons' daemons: their containers' starts leave files on the node (./node-cni.ts), no process of their own. */
 const POD_NETWORK_DAEMONS = new Set<SystemComponent>(['flanneld', 'calico-node', 'calico-kube-controllers']);
 /** In the order a machine going down loses them (the reverse of the order they come up). */
@@ -100,6 +110,10 @@ export class NodeHost {
 	readonly ip: string;
 	readonly podCidr: string;
 	readonly controlPlane: boolean;
+	/** The control-plane components this machine runs as static pods (all four on the first control-plane machine, replicas elsewhere). */
+	readonly staticComponents: readonly string[];
+	/** Whether this is the first control-plane machine (the one `kubeadm init` ran on). */
+	readonly primaryControlPlane: boolean;
 	/** Whether this machine's kubelet creates its Node (false: registerNode: false in its config, as on a managed control plane). */
 	readonly registersNode: boolean;
 	readonly fs: MemoryFs;
@@ -130,12 +144,23 @@ export class NodeHost {
 		private readonly cluster: MachineContext,
 		readonly options: NodeOptions,
 		readonly index: number,
-		facts: { apiServerUrl: string; nodeIp: string; podCidr: string; registerNode?: boolean; restore?: NodeHostState },
+		facts: {
+			apiServerUrl: string;
+			nodeIp: string;
+			podCidr: string;
+			registerNode?: boolean;
+			restore?: NodeHostState;
+			/** For a control-plane machine: which components it runs (default: all four) and whether it is the first. */
+			staticComponents?: readonly string[];
+			primaryControlPlane?: boolean;
+		},
 	) {
 		this.name = options.name;
 		this.ip = facts.nodeIp;
 		this.podCidr = facts.podCidr;
 		this.controlPlane = isControlPlane(options);
+		this.staticComponents = this.controlPlane ? [...(facts.staticComponents ?? CONTROL_PLANE_PROCESSES)] : [];
+		this.primaryControlPlane = this.controlPlane && facts.primaryControlPlane !== false;
 		this.registersNode = facts.registerNode !== false;
 		const kernel = cluster.kernel;
 
@@ -156,7 +181,7 @@ export class NodeHost {
 				controlPlane: this.controlPlane,
 				registerNode: this.registersNode,
 				externalCloudProvider: cluster.externalCloudProvider,
-				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr } : undefined,
+				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr, components: this.staticComponents } : undefined,
 			});
 			for (const [path, text] of Object.entries(files)) {
 				this.fs.mkdir(path.slice(0, path.lastIndexOf('/')) || '/', true);
@@ -230,9 +255,19 @@ export class NodeHost {
 	/** Process ids that run on this machine. */
 	processIds(): string[] {
 		const ids = [this.runtime.id, this.kubelet.id, `kube-proxy/${this.name}`];
-		if (this.controlPlane) ids.push(...CONTROL_PLANE_PROCESSES);
+		ids.push(...this.staticComponents.map((c) => this.processIdOf(c)));
 		if (this.controlPlane && this.cluster.externalCloudProvider) ids.push(CLOUD_CONTROLLER_MANAGER);
 		return ids;
+	}
+
+	/** The process id of a control-plane component here (./node-host.ts controlPlaneProcessId). */
+	processIdOf(component: string): string {
+		return controlPlaneProcessId(component, this.name, this.primaryControlPlane);
+	}
+
+	/** Whether this machine runs the control-plane component `component` as a static pod. */
+	runsStatic(component: string): boolean {
+		return this.staticComponents.includes(component);
 	}
 
 	/** The current boot's ID (the last boot's while the machine is off). */
@@ -371,7 +406,7 @@ export class NodeHost {
 			if (container) this.cluster.metricsServer?.started(this.name, container);
 			return;
 		}
-		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.start(component);
+		if (this.runsStatic(component)) this.cluster.kernel.start(this.processIdOf(component));
 		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.start(component);
 		this.network.systemContainer(component, true);
 	}
@@ -386,7 +421,7 @@ export class NodeHost {
 		// A static pod replaced by its new version (a changed manifest) can start its new container before the old one has
 		// exited: the process belongs to the container still running, and the old one's exit must not stop it.
 		if (this.componentContainerRunning(component, containerId)) return;
-		if (CONTROL_PLANE_PROCESSES.has(component) && this.controlPlane) this.cluster.kernel.stop(component);
+		if (this.runsStatic(component)) this.cluster.kernel.stop(this.processIdOf(component));
 		if (component === CLOUD_CONTROLLER_MANAGER && this.cluster.externalCloudProvider) this.cluster.kernel.stop(component);
 		this.network.systemContainer(component, false);
 	}
@@ -400,7 +435,7 @@ export class NodeHost {
 	private probeComponent(component: SystemComponent, path: string): number | undefined {
 		if (component === 'metrics-server') return this.cluster.metricsServer ? this.cluster.metricsServer.probe(this.name, path) : 200;
 		if (!CONTROL_PLANE_PROCESSES.has(component)) return 200;
-		if (!this.cluster.kernel.isRunning(component)) return undefined;
+		if (!this.cluster.kernel.isRunning(this.processIdOf(component))) return undefined;
 		if (component === 'kube-apiserver' && path.startsWith('/readyz')) return this.cluster.apiServerReady() ? 200 : 500;
 		return 200;
 	}
@@ -438,9 +473,9 @@ export class NodeHost {
 				}
 				return;
 			default:
-				if (!CONTROL_PLANE_PROCESSES.has(component)) return;
+				if (!this.runsStatic(component)) return;
 				if (verb === 'stop') {
-					kernel.stop(component);
+					kernel.stop(this.processIdOf(component));
 					this.runtime.markComponentExited(component as SystemComponent, 1);
 				} else {
 					this.touchManifest(component);
@@ -450,9 +485,9 @@ export class NodeHost {
 
 	/** A control-plane process ended on its own (e.g. it lost its leader lease): its container exits 1. */
 	componentCrashed(component: string): void {
-		if (!CONTROL_PLANE_PROCESSES.has(component) && component !== CLOUD_CONTROLLER_MANAGER) return;
+		if (!this.runsStatic(component) && component !== CLOUD_CONTROLLER_MANAGER) return;
 		this.runtime.markComponentExited(component as SystemComponent, 1);
-		this.cluster.kernel.stop(component);
+		this.cluster.kernel.stop(component === CLOUD_CONTROLLER_MANAGER ? component : this.processIdOf(component));
 	}
 
 	/** Rewrites a static pod's manifest with a new annotation, so the kubelet recreates the pod. */

@@ -43,7 +43,22 @@ export interface ClusterOptions {
 	 * on a managed cluster (no Node, no Lease, no mirror pods for it;
 	 * kubeadm skips mark-control-plane).
 	 */
-	controlPlane?: { etcdMembers?: number; apiServers?: number; registerNode?: boolean };
+	controlPlane?: {
+		etcdMembers?: number;
+		apiServers?: number;
+		registerNode?: boolean;
+		/**
+		 * Replicas of kube-scheduler and of kube-controller-manager (1 to 3
+		 * each, default 1). Each runs on its own control-plane machine, as
+		 * kubeadm's HA topology places one per control-plane node: a second
+		 * replica adds `control-plane-2`, a third `control-plane-3` (unless the
+		 * node list already has that many control-plane machines). The extra
+		 * machines run only these replicas as static pods; they elect one
+		 * leader per Lease and the others stand by.
+		 */
+		schedulers?: number;
+		controllerManagers?: number;
+	};
 	/** The wall-clock instant virtual time 0 stands for (RFC 3339). */
 	startTime?: string;
 	/** kubeadm's default is 'Node,RBAC'. */
@@ -102,8 +117,26 @@ export function isControlPlane(node: NodeOptions): boolean {
 	return node.role === 'control-plane' || node.labels?.['node-role.kubernetes.io/control-plane'] !== undefined;
 }
 
-/** The node list with a control-plane node guaranteed (first), names unique. */
-export function resolveNodes(nodes: NodeOptions[] | undefined): NodeOptions[] {
+/** The most replicas of kube-scheduler or kube-controller-manager a cluster runs (kubeadm's HA guides use three control-plane nodes). */
+export const MAX_CONTROL_PLANE_REPLICAS = 3;
+
+/** The replica counts of `controlPlane`, checked: whole numbers from 1 to MAX_CONTROL_PLANE_REPLICAS. */
+export function controlPlaneReplicas(controlPlane: ClusterOptions['controlPlane']): { schedulers: number; controllerManagers: number } {
+	const count = (field: 'schedulers' | 'controllerManagers'): number => {
+		const value = controlPlane?.[field];
+		if (value === undefined) return 1;
+		if (!Number.isInteger(value) || value < 1 || value > MAX_CONTROL_PLANE_REPLICAS) throw new Error(`controlPlane.${field}: ${JSON.stringify(value)} is not a whole number from 1 to ${MAX_CONTROL_PLANE_REPLICAS} (one replica per control-plane machine)`);
+		return value;
+	};
+	return { schedulers: count('schedulers'), controllerManagers: count('controllerManagers') };
+}
+
+/**
+ * The node list with a control-plane node guaranteed (first), names unique,
+ * and at least `controlPlaneMachines` control-plane machines (the extra ones
+ * named control-plane-2, -3 as the first is control-plane).
+ */
+export function resolveNodes(nodes: NodeOptions[] | undefined, controlPlaneMachines = 1): NodeOptions[] {
 	const list = nodes && nodes.length ? nodes.map((n) => ({ ...n })) : DEFAULT_NODES.map((n) => ({ ...n }));
 	const names = new Set<string>();
 	for (const node of list) {
@@ -111,6 +144,12 @@ export function resolveNodes(nodes: NodeOptions[] | undefined): NodeOptions[] {
 		names.add(node.name);
 	}
 	if (!list.some(isControlPlane)) list.unshift({ name: names.has('control-plane') ? 'control-plane-0' : 'control-plane', cpu: '2', memory: '4Gi', role: 'control-plane' });
+	for (let n = 2; list.filter(isControlPlane).length < controlPlaneMachines; n++) {
+		const name = `control-plane-${n}`;
+		if (names.has(name)) continue;
+		names.add(name);
+		list.push({ name, cpu: '2', memory: '4Gi', role: 'control-plane' });
+	}
 	// The control plane first, as kubeadm init comes before joins.
 	return [...list.filter(isControlPlane), ...list.filter((n) => !isControlPlane(n))];
 }

@@ -97,7 +97,12 @@ export interface Scenario {
 		scheduler?: KubeSchedulerConfiguration;
 		kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
 		/** `registerNode: false`: the control plane runs but is not a Node, as on managed clusters. */
-		controlPlane?: { registerNode?: boolean };
+		controlPlane?: {
+			registerNode?: boolean;
+			/** Replicas of kube-scheduler / kube-controller-manager (1-3): each further one on its own machine, control-plane-2, -3. */
+			schedulers?: number;
+			controllerManagers?: number;
+		};
 		/** The Pod network add-on (default flannel); `none` boots as `kubeadm init` leaves a cluster before one is applied. */
 		cni?: 'flannel' | 'calico' | 'none';
 		/** A simulated cloud and its cloud-controller-manager (`true`, or `{ configureCloudRoutes: true }` for its route controller too). */

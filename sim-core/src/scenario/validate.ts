@@ -9,6 +9,7 @@
 import { parseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml, YamlError } from '../yaml/index.ts';
 import type { ComponentName, PanelName, Scenario, StateCheck } from './types.ts';
+import { MAX_CONTROL_PLANE_REPLICAS } from '../cluster/options.ts';
 
 export const COMPONENTS: readonly ComponentName[] = ['kube-apiserver', 'etcd', 'kube-scheduler', 'kube-controller-manager', 'cloud-controller-manager', 'kubelet', 'kube-proxy', 'container-runtime'];
 export const NODE_COMPONENTS: readonly ComponentName[] = ['kubelet', 'kube-proxy', 'container-runtime'];
@@ -157,6 +158,8 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 	if (top.title !== undefined) c.localized(top.title, 'title');
 	if (top.summary !== undefined) c.localized(top.summary, 'summary');
 	const nodes: string[] = [];
+	let controlPlaneNodes = 0;
+	let replicas = 1;
 	if (top.cluster !== undefined) {
 		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane', 'cloud', 'cni']);
 		if (cluster?.cloud !== undefined && typeof cluster.cloud !== 'boolean') {
@@ -164,8 +167,14 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 			if (cloud?.configureCloudRoutes !== undefined && typeof cloud.configureCloudRoutes !== 'boolean') c.problem('cluster.cloud.configureCloudRoutes', 'must be true or false');
 		}
 		if (cluster?.controlPlane !== undefined) {
-			const controlPlane = c.object(cluster.controlPlane, 'cluster.controlPlane', ['registerNode']);
+			const controlPlane = c.object(cluster.controlPlane, 'cluster.controlPlane', ['registerNode', 'schedulers', 'controllerManagers']);
 			if (controlPlane?.registerNode !== undefined && typeof controlPlane.registerNode !== 'boolean') c.problem('cluster.controlPlane.registerNode', 'must be true or false');
+			for (const field of ['schedulers', 'controllerManagers'] as const) {
+				const value = controlPlane?.[field];
+				if (value === undefined) continue;
+				if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_CONTROL_PLANE_REPLICAS) c.problem(`cluster.controlPlane.${field}`, `must be a whole number from 1 to ${MAX_CONTROL_PLANE_REPLICAS}`);
+				else replicas = Math.max(replicas, value as number);
+			}
 		}
 		if (cluster?.seed !== undefined && !(Number.isInteger(cluster.seed) && (cluster.seed as number) >= 0)) c.problem('cluster.seed', 'must be a non-negative integer');
 		if (cluster?.kubeProxyMode !== undefined && !['iptables', 'ipvs', 'nftables'].includes(cluster.kubeProxyMode as string)) c.problem('cluster.kubeProxyMode', 'must be iptables, ipvs or nftables');
@@ -174,10 +183,20 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 			c.array(cluster.nodes, 'cluster.nodes').forEach((n, i) => {
 				const node = c.object(n, `cluster.nodes[${i}]`, ['name', 'cpu', 'memory', 'pods', 'labels', 'taints', 'images', 'zone', 'role'], ['name', 'cpu', 'memory']);
 				if (node && typeof node.name === 'string') nodes.push(node.name);
+				if (node?.role === 'control-plane') controlPlaneNodes++;
 			});
 		}
 	}
-	if (nodes.length === 0) nodes.push('control-plane', 'node-1', 'node-2');
+	if (nodes.length === 0) {
+		nodes.push('control-plane', 'node-1', 'node-2');
+		controlPlaneNodes = 1;
+	}
+	// Replicas of the scheduler and the controller manager bring their own machines (cluster/options.ts resolveNodes).
+	for (let n = 2; Math.max(controlPlaneNodes, 1) < replicas; n++) {
+		if (nodes.includes(`control-plane-${n}`)) continue;
+		nodes.push(`control-plane-${n}`);
+		controlPlaneNodes = Math.max(controlPlaneNodes, 1) + 1;
+	}
 	if (top.setup !== undefined) c.array(top.setup, 'setup').forEach((s, i) => checkStep(c, s, `setup[${i}]`, nodes));
 	if (top.faults !== undefined)
 		c.array(top.faults, 'faults').forEach((f, i) => {

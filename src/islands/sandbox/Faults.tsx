@@ -27,16 +27,18 @@ function stateOf(c: ComponentView, t: T): { symbol: string; text: string; tone: 
 	return { symbol: '●', text: t('sandbox.faults.running'), tone: 'ok' };
 }
 
-function ComponentRow({ c, request, t, label, off }: { c: ComponentView; request: FaultsProps['request']; t: T; label: string; off: boolean }) {
+function ComponentRow({ c, request, t, label, off, replica = false }: { c: ComponentView; request: FaultsProps['request']; t: T; label: string; off: boolean; replica?: boolean }) {
 	const state = stateOf(c, t);
 	const verb = c.failing ? 'start' : 'stop';
-	const isNodeComponent = NODE_COMPONENTS.includes(c.component);
+	// A control-plane component with replicas on several machines is named by its machine too.
+	const isNodeComponent = NODE_COMPONENTS.includes(c.component) || replica;
 	return (
 		<li class="ca-faults__row">
-			<span class="ca-faults__name">{c.component}</span>
+			<span class="ca-faults__name">{replica ? label : c.component}</span>
 			<span class={`ca-faults__state ca-faults__state--${state.tone}`}>
 				<span aria-hidden="true">{state.symbol} </span>
 				{state.text}
+				{replica && c.running && c.leader !== undefined ? ` · ${t(c.leader ? 'sandbox.faults.leader' : 'sandbox.faults.standby')}` : ''}
 			</span>
 			<button
 				type="button"
@@ -65,9 +67,10 @@ export function Faults({ view, request, t }: FaultsProps) {
 			<section>
 				<h3 class="ca-sbx-h">{t('sandbox.faults.controlPlane')}</h3>
 				<ul class="ca-faults__list">
-					{controlPlane.map((c) => (
-						<ComponentRow key={c.component} c={c} request={send} t={t} label={c.component} off={isOff(c.node)} />
-					))}
+					{controlPlane.map((c) => {
+						const replica = controlPlane.filter((other) => other.component === c.component).length > 1;
+						return <ComponentRow key={`${c.component}@${c.node}`} c={c} request={send} t={t} label={replica ? `${c.component} (${c.node})` : c.component} off={isOff(c.node)} replica={replica} />;
+					})}
 				</ul>
 			</section>
 			{view.nodes.map((node) => (

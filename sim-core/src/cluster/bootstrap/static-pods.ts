@@ -18,6 +18,8 @@ export interface ControlPlaneFacts {
 	podCidr: string;
 	/** Extra flags for kube-scheduler (e.g. a --config file for a custom KubeSchedulerConfiguration). */
 	schedulerFlags?: string[];
+	/** The components this machine runs (default: all four); a machine holding only standby replicas has no etcd or API server. */
+	components?: readonly string[];
 }
 
 const PKI = '/etc/kubernetes/pki';
@@ -216,10 +218,11 @@ function schedulerManifest(f: ControlPlaneFacts): Pod {
 
 /** The four manifests, by file name, in the order kubeadm writes them. */
 export function controlPlaneManifests(f: ControlPlaneFacts): Record<string, Pod> {
-	return {
-		'etcd.yaml': etcdManifest(f),
-		'kube-apiserver.yaml': apiServerManifest(f),
-		'kube-controller-manager.yaml': controllerManagerManifest(f),
-		'kube-scheduler.yaml': schedulerManifest(f),
+	const all: Record<string, () => Pod> = {
+		etcd: () => etcdManifest(f),
+		'kube-apiserver': () => apiServerManifest(f),
+		'kube-controller-manager': () => controllerManagerManifest(f),
+		'kube-scheduler': () => schedulerManifest(f),
 	};
+	return Object.fromEntries(Object.entries(all).filter(([component]) => !f.components || f.components.includes(component)).map(([component, build]) => [`${component}.yaml`, build()]));
 }
