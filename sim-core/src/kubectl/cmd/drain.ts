@@ -8,10 +8,13 @@
  * --delete-emptydir-data, pods with no controller without --force), then
  * evicts the rest through the pods/eviction subresource (retrying every 5s
  * while a PodDisruptionBudget refuses), waits until each pod is gone, and
- * prints `node/x drained`.
+ * prints `node/x drained`. With --disable-eviction it DELETEs the pods
+ * instead, which no budget can refuse (`pod/x deleted`).
  *
  * Upstream waits forever when --timeout is 0; here such a drain gives up
- * after DRAIN_WAIT_CAP_MS of virtual time, as if that timeout had been set.
+ * after DRAIN_WAIT_CAP_MS of virtual time, as if that timeout had been set
+ * (as `kubectl rollout status` and `kubectl wait` cap themselves), so a
+ * budget that can never be met cannot hang the reader's terminal.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go,
  * staging/src/k8s.io/kubectl/pkg/drain/drain.go,
