@@ -39,9 +39,16 @@ describe('eviction decisions (pod/storage/eviction.go)', () => {
 		expect(canIgnorePDB(p)).toBe(true);
 	});
 
-	it('matches budgets by namespace and selector, never with an empty selector', () => {
-		const budgets = [budget('a', {}), budget('empty', {}, { selector: {} }), budget('other', {}, { selector: { matchLabels: { app: 'db' } } }), { ...budget('elsewhere', {}), metadata: { name: 'elsewhere', namespace: 'shop' } }];
-		expect(budgetsForPod(pod('Running'), budgets).map((b) => b.metadata.name)).toEqual(['a']);
+	it('matches budgets by namespace and selector: policy/v1 lets an empty selector match every pod, a missing one none', () => {
+		const budgets = [
+			budget('a', {}),
+			budget('empty', {}, { selector: {} }),
+			budget('missing', {}, {}),
+			budget('invalid', {}, { selector: { matchExpressions: [{ key: 'app', operator: 'Sometimes' as never }] } }),
+			budget('other', {}, { selector: { matchLabels: { app: 'db' } } }),
+			{ ...budget('elsewhere', {}), metadata: { name: 'elsewhere', namespace: 'shop' } },
+		];
+		expect(budgetsForPod(pod('Running'), budgets).map((b) => b.metadata.name)).toEqual(['a', 'empty']);
 	});
 
 	it('deletes when no budget selects the pod', () => {
@@ -91,6 +98,28 @@ describe('eviction decisions (pod/storage/eviction.go)', () => {
 	it('deletes an unready pod while the budget is met, pinned to the pod resourceVersion', () => {
 		expect(decideEviction(pod('Running', false), [budget('pdb', { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2 })], 'T', false)).toEqual({ action: 'delete', resourceVersionPrecondition: '42' });
 	});
+
+	describe('unhealthyPodEvictionPolicy', () => {
+		// The application is disrupted: 1 healthy pod where 2 are wanted.
+		const broken = { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 2 };
+		const withPolicy = (policy?: 'IfHealthyBudget' | 'AlwaysAllow') => budget('pdb', broken, { selector: { matchLabels: { app: 'web' } }, ...(policy ? { unhealthyPodEvictionPolicy: policy } : {}) });
+		it.each([
+			['unset (IfHealthyBudget behaviour)', undefined],
+			['IfHealthyBudget', 'IfHealthyBudget' as const],
+		])('%s: an unready pod of a disrupted application is protected like a healthy one', (_name, policy) => {
+			const decision = decideEviction(pod('Running', false), [withPolicy(policy)], 'T', false) as { action: string; response: { code: number } };
+			expect(decision.action).toBe('refuse');
+			expect(decision.response.code).toBe(429);
+		});
+
+		it('AlwaysAllow: an unready pod goes at once, using up no disruption, pinned to its resourceVersion', () => {
+			expect(decideEviction(pod('Running', false), [withPolicy('AlwaysAllow')], 'T', false)).toEqual({ action: 'delete', resourceVersionPrecondition: '42' });
+		});
+
+		it('AlwaysAllow still protects a ready pod', () => {
+			expect(decideEviction(pod('Running', true), [withPolicy('AlwaysAllow')], 'T', false).action).toBe('refuse');
+		});
+	});
 });
 
 describe('POST pods/<name>/eviction', () => {
@@ -105,11 +134,22 @@ describe('POST pods/<name>/eviction', () => {
 	const evict = (c: ReturnType<typeof cluster>['c'], name = 'web-1', body: unknown = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } }) =>
 		c.call({ verb: 'create', ...R.pods, namespace: 'default', name, subresource: 'eviction', body });
 
-	it('deletes the pod gracefully and answers 201 Success', () => {
+	it('deletes the pod gracefully and answers 201 Success, marking it DisruptionTarget first', () => {
 		const { c } = cluster();
 		expect(evict(c)).toEqual({ ok: true, code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, warnings: undefined });
 		// Bound to a node: graceful, so it is now terminating.
-		expect((c.get(R.pods, 'default', 'web-1') as { object: KubeObject }).object.metadata.deletionTimestamp).toBeDefined();
+		const evicted = (c.get(R.pods, 'default', 'web-1') as { object: KubeObject }).object;
+		expect(evicted.metadata.deletionTimestamp).toBeDefined();
+		const conditions = (evicted.status as { conditions: Array<Record<string, unknown>> }).conditions;
+		expect(conditions.find((cond) => cond.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting', lastProbeTime: null });
+	});
+
+	it('leaves a dry-run eviction without the condition or the deletion', () => {
+		const { c } = cluster();
+		expect(c.call({ verb: 'create', ...R.pods, namespace: 'default', name: 'web-1', subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1' }, deleteOptions: { dryRun: ['All'] } } }).ok).toBe(true);
+		const live = (c.get(R.pods, 'default', 'web-1') as { object: KubeObject }).object;
+		expect(live.metadata.deletionTimestamp).toBeUndefined();
+		expect((live.status as { conditions: Array<{ type: string }> }).conditions.map((cond) => cond.type)).toEqual(['Ready']);
 	});
 
 	it('honours a budget stored in the cluster, and updates it', () => {

@@ -4,16 +4,29 @@
  * selects the pod allows no more disruptions, in which case the answer is
  * 429 TooManyRequests and the client (kubectl drain) retries.
  *
+ * An unready (unhealthy) pod costs the budget nothing: with
+ * `unhealthyPodEvictionPolicy: AlwaysAllow` it is always deleted; with
+ * IfHealthyBudget (the behaviour when the field is unset) only while the
+ * budget is met (currentHealthy >= desiredHealthy > 0). Either way the
+ * delete is pinned to the resourceVersion that was judged, so a pod that
+ * turned Ready meanwhile is not taken (409, answered as a 429 to retry).
+ *
+ * A budget selects pods the way policy/v1 says: a missing selector selects
+ * nothing, an empty one (`{}`) every pod of the namespace (policy/v1beta1
+ * matched nothing with either).
+ *
  * This file holds the decisions, as pure functions; the API server performs
  * the writes they call for.
  *
- * Mirrors pkg/registry/core/pod/storage/eviction.go.
+ * Mirrors pkg/registry/core/pod/storage/eviction.go,
+ * staging/src/k8s.io/component-helpers/apps/poddisruptionbudget/helpers.go.
  */
 import type { KubeObject, LabelSelector } from '../api/types.ts';
-import { isEmptySelector, labelSelectorFromObject, matches, SelectorError } from '../api/labels.ts';
+import { labelSelectorFromObject, matches, SelectorError } from '../api/labels.ts';
 import type { ApiResponse, ApiRequest } from '../api/request.ts';
 import * as errors from './errors.ts';
 import { deepCopy } from '../golang/json.ts';
+import { updateDisruptionAllowedCondition, type MetaCondition } from '../component-helpers/poddisruptionbudget.ts';
 
 /** The policy/v1 Eviction body. */
 export interface Eviction {
@@ -25,7 +38,7 @@ export interface Eviction {
 
 /** The parts of a PodDisruptionBudget the eviction handler reads and writes (policy/v1). */
 export interface PodDisruptionBudget extends KubeObject {
-	spec?: { selector?: LabelSelector | null; minAvailable?: number | string; maxUnavailable?: number | string };
+	spec?: { selector?: LabelSelector | null; minAvailable?: number | string; maxUnavailable?: number | string; unhealthyPodEvictionPolicy?: 'IfHealthyBudget' | 'AlwaysAllow' };
 	status?: {
 		observedGeneration?: number;
 		disruptionsAllowed?: number;
@@ -33,7 +46,7 @@ export interface PodDisruptionBudget extends KubeObject {
 		desiredHealthy?: number;
 		expectedPods?: number;
 		disruptedPods?: Record<string, string>;
-		conditions?: Array<Record<string, unknown>>;
+		conditions?: MetaCondition[];
 	};
 }
 
@@ -44,7 +57,7 @@ const MAX_DISRUPTED_POD_SIZE = 2000;
 const DISRUPTION_BUDGET_CAUSE = 'DisruptionBudget';
 
 /** The 429 message of a refused eviction (eviction.go checkAndDecrement / createTooManyRequestsError). */
-const EVICTION_REFUSED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
+export const EVICTION_REFUSED_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 type PodLike = KubeObject;
 
@@ -62,15 +75,25 @@ function isPodReady(pod: PodLike): boolean {
 }
 
 /**
- * The budgets in the pod's namespace whose selector matches the pod. An
- * empty or invalid selector matches nothing (getPodDisruptionBudgets).
+ * shouldEnforceResourceVersion: a pod that skips the budgets is still
+ * deleted at the resourceVersion that was judged, unless it is finished or
+ * already being deleted (a Pending pod must not turn Ready under our feet).
+ */
+export function shouldEnforceResourceVersion(pod: PodLike): boolean {
+	const phase = (pod.status as PodStatusLike)?.phase;
+	return !(phase === 'Succeeded' || phase === 'Failed' || pod.metadata.deletionTimestamp);
+}
+
+/**
+ * The budgets in the pod's namespace whose selector matches the pod
+ * (getPodDisruptionBudgets). An invalid selector matches nothing, a
+ * missing one nothing, an empty one everything.
  */
 export function budgetsForPod(pod: KubeObject, budgets: readonly PodDisruptionBudget[]): PodDisruptionBudget[] {
 	return budgets.filter((pdb) => {
 		if (pdb.metadata.namespace !== pod.metadata.namespace) return false;
 		try {
-			const selector = labelSelectorFromObject(pdb.spec?.selector);
-			return !isEmptySelector(selector) && matches(selector, pod.metadata.labels);
+			return matches(labelSelectorFromObject(pdb.spec?.selector), pod.metadata.labels);
 		} catch (error) {
 			if (error instanceof SelectorError) return false;
 			throw error;
@@ -105,9 +128,14 @@ export function decideEviction(pod: PodLike, budgets: readonly PodDisruptionBudg
 	const pdb = matching[0];
 	const status = pdb.status ?? {};
 	const name = pdb.metadata.name ?? '';
-	// An unready pod does not count as healthy: evicting it costs nothing while the budget is met.
-	if (!isPodReady(pod) && (status.currentHealthy ?? 0) >= (status.desiredHealthy ?? 0) && (status.desiredHealthy ?? 0) > 0) {
-		return { action: 'delete', resourceVersionPrecondition: pod.metadata.resourceVersion };
+	// IsPodReady is what "healthy" means. An unready pod is not counted in currentHealthy, so
+	// deleting it uses up no disruption: always with AlwaysAllow, while the budget is met with
+	// IfHealthyBudget (or no policy); otherwise checkAndDecrement below decides.
+	if (!isPodReady(pod)) {
+		if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return { action: 'delete', resourceVersionPrecondition: pod.metadata.resourceVersion };
+		if ((status.currentHealthy ?? 0) >= (status.desiredHealthy ?? 0) && (status.desiredHealthy ?? 0) > 0) {
+			return { action: 'delete', resourceVersionPrecondition: pod.metadata.resourceVersion };
+		}
 	}
 	if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) {
 		// createTooManyRequestsError: the disruption controller has not caught up; retry after 10s.
@@ -130,30 +158,10 @@ export function decideEviction(pod: PodLike, budgets: readonly PodDisruptionBudg
 	const updated = deepCopy(pdb) as PodDisruptionBudget;
 	const nextStatus = (updated.status ??= {});
 	nextStatus.disruptionsAllowed = allowed - 1;
-	if (nextStatus.disruptionsAllowed === 0) setDisruptionAllowedCondition(nextStatus, now);
+	if (nextStatus.disruptionsAllowed === 0) updateDisruptionAllowedCondition(nextStatus, now);
 	// Tell the disruption controller this pod is about to go, so it stops counting it as healthy.
 	nextStatus.disruptedPods = { ...(nextStatus.disruptedPods ?? {}), [pod.metadata.name ?? '']: now };
 	return { action: 'delete', budget: updated };
-}
-
-/**
- * pdbhelper.UpdateDisruptionAllowedCondition with no disruptions left:
- * DisruptionAllowed=False, reason InsufficientPods
- * (k8s.io/component-helpers/apps/poddisruptionbudget/helpers.go).
- */
-function setDisruptionAllowedCondition(status: NonNullable<PodDisruptionBudget['status']>, now: string): void {
-	const conditions = (status.conditions ?? []).filter((c) => c.type !== 'DisruptionAllowed');
-	const previous = (status.conditions ?? []).find((c) => c.type === 'DisruptionAllowed');
-	const changed = previous?.status !== 'False';
-	conditions.push({
-		type: 'DisruptionAllowed',
-		status: 'False',
-		reason: 'InsufficientPods',
-		message: '',
-		observedGeneration: status.observedGeneration ?? 0,
-		lastTransitionTime: changed ? now : (previous?.lastTransitionTime ?? now),
-	});
-	status.conditions = conditions;
 }
 
 /** Checks the body against the URL, as EvictionREST.Create does first. */

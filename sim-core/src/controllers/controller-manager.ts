@@ -20,7 +20,6 @@
  * - job-controller: pkg/controller/job
  * - cronjob-controller: pkg/controller/cronjob
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
- * - disruption-controller (PodDisruptionBudgets): pkg/controller/disruption
  * - ttl-after-finished-controller: pkg/controller/ttlafterfinished
  * - resourcequota-controller: pkg/controller/resourcequota
  * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
@@ -42,6 +41,7 @@ import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { WATCHABLE_RESOURCES, type ControllerBase, type ControllerHost } from './controller-context.ts';
 import { DaemonSetController } from './daemonset.ts';
+import { DisruptionController } from './disruption.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
 import { EndpointsController } from './endpoints.ts';
 import { DEFAULT_MAX_ENDPOINTS_PER_SLICE, EndpointSliceController } from './endpointslice.ts';
@@ -173,6 +173,7 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new EndpointSliceController(host, o),
 	(host, o) => new EndpointsController(host, o),
 	(host) => new HorizontalPodAutoscalerController(host),
+	(host) => new DisruptionController(host),
 ];
 
 /**

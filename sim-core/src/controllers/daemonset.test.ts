@@ -113,3 +113,72 @@ describe('the DaemonSet controller', () => {
 		expect(worst).toBe(1);
 	});
 });
+
+describe('DaemonSet update strategies', () => {
+	const live = (c: ControllerHarness) => c.stored<Pod>('pods', 'kube-system').filter((p) => p.metadata.labels?.app === 'proxy' && !p.metadata.deletionTimestamp);
+	const image = (p: Pod) => p.spec.containers[0].image;
+	const setImage = (c: ControllerHarness, img: string) => expect(c.kubectl.patch(R.daemonsets, 'kube-system', 'proxy', { spec: { template: { spec: { containers: [{ name: 'main', image: img }] } } } }).ok).toBe(true);
+
+	it('maxSurge 1: a node gets its new pod before the old one goes, one node at a time, and never goes without a ready pod', () => {
+		const c = createControllerHarness({ nodes: ['node-1', 'node-2', 'node-3'] });
+		c.kubectl.create(R.daemonsets, 'kube-system', daemonSet('proxy', 'kube-proxy:v1.36.2', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } } }));
+		waitFor(c, 'three pods', () => podsOf(c).filter(isReady).length === 3);
+		setImage(c, 'kube-proxy:v1.36.3');
+		let maxSurging = 0;
+		let sawTwoOnANode = false;
+		const done = () => live(c).length === 3 && live(c).every((p) => image(p) === 'kube-proxy:v1.36.3' && isReady(p));
+		for (let i = 0; i < 200_000 && !done(); i++) {
+			if (!c.kernel.step()) c.advance(100);
+			const pods = live(c);
+			const perNode = new Map<string, Pod[]>();
+			for (const p of pods) perNode.set(p.spec.nodeName ?? targetOf(p), [...(perNode.get(p.spec.nodeName ?? targetOf(p)) ?? []), p]);
+			const surging = [...perNode.values()].filter((ps) => ps.length > 1).length;
+			if (surging) sawTwoOnANode = true;
+			maxSurging = Math.max(maxSurging, surging);
+			// maxUnavailable 0: every node keeps a ready pod throughout.
+			for (const node of ['node-1', 'node-2', 'node-3']) expect((perNode.get(node) ?? []).some(isReady), `${node} at ${c.kernel.nowMs} ms`).toBe(true);
+		}
+		expect(done()).toBe(true);
+		expect(sawTwoOnANode).toBe(true);
+		expect(maxSurging).toBe(1);
+		// The last old pod is still terminating (and, being the oldest, still counted for its node).
+		waitFor(c, 'the old pods gone', () => podsOf(c).length === 3);
+		c.advance(500);
+		expect(ds(c).status).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3 });
+	});
+
+	it('OnDelete: a new template replaces nothing until a pod is deleted, whose replacement has the new template', () => {
+		const c = createControllerHarness({ nodes: ['node-1', 'node-2'] });
+		c.kubectl.create(R.daemonsets, 'kube-system', daemonSet('proxy', 'kube-proxy:v1.36.2', { updateStrategy: { type: 'OnDelete' } }));
+		waitFor(c, 'two pods', () => podsOf(c).filter(isReady).length === 2);
+		setImage(c, 'kube-proxy:v1.36.3');
+		c.advance(30_000);
+		expect(live(c).map(image)).toEqual(['kube-proxy:v1.36.2', 'kube-proxy:v1.36.2']);
+		expect(ds(c).status).toMatchObject({ observedGeneration: 2, desiredNumberScheduled: 2 });
+		expect(ds(c).status?.updatedNumberScheduled ?? 0).toBe(0);
+		const victim = live(c).find((p) => p.spec.nodeName === 'node-1')!;
+		expect(c.kubectl.delete(R.pods, 'kube-system', victim.metadata.name ?? '').ok).toBe(true);
+		waitFor(c, 'a new pod on node-1', () => live(c).some((p) => p.spec.nodeName === 'node-1' && isReady(p) && p.metadata.name !== victim.metadata.name));
+		c.advance(500);
+		expect(live(c).map((p) => `${p.spec.nodeName} ${image(p)}`).sort()).toEqual(['node-1 kube-proxy:v1.36.3', 'node-2 kube-proxy:v1.36.2']);
+		expect(ds(c).status?.updatedNumberScheduled).toBe(1);
+	});
+
+	it('starts a pod on a node once the taint that kept it off is removed', () => {
+		const c = createControllerHarness({ nodes: ['node-1', 'node-2'] });
+		expect(c.kubectl.patch(R.nodes, undefined, 'node-2', { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } }).ok).toBe(true);
+		c.kubectl.create(R.daemonsets, 'kube-system', daemonSet('proxy', 'kube-proxy:v1.36.3'));
+		waitFor(c, 'a pod on node-1', () => podsOf(c).filter(isReady).length === 1);
+		c.advance(5000);
+		expect(podsOf(c).map((p) => p.spec.nodeName)).toEqual(['node-1']);
+		expect(ds(c).status).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1 });
+		expect(c.kubectl.patch(R.nodes, undefined, 'node-2', { spec: { taints: null } }).ok).toBe(true);
+		waitFor(c, 'a pod on node-2', () => podsOf(c).some((p) => p.spec.nodeName === 'node-2' && isReady(p)));
+		c.advance(500);
+		expect(ds(c).status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 2 });
+	});
+});
+
+function targetOf(pod: Pod): string {
+	return pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0] ?? '';
+}

@@ -7,11 +7,16 @@
  * replaces old pods node by node, never more than maxUnavailable unavailable
  * at once.
  *
+ * With maxSurge > 0 the update surges instead: a node gets its new pod
+ * while the old one still runs (at most maxSurge nodes at once, at once on
+ * a node whose old pod is unavailable), and the old pod goes when the new
+ * one is available. OnDelete replaces nothing: a pod deleted by hand comes
+ * back from the current template.
+ *
  * Differences: there are no ControllerRevision objects in this API, so the
  * `controller-revision-hash` label is computed from the template directly
  * (as upstream computes the revision's hash) and history clean-up is
- * skipped; surge updates (maxSurge > 0) proceed like maxSurge 0; the
- * failed-pod deletion back-off is not modelled.
+ * skipped; the failed-pod deletion back-off is not modelled.
  *
  * Mirrors pkg/controller/daemon/daemon_controller.go,
  * pkg/controller/daemon/update.go,
@@ -113,6 +118,18 @@ function templateGeneration(ds: DaemonSet): string | undefined {
 function isPodUpdated(pod: Pod, hash: string, generation: string | undefined): boolean {
 	const labels = pod.metadata.labels ?? {};
 	return (hash !== '' && labels[CONTROLLER_REVISION_HASH_LABEL] === hash) || (generation !== undefined && labels[POD_TEMPLATE_GENERATION_LABEL] === generation);
+}
+
+/** The scaled maxUnavailable and maxSurge of a RollingUpdate DaemonSet (util.UnavailableCount, util.SurgeCount: percentages round up). */
+function rollingCounts(ds: DaemonSet, desired: number): { maxUnavailable: number; maxSurge: number } {
+	const rolling = ds.spec.updateStrategy?.rollingUpdate;
+	if ((ds.spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return { maxUnavailable: 0, maxSurge: 0 };
+	return { maxUnavailable: scaledValue(rolling?.maxUnavailable ?? 1, desired, true), maxSurge: scaledValue(rolling?.maxSurge ?? 0, desired, true) };
+}
+
+/** util.AllowsSurge: a RollingUpdate whose maxSurge is above 0 (scaled against 1 node). */
+export function allowsSurge(ds: DaemonSet): boolean {
+	return rollingCounts(ds, 1).maxSurge > 0;
 }
 
 /** shouldIgnoreNodeUpdate: only heartbeat times changed. */
@@ -313,8 +330,24 @@ export class DaemonSetController extends ControllerBase<{ expectations: Expectat
 						toDelete.push(pod.metadata.name ?? '');
 					} else running.push(pod);
 				}
-				// Without surge, one daemon pod per node: keep the oldest.
-				if (running.length > 1) toDelete.push(...[...running].sort(byCreationTimestampAndPhase).slice(1).map((p) => p.metadata.name ?? ''));
+				if (!allowsSurge(ds)) {
+					// Without surge, one daemon pod per node: keep the oldest.
+					if (running.length > 1) toDelete.push(...[...running].sort(byCreationTimestampAndPhase).slice(1).map((p) => p.metadata.name ?? ''));
+				} else if (running.length <= 1) {
+					// Surging: the node needs at least one live pod.
+					if (running.length === 0 && shouldRun) needing.push(name);
+				} else {
+					// At most the oldest new and the oldest old pod; the old one goes once it is unready or the new one is available.
+					let oldestNew: Pod | undefined;
+					let oldestOld: Pod | undefined;
+					for (const pod of [...running].sort(byCreationTimestampAndPhase)) {
+						const isNew = pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === hash;
+						if (isNew && !oldestNew) oldestNew = pod;
+						else if (!isNew && !oldestOld) oldestOld = pod;
+						else toDelete.push(pod.metadata.name ?? '');
+					}
+					if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.spec.minReadySeconds ?? 0, this.wallMs))) toDelete.push(oldestOld.metadata.name ?? '');
+				}
 			} else if (daemonPods.length > 0) {
 				for (const pod of daemonPods) if (!pod.metadata.deletionTimestamp) toDelete.push(pod.metadata.name ?? '');
 			}
@@ -387,7 +420,13 @@ export class DaemonSetController extends ControllerBase<{ expectations: Expectat
 		return errors.length ? errors.join('; ') : undefined;
 	}
 
-	/** rollingUpdate (maxSurge 0): delete old pods while no more than maxUnavailable daemon pods are unavailable. */
+	/**
+	 * rollingUpdate: without surge, delete old pods while no more than
+	 * maxUnavailable nodes are without an available pod (the manage loop then
+	 * creates their replacements); with surge, create new pods next to old
+	 * ones on at most maxSurge nodes at a time, and delete an old pod once
+	 * its node's new pod is available.
+	 */
 	private rollingUpdate(ds: DaemonSet, nodes: Node[], hash: string, matches: (labels: Record<string, string> | undefined) => boolean): SyncError {
 		const { map, error } = this.nodesToDaemonPods(ds, matches);
 		if (error) return error;
@@ -397,39 +436,90 @@ export class DaemonSetController extends ControllerBase<{ expectations: Expectat
 			desired++;
 			if (!map.has(node.metadata.name ?? '')) map.set(node.metadata.name ?? '', []);
 		}
-		const rolling = ds.spec.updateStrategy?.rollingUpdate;
-		// DaemonSet defaults: maxUnavailable 1, maxSurge 0; percentages round up (util.UnavailableCount).
-		let maxUnavailable = scaledValue(rolling?.maxUnavailable ?? 1, desired, true);
-		const maxSurge = scaledValue(rolling?.maxSurge ?? 0, desired, true);
+		// DaemonSet defaults: maxUnavailable 1, maxSurge 0; percentages round up.
+		const counts = rollingCounts(ds, desired);
+		const maxSurge = counts.maxSurge;
+		let maxUnavailable = counts.maxUnavailable;
+		// An impossible configuration (both 0) falls back to accepting one unavailable node.
 		if (desired > 0 && maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1;
 		const generation = templateGeneration(ds);
-		let numUnavailable = 0;
-		const allowedReplacement: string[] = [];
-		const candidates: string[] = [];
 		const now = this.wallMs;
 		const minReady = ds.spec.minReadySeconds ?? 0;
-		for (const nodeName of [...map.keys()].sort()) {
+		const available = (pod: Pod) => isPodAvailable(pod, minReady, now);
+		/** findUpdatedPodsOnNode: the node's one new and one old live pod, or undefined when it has more (the manage loop prunes them). */
+		const onNode = (nodeName: string) => {
 			const live = (map.get(nodeName) ?? []).filter((p) => !p.metadata.deletionTimestamp);
 			const updated = live.filter((p) => isPodUpdated(p, hash, generation));
 			const old = live.filter((p) => !isPodUpdated(p, hash, generation));
-			if (updated.length > 1 || old.length > 1) {
-				numUnavailable++;
+			return updated.length > 1 || old.length > 1 ? undefined : { newPod: updated[0] as Pod | undefined, oldPod: old[0] as Pod | undefined };
+		};
+		const nodeNames = [...map.keys()].sort();
+		const key = `daemonsets/${keyOf(ds)}`;
+
+		if (maxSurge === 0) {
+			let numUnavailable = 0;
+			const allowedReplacement: string[] = [];
+			const candidates: string[] = [];
+			for (const nodeName of nodeNames) {
+				const found = onNode(nodeName);
+				if (!found) {
+					numUnavailable++;
+					continue;
+				}
+				const { newPod, oldPod } = found;
+				if ((!newPod && !oldPod) || (newPod && oldPod)) numUnavailable++;
+				else if (newPod) {
+					if (!available(newPod)) numUnavailable++;
+				} else if (oldPod) {
+					if (!available(oldPod)) allowedReplacement.push(oldPod.metadata.name ?? '');
+					else if (numUnavailable < maxUnavailable) candidates.push(oldPod.metadata.name ?? '');
+				}
+			}
+			const remaining = Math.max(0, Math.min(maxUnavailable - numUnavailable, candidates.length));
+			const toDelete = [...allowedReplacement, ...candidates.slice(0, remaining)];
+			if (toDelete.length) this.trace('rolling-update', key, `replacing ${toDelete.length} old daemon pod${toDelete.length === 1 ? '' : 's'} (max unavailable ${maxUnavailable}, unavailable now ${numUnavailable})`);
+			return this.syncNodes(ds, toDelete, [], hash);
+		}
+
+		const byName = new Map(nodes.map((n) => [n.metadata.name ?? '', n]));
+		const oldPodsToDelete: string[] = [];
+		const shouldNotRunPodsToDelete: string[] = [];
+		const candidateNewNodes: string[] = [];
+		const allowedNewNodes: string[] = [];
+		let numSurge = 0;
+		let numAvailable = 0;
+		for (const nodeName of nodeNames) {
+			const found = onNode(nodeName);
+			if (!found) {
+				numSurge++;
 				continue;
 			}
-			const newPod = updated[0];
-			const oldPod = old[0];
-			if ((!newPod && !oldPod) || (newPod && oldPod)) numUnavailable++;
-			else if (newPod) {
-				if (!isPodAvailable(newPod, minReady, now)) numUnavailable++;
-			} else if (oldPod) {
-				if (!isPodAvailable(oldPod, minReady, now)) allowedReplacement.push(oldPod.metadata.name ?? '');
-				else if (numUnavailable < maxUnavailable) candidates.push(oldPod.metadata.name ?? '');
+			const { newPod, oldPod } = found;
+			if (oldPod ? available(oldPod) : newPod ? available(newPod) : false) numAvailable++;
+			if (!oldPod) continue;
+			if (!newPod) {
+				const node = byName.get(nodeName);
+				if (!node) return `couldn't get node for nodeName ${JSON.stringify(nodeName)}: node ${JSON.stringify(nodeName)} not found`;
+				const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
+				if (!available(oldPod)) {
+					// Unavailable anyway: replace it now (or just remove it from a node it no longer belongs on).
+					if (!shouldRun) oldPodsToDelete.push(oldPod.metadata.name ?? '');
+					else allowedNewNodes.push(nodeName);
+				} else if (!shouldRun) shouldNotRunPodsToDelete.push(oldPod.metadata.name ?? '');
+				else if (numSurge < maxSurge) candidateNewNodes.push(nodeName);
+				continue;
 			}
+			// Already surged here: wait for the new pod, then retire the old one.
+			if (!available(newPod)) numSurge++;
+			else oldPodsToDelete.push(oldPod.metadata.name ?? '');
 		}
-		const remaining = Math.max(0, Math.min(maxUnavailable - numUnavailable, candidates.length));
-		const toDelete = [...allowedReplacement, ...candidates.slice(0, remaining)];
-		if (toDelete.length) this.trace('rolling-update', `daemonsets/${keyOf(ds)}`, `replacing ${toDelete.length} old daemon pod${toDelete.length === 1 ? '' : 's'} (max unavailable ${maxUnavailable}, unavailable now ${numUnavailable})`);
-		return this.syncNodes(ds, toDelete, [], hash);
+		const remainingSurge = Math.max(0, Math.min(maxSurge - numSurge, candidateNewNodes.length));
+		// Pods on nodes the DaemonSet left go only while enough pods elsewhere are available.
+		const deletable = Math.min(Math.max(0, numAvailable - desired), shouldNotRunPodsToDelete.length);
+		oldPodsToDelete.push(...shouldNotRunPodsToDelete.slice(0, deletable));
+		const newNodesToCreate = [...allowedNewNodes, ...candidateNewNodes.slice(0, remainingSurge)];
+		if (newNodesToCreate.length || oldPodsToDelete.length) this.trace('rolling-update', key, `surging onto ${newNodesToCreate.length} node${newNodesToCreate.length === 1 ? '' : 's'} and retiring ${oldPodsToDelete.length} old daemon pod${oldPodsToDelete.length === 1 ? '' : 's'} (max surge ${maxSurge}, surging now ${numSurge})`);
+		return this.syncNodes(ds, oldPodsToDelete, newNodesToCreate, hash);
 	}
 
 	/** updateDaemonSetStatus + storeDaemonSetStatus. */

@@ -190,6 +190,7 @@ describe('defaultStrategies', () => {
 			['', 'pods'], ['', 'nodes'], ['', 'namespaces'], ['', 'services'], ['', 'endpoints'], ['', 'configmaps'], ['', 'secrets'], ['', 'serviceaccounts'], ['', 'events'],
 			['apps', 'deployments'], ['apps', 'replicasets'], ['apps', 'daemonsets'], ['apps', 'statefulsets'], ['batch', 'jobs'], ['autoscaling', 'horizontalpodautoscalers'], ['apiregistration.k8s.io', 'apiservices'], ['coordination.k8s.io', 'leases'],
 			['discovery.k8s.io', 'endpointslices'], ['scheduling.k8s.io', 'priorityclasses'],
+			['policy', 'poddisruptionbudgets'],
 			['rbac.authorization.k8s.io', 'roles'], ['rbac.authorization.k8s.io', 'rolebindings'], ['rbac.authorization.k8s.io', 'clusterroles'], ['rbac.authorization.k8s.io', 'clusterrolebindings'],
 		];
 		expect(Object.keys(registry).sort()).toEqual(expected.map(([g, r]) => strategyKey(g, r)).sort());

@@ -25,6 +25,7 @@ import { jobStrategy } from './jobs.ts';
 import { leaseStrategy } from './leases.ts';
 import { endpointSliceStrategy } from './endpointslices.ts';
 import { priorityClassStrategy } from './priorityclasses.ts';
+import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.ts';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.ts';
 import { apiServiceStrategy } from './apiservices.ts';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategyNamespaced } from './rbac.ts';
@@ -52,6 +53,7 @@ export function defaultStrategies(): StrategyRegistry {
 		['apiregistration.k8s.io', 'apiservices', apiServiceStrategy],
 		['coordination.k8s.io', 'leases', leaseStrategy],
 		['discovery.k8s.io', 'endpointslices', endpointSliceStrategy],
+		['policy', 'poddisruptionbudgets', podDisruptionBudgetStrategy],
 		['scheduling.k8s.io', 'priorityclasses', priorityClassStrategy],
 		[RBAC, 'roles', roleStrategyNamespaced],
 		[RBAC, 'rolebindings', roleBindingStrategy],

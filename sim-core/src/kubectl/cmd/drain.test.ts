@@ -154,12 +154,36 @@ describe('kubectl drain', () => {
 			status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 },
 		};
 		const w = nodeWithPods([pdb]);
+		const startMs = w.harness.kernel.nowMs;
 		const result = w.kubectl('drain node-1 --ignore-daemonsets --timeout=7s');
 		expect(result.exitCode).toBe(1);
-		expect(result.stdout).toBe('node/node-1 cordoned\nevicting pod default/web-1\nevicting pod default/web-1\n');
+		// Attempts at 0 s and 5 s; the one due at 10 s prints its line, then sees the deadline passed.
+		expect(result.stdout).toBe('node/node-1 cordoned\nevicting pod default/web-1\nevicting pod default/web-1\nevicting pod default/web-1\n');
+		expect(w.harness.kernel.nowMs - startMs).toBeGreaterThanOrEqual(10_000);
+		expect(w.harness.kernel.nowMs - startMs).toBeLessThan(11_000);
 		const timeout = 'error when evicting pods/"web-1" -n "default": global timeout reached: 7s';
 		expect(result.stderr.endsWith(`There are pending pods in node "node-1" when an error occurred: ${timeout}\npod/web-1\nerror: unable to drain node "node-1" due to error: ${timeout}, continuing command...\nThere are pending nodes to be drained:\n node-1\n${timeout}\n`)).toBe(true);
 		expect(w.get(R.pods, 'default', 'web-1')).toBeDefined();
+	});
+
+	it('deletes instead of evicting with --disable-eviction, past a budget that refuses', () => {
+		const pdb: KubeObject = {
+			apiVersion: 'policy/v1',
+			kind: 'PodDisruptionBudget',
+			metadata: { name: 'web-pdb' },
+			spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+			status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 },
+		};
+		const w = nodeWithPods([pdb]);
+		w.finishPodDeletions();
+		expect(w.kubectl('drain node-1 --ignore-daemonsets --disable-eviction')).toEqual({
+			stdout: 'node/node-1 cordoned\npod/web-1 deleted\nnode/node-1 drained\n',
+			stderr: 'Warning: ignoring DaemonSet-managed Pods: kube-system/kube-proxy-abc\n',
+			exitCode: 0,
+		});
+		expect(w.get(R.pods, 'default', 'web-1')).toBeUndefined();
+		// No eviction went through the budget.
+		expect((w.get(PDB, 'default', 'web-pdb')!.status as { disruptedPods?: unknown }).disruptedPods).toBeUndefined();
 	});
 
 	it('lists what it would evict with --dry-run=client and changes nothing', () => {

@@ -8,10 +8,13 @@
  * --delete-emptydir-data, pods with no controller without --force), then
  * evicts the rest through the pods/eviction subresource (retrying every 5s
  * while a PodDisruptionBudget refuses), waits until each pod is gone, and
- * prints `node/x drained`.
+ * prints `node/x drained`. With --disable-eviction it DELETEs the pods
+ * instead, which no budget can refuse (`pod/x deleted`).
  *
  * Upstream waits forever when --timeout is 0; here such a drain gives up
- * after DRAIN_WAIT_CAP_MS of virtual time, as if that timeout had been set.
+ * after DRAIN_WAIT_CAP_MS of virtual time, as if that timeout had been set
+ * (as `kubectl rollout status` and `kubectl wait` cap themselves), so a
+ * budget that can never be met cannot hang the reader's terminal.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go,
  * staging/src/k8s.io/kubectl/pkg/drain/drain.go,
@@ -194,6 +197,13 @@ interface EvictionRun {
  * state machine per pod here, all driven by the virtual clock): print
  * `evicting pod ns/name`, POST the Eviction, retry 429s after 5s, then poll
  * each second until the pod is gone and print `pod/name evicted`.
+ *
+ * The global timeout is noticed where upstream notices it: a pod waiting
+ * to retry prints `evicting pod` once more when its 5 s are up and only
+ * then gives up (so `--timeout=7s` ends at 10 s, with three attempts
+ * printed); a pod being waited for gives up at the next 1 s poll. The
+ * command returns when every pod is done, as upstream waits for every
+ * goroutine.
  */
 function evictPods(inv: KubectlInvocation, pods: Pod[], gracePeriod: number, dry: DryRunStrategy, timeoutMs: number): EvictionRun {
 	const out: EvictionRun = { stdout: '', stderr: '' };
@@ -202,10 +212,17 @@ function evictPods(inv: KubectlInvocation, pods: Pod[], gracePeriod: number, dry
 	if (dry === 'server') deleteOptions.dryRun = ['All'];
 	type State = { pod: Pod; phase: 'evict' | 'wait' | 'done'; retryAtMs: number; error?: KubectlError };
 	const states: State[] = pods.map((pod) => ({ pod, phase: 'evict', retryAtMs: 0 }));
-	const start = inv.env.nowMs();
+	const deadlineMs = inv.env.nowMs() + timeoutMs;
+	const timedOut = () => inv.env.nowMs() >= deadlineMs;
+	const who = (s: State) => `pods/${JSON.stringify(s.pod.metadata.name)} -n ${JSON.stringify(s.pod.metadata.namespace)}`;
 	const evictOnce = (s: State) => {
 		const { name, namespace } = s.pod.metadata;
 		out.stdout += dry === 'server' ? `evicting pod ${namespace}/${name} (server dry run)\n` : `evicting pod ${namespace}/${name}\n`;
+		if (timedOut()) {
+			s.phase = 'done';
+			s.error = plain(`error when evicting ${who(s)}: global timeout reached: ${formatGoDurationMs(timeoutMs)}`);
+			return;
+		}
 		const result = inv.client.call({ verb: 'create', ...refOf(R.pods), subresource: 'eviction', namespace, name, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace }, deleteOptions } });
 		if (result.ok) {
 			s.phase = dry === 'server' ? 'done' : 'wait';
@@ -214,11 +231,11 @@ function evictPods(inv: KubectlInvocation, pods: Pod[], gracePeriod: number, dry
 		const error = callError(result, inv.env.serverUrl);
 		if (result.code === 404) s.phase = 'done';
 		else if (result.code === 429) {
-			out.stderr += `error when evicting pods/${JSON.stringify(name)} -n ${JSON.stringify(namespace)} (will retry after ${formatGoDurationMs(EVICT_RETRY_DELAY_MS)}): ${errorText(error)}\n`;
+			out.stderr += `error when evicting ${who(s)} (will retry after ${formatGoDurationMs(EVICT_RETRY_DELAY_MS)}): ${errorText(error)}\n`;
 			s.retryAtMs = inv.env.nowMs() + EVICT_RETRY_DELAY_MS;
 		} else {
 			s.phase = 'done';
-			s.error = plain(`error when evicting pods/${JSON.stringify(name)} -n ${JSON.stringify(namespace)}: ${errorText(error)}`);
+			s.error = plain(`error when evicting ${who(s)}: ${errorText(error)}`);
 		}
 	};
 	for (const s of states) evictOnce(s);
@@ -237,20 +254,61 @@ function evictPods(inv: KubectlInvocation, pods: Pod[], gracePeriod: number, dry
 				} else if (!got.ok) {
 					s.phase = 'done';
 					s.error = plain(`error when waiting for pod ${JSON.stringify(s.pod.metadata.name)} in namespace ${JSON.stringify(s.pod.metadata.namespace)} to terminate: ${errorText(callError(got, inv.env.serverUrl))}`);
+				} else if (timedOut()) {
+					s.phase = 'done';
+					s.error = plain(`error when waiting for pod ${JSON.stringify(s.pod.metadata.name)} in namespace ${JSON.stringify(s.pod.metadata.namespace)} to terminate: global timeout reached: ${formatGoDurationMs(timeoutMs)}`);
 				}
 			}
 		}
 		return states.every((s) => s.phase === 'done');
 	};
-	if (!step()) inv.env.waitFor(step, Math.max(0, timeoutMs - (inv.env.nowMs() - start)));
-	const errors: KubectlError[] = [];
-	for (const s of states) {
-		if (s.error) errors.push(s.error);
-		else if (s.phase === 'evict') errors.push(plain(`error when evicting pods/${JSON.stringify(s.pod.metadata.name)} -n ${JSON.stringify(s.pod.metadata.namespace)}: global timeout reached: ${formatGoDurationMs(timeoutMs)}`));
-		else if (s.phase === 'wait') errors.push(plain(`error when waiting for pod ${JSON.stringify(s.pod.metadata.name)} in namespace ${JSON.stringify(s.pod.metadata.namespace)} to terminate: global timeout reached: ${formatGoDurationMs(timeoutMs)}`));
-	}
+	// Past the deadline every pod finishes within one retry delay (or one poll).
+	if (!step()) inv.env.waitFor(step, timeoutMs + EVICT_RETRY_DELAY_MS + DELETE_POLL_MS);
+	const errors: KubectlError[] = states.filter((s) => s.error).map((s) => s.error!);
 	// DeleteOrEvictPods returns utilerrors.NewAggregate(errors), even for one.
 	if (errors.length) out.error = { kind: 'aggregate', errors };
+	return out;
+}
+
+/**
+ * deletePods (--disable-eviction): DELETE each pod, bypassing every
+ * PodDisruptionBudget, then poll each second until all are gone, printing
+ * `pod/name deleted` for each (no `evicting pod` line). A failed delete
+ * other than NotFound ends the node's drain at once; the wait gives up
+ * after the timeout with wait.PollImmediate's own error.
+ */
+function deletePods(inv: KubectlInvocation, pods: Pod[], gracePeriod: number, dry: DryRunStrategy, timeoutMs: number): EvictionRun {
+	const out: EvictionRun = { stdout: '', stderr: '' };
+	const options: Record<string, unknown> = {};
+	if (gracePeriod >= 0) options.gracePeriodSeconds = gracePeriod;
+	for (const pod of pods) {
+		const deleted = inv.client.delete(R.pods, pod.metadata.namespace, pod.metadata.name!, options, dry === 'server' ? { dryRun: 'All' } : undefined);
+		if (!deleted.ok && deleted.code !== 404) {
+			out.error = callError(deleted, inv.env.serverUrl);
+			return out;
+		}
+	}
+	const pending = new Set(pods);
+	const poll = () => {
+		for (const pod of [...pending]) {
+			const got = inv.client.get(R.pods, pod.metadata.namespace, pod.metadata.name!);
+			if ((!got.ok && got.code === 404) || (got.ok && got.object.metadata.uid !== pod.metadata.uid)) {
+				pending.delete(pod);
+				out.stdout += `pod/${pod.metadata.name} ${withDryRun('deleted', dry)}\n`;
+			} else if (!got.ok) {
+				out.error = callError(got, inv.env.serverUrl);
+				return true;
+			}
+		}
+		return pending.size === 0;
+	};
+	let nextPollMs = inv.env.nowMs();
+	const step = () => {
+		if (inv.env.nowMs() < nextPollMs) return false;
+		nextPollMs = inv.env.nowMs() + DELETE_POLL_MS;
+		return poll();
+	};
+	if (!step() && !inv.env.waitFor(step, timeoutMs) && !out.error) out.error = plain('timed out waiting for the condition');
 	return out;
 }
 
@@ -269,7 +327,6 @@ function drainRun(inv: KubectlInvocation): CommandResult {
 			throw error;
 		}
 	}
-	if (args.flags['disable-eviction'] === true) return checkErr(plain('--disable-eviction is not supported by this simulated kubectl'), '', dry.stderr);
 	const found = findNodes(inv, 'drain NODE');
 	if ('result' in found) return { ...found.result, stderr: dry.stderr + found.result.stderr };
 	const cordoned = cordonNodes(inv, found.nodes, true, dry.strategy);
@@ -298,7 +355,8 @@ function drainRun(inv: KubectlInvocation): CommandResult {
 			if (dry.strategy === 'client') {
 				for (const pod of list.pods) stdout += `evicting pod ${pod.metadata.namespace}/${pod.metadata.name} (dry run)\n`;
 			} else if (list.pods.length) {
-				const run = evictPods(inv, list.pods, Number(args.flags['grace-period'] ?? -1), dry.strategy, timeout.ms > 0 ? timeout.ms : DRAIN_WAIT_CAP_MS);
+				const removeAll = args.flags['disable-eviction'] === true ? deletePods : evictPods;
+				const run = removeAll(inv, list.pods, Number(args.flags['grace-period'] ?? -1), dry.strategy, timeout.ms > 0 ? timeout.ms : DRAIN_WAIT_CAP_MS);
 				stdout += run.stdout;
 				stderr += run.stderr;
 				if (run.error) {
