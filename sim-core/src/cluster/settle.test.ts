@@ -93,3 +93,19 @@ describe('after etcd comes back', () => {
 		expect(readyColumn(cluster, 'kube-apiserver-control-plane')).toBe('1/1');
 	});
 });
+
+describe('after a partition heals', () => {
+	it("Pods the node controller marked not Ready turn Ready again (the kubelet's status reconcile, every 10 s)", () => {
+		const cluster = createCluster({ seed: 2 });
+		cluster.exec('kubectl create deployment web --image=nginx:1.27 --replicas=2');
+		cluster.settle({ maxMs: 120_000 });
+		cluster.partition('node-1');
+		// Past the 50 s grace: NotReady, and MarkPodsNotReady sets the Pods' Ready condition False.
+		cluster.advance('70s');
+		const ready = () => cluster.exec(`kubectl get pods -l app=web -o jsonpath='{.items[*].status.conditions[?(@.type=="Ready")].status}'`).stdout;
+		expect(ready()).toContain('False');
+		cluster.heal('node-1');
+		cluster.advance('30s');
+		expect(ready()).toBe('True True');
+	});
+});

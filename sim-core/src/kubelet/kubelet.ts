@@ -54,6 +54,10 @@ import { FILE_CHECK_FREQUENCY_MS, STATIC_POD_PATH, type ManifestFile } from './s
 import { loadKubeletConfigFile } from './kubelet-config.ts';
 import type { NodeDisk } from '../host/disk.ts';
 import { SYNC_FREQUENCY_MS } from './volumes/volume-manager.ts';
+import { reconcileStatuses } from './status-manager.ts';
+
+/** The status manager's syncPeriod (pkg/kubelet/status/status_manager.go: syncPeriod = 10 * time.Second). */
+const STATUS_SYNC_PERIOD_MS = 10_000;
 
 export type { KubeletState } from './kubelet-context.ts';
 export type { PodWorker } from './pod-workers.ts';
@@ -282,6 +286,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		this.periodic(this.ctx.config.housekeepingPeriodMs, 'housekeeping');
 		this.periodic(this.ctx.config.fileCheckFrequencyMs, 'file-check');
 		this.periodic(this.ctx.config.nodeStatusUpdateFrequencyMs, 'node-status');
+		this.periodic(STATUS_SYNC_PERIOD_MS, 'status-sync');
 	}
 
 	onStop(): void {
@@ -315,6 +320,10 @@ export class Kubelet extends ProcessBase<KubeletState> {
 				case 'housekeeping':
 					housekeeping(ctx);
 					this.periodic(this.ctx.config.housekeepingPeriodMs, 'housekeeping');
+					break;
+				case 'status-sync':
+					reconcileStatuses(ctx);
+					this.periodic(STATUS_SYNC_PERIOD_MS, 'status-sync');
 					break;
 				case 'file-check':
 					readManifests(ctx);

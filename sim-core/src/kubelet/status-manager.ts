@@ -87,3 +87,19 @@ export function writeStatus(ctx: KubeletContext, w: PodWorker): void {
 		}
 	}
 }
+
+/**
+ * syncBatch's reconcile, every 10 s: a Pod whose stored status differs from
+ * what this kubelet last wrote was changed by someone else (the node
+ * lifecycle controller marks Pods not Ready while their node is silent), so
+ * the kubelet writes its own view again. Without it a Pod on a node that
+ * came back stays Ready=False although its containers run and pass their
+ * probes (status_manager.go needsReconcile).
+ */
+export function reconcileStatuses(ctx: KubeletContext): void {
+	for (const w of Object.values(ctx.state.pods)) {
+		if (w.lastStatusJson === undefined || w.terminated) continue;
+		const target = statusTarget(ctx, w);
+		if (target && JSON.stringify(target.status ?? {}) !== w.lastStatusJson) writeStatus(ctx, w);
+	}
+}
