@@ -7,7 +7,9 @@
  * replaces old pods node by node, never more than maxUnavailable unavailable
  * at once.
  *
- * Differences: there are no ControllerRevision objects in this API, so the
+ * Differences: this controller records no ControllerRevisions (the API
+ * serves them now, and ./history.ts creates them for StatefulSets; recording
+ * them here would give `kubectl rollout history|undo ds`), so the
  * `controller-revision-hash` label is computed from the template directly
  * (as upstream computes the revision's hash) and history clean-up is
  * skipped; surge updates (maxSurge > 0) proceed like maxSurge 0; the
