@@ -559,6 +559,16 @@ export interface StatefulSet extends KubeObject {
 	status?: { replicas: number; readyReplicas?: number; currentReplicas?: number; updatedReplicas?: number; availableReplicas?: number; observedGeneration?: number; [field: string]: unknown };
 }
 
+/** apps/v1 ControllerRevision: an immutable snapshot of a controller's state (a StatefulSet's pod template, as a patch). */
+export interface ControllerRevision extends KubeObject {
+	apiVersion: 'apps/v1';
+	kind: 'ControllerRevision';
+	/** The snapshot (runtime.RawExtension): for a StatefulSet, `{"spec":{"template":{..., "$patch":"replace"}}}`. */
+	data?: Record<string, unknown>;
+	/** The revision number, ordered per owner. */
+	revision: number;
+}
+
 // ---- batch/v1 ----------------------------------------------------------------
 
 export interface Job extends KubeObject {

@@ -34,6 +34,7 @@ export const R = {
 	configmaps: { group: '', version: 'v1', resource: 'configmaps' },
 	secrets: { group: '', version: 'v1', resource: 'secrets' },
 	serviceaccounts: { group: '', version: 'v1', resource: 'serviceaccounts' },
+	controllerrevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
 	deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
 	replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
 	daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets' },

@@ -16,7 +16,6 @@
  * the same visible effect.
  *
  * Controllers that come later, with the upstream package each will mirror:
- * - statefulset-controller: pkg/controller/statefulset
  * - job-controller: pkg/controller/job
  * - cronjob-controller: pkg/controller/cronjob
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
@@ -42,6 +41,7 @@ import { ProcessBase } from '../sim/process-base.ts';
 import { WATCHABLE_RESOURCES, type ControllerBase, type ControllerHost } from './controller-context.ts';
 import { DaemonSetController } from './daemonset.ts';
 import { DisruptionController } from './disruption.ts';
+import { StatefulSetController } from './statefulset/stateful-set.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
 import { EndpointsController } from './endpoints.ts';
 import { DEFAULT_MAX_ENDPOINTS_PER_SLICE, EndpointSliceController } from './endpointslice.ts';
@@ -162,6 +162,7 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host) => new DeploymentController(host),
 	(host) => new ReplicaSetController(host),
 	(host) => new DaemonSetController(host),
+	(host) => new StatefulSetController(host),
 	(host) => new GarbageCollector(host),
 	(host) => new NamespaceController(host),
 	(host) => new ServiceAccountController(host),

@@ -13,7 +13,9 @@
  * one is available. OnDelete replaces nothing: a pod deleted by hand comes
  * back from the current template.
  *
- * Differences: there are no ControllerRevision objects in this API, so the
+ * Differences: this controller records no ControllerRevisions (the API
+ * serves them now, and ./history.ts creates them for StatefulSets; recording
+ * them here would give `kubectl rollout history|undo ds`), so the
  * `controller-revision-hash` label is computed from the template directly
  * (as upstream computes the revision's hash) and history clean-up is
  * skipped; the failed-pod deletion back-off is not modelled.

@@ -37,6 +37,16 @@ export function fnv32a(bytes: Iterable<number>, hash = FNV32_OFFSET): number {
 	return h >>> 0;
 }
 
+/** FNV-1 (multiply, then xor) over bytes, continuing from `hash` (hash/fnv New32 + Write): what ControllerRevision names hash with. */
+export function fnv32(bytes: Iterable<number>, hash = FNV32_OFFSET): number {
+	let h = hash >>> 0;
+	for (const b of bytes) {
+		h = Math.imul(h, FNV32_PRIME) >>> 0;
+		h = (h ^ (b & 0xff)) >>> 0;
+	}
+	return h >>> 0;
+}
+
 /** The 27 characters `SafeEncodeString` maps onto: no vowels, no 0/1/3, so no words and no look-alikes. */
 const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 

@@ -441,6 +441,23 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 		entrypoint: ['/serve_hostname'],
 		cmd: [],
 	},
+	// nginx-slim: the small nginx build (kubernetes/contrib's, on ubuntu-slim, with curl) that kubernetes.io's
+	// StatefulSet pages run: web.yaml pins 0.21, the StatefulSet Basics tutorial rolls it to 0.24 and back.
+	// `version` is the image tag (the nginx release inside is not modelled); sizes are approximate.
+	...([
+		['0.21', 47_850 * KB],
+		['0.24', 48_430 * KB],
+	] as const).map(([tag, sizeBytes]): CatalogImage => ({
+		repository: 'registry.k8s.io/nginx-slim',
+		tags: [tag],
+		version: tag,
+		sizeBytes,
+		program: 'nginx',
+		family: 'ubuntu',
+		entrypoint: [],
+		cmd: ['nginx', '-g', 'daemon off;'],
+		binaries: ['curl'],
+	})),
 	// registry.k8s.io/busybox: the old busybox kubernetes.io's probe tasks pin (1.27.2).
 	shellImage('registry.k8s.io/busybox', '1.27.2', ['1.27.2'], 1_130 * KB, 'busybox', ['sh']),
 	// The busybox of the "Debug Services" task (`kubectl run ... --image=gcr.io/google-containers/busybox sh`),

@@ -20,6 +20,7 @@ describe('apiResources: the rows of kubectl api-resources', () => {
 			'serviceaccounts sa v1 true ServiceAccount',
 			'services svc v1 true Service',
 			'apiservices - apiregistration.k8s.io/v1 false APIService',
+			'controllerrevisions - apps/v1 true ControllerRevision',
 			'daemonsets ds apps/v1 true DaemonSet',
 			'deployments deploy apps/v1 true Deployment',
 			'replicasets rs apps/v1 true ReplicaSet',

@@ -85,6 +85,7 @@ const ROWS: Row[] = [
 	['serviceaccounts', 'sa', 'v1', 1, 'ServiceAccount', '', '', 'token=TokenRequest@authentication.k8s.io/v1:create'],
 	['services', 'svc', 'v1', 1, 'Service', '', 'all', `proxy=ServiceProxyOptions:create,delete,get,patch,update ${STATUS}`],
 	['apiservices', '', 'apiregistration.k8s.io/v1', 0, 'APIService', '', '', STATUS],
+	['controllerrevisions', '', 'apps/v1', 1, 'ControllerRevision'],
 	['daemonsets', 'ds', 'apps/v1', 1, 'DaemonSet', '', 'all', STATUS],
 	['deployments', 'deploy', 'apps/v1', 1, 'Deployment', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
 	['replicasets', 'rs', 'apps/v1', 1, 'ReplicaSet', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],

@@ -1,13 +1,17 @@
 /**
- * The field schema of the kinds the metrics and autoscaling pieces add:
- * autoscaling/v2 HorizontalPodAutoscaler, apiregistration.k8s.io/v1
- * APIService and metrics.k8s.io/v1beta1 NodeMetrics and PodMetrics, written by hand in the format of ./types.generated.ts (the
- * generator's source document predates these kinds here; regenerate both
- * together when it is run again).
+ * The field schema of the kinds added after the generated schema: the
+ * metrics and autoscaling pieces' autoscaling/v2 HorizontalPodAutoscaler,
+ * apiregistration.k8s.io/v1 APIService and metrics.k8s.io/v1beta1
+ * NodeMetrics and PodMetrics, and the StatefulSet controller's apps/v1
+ * ControllerRevision, written by hand in the format of
+ * ./types.generated.ts (the generator's source document predates these
+ * kinds here; regenerate both together when it is run again).
  *
- * Mirrors api/openapi-spec/swagger.json (io.k8s.api.autoscaling.v2.* and
- * io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.* definitions),
+ * Mirrors api/openapi-spec/swagger.json (io.k8s.api.autoscaling.v2.*,
+ * io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.* and
+ * io.k8s.api.apps.v1.ControllerRevision definitions),
  * staging/src/k8s.io/api/autoscaling/v2/types.go,
+ * staging/src/k8s.io/api/apps/v1/types.go,
  * staging/src/k8s.io/kube-aggregator/pkg/apis/apiregistration/v1/types.go,
  * staging/src/k8s.io/metrics/pkg/apis/metrics/v1beta1/types.go.
  */
@@ -43,7 +47,8 @@ APIServiceStatus conditions:[APIServiceCondition]
 APIServiceCondition lastTransitionTime:t message reason status!:s@ConditionStatus type!:s@APIServiceConditionType
 NodeMetrics apiVersion kind metadata:ObjectMeta timestamp:t usage:{@ResourceName,q}@ResourceList window
 PodMetrics apiVersion containers!:[ContainerMetrics] kind metadata:ObjectMeta timestamp:t window
-ContainerMetrics name! usage!:{@ResourceName,q}@ResourceList`;
+ContainerMetrics name! usage!:{@ResourceName,q}@ResourceList
+ControllerRevision apiVersion data:x@runtime.RawExtension kind metadata:ObjectMeta revision!:l`;
 
 /** The kinds above, in the format of KIND_LIST. */
-export const EXTRA_KIND_LIST = 'autoscaling/v2/HorizontalPodAutoscaler apiregistration.k8s.io/v1/APIService metrics.k8s.io/v1beta1/NodeMetrics metrics.k8s.io/v1beta1/PodMetrics';
+export const EXTRA_KIND_LIST = 'autoscaling/v2/HorizontalPodAutoscaler apiregistration.k8s.io/v1/APIService metrics.k8s.io/v1beta1/NodeMetrics metrics.k8s.io/v1beta1/PodMetrics apps/v1/ControllerRevision';

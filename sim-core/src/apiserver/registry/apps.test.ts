@@ -158,13 +158,13 @@ describe('DaemonSet', () => {
 });
 
 describe('StatefulSet', () => {
-	it('gets replicas 1, OrderedReady, RollingUpdate partition 0, revisionHistoryLimit 10 and Retain/Retain', () => {
+	it('gets replicas 1, OrderedReady, RollingUpdate partition 0 maxUnavailable 1, revisionHistoryLimit 10 and Retain/Retain', () => {
 		const { obj: sts, errors } = create(statefulSetStrategy, obj('StatefulSet', { serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: template() }));
 		expect(errors).toEqual([]);
 		expect(sts.spec).toMatchObject({
 			replicas: 1,
 			podManagementPolicy: 'OrderedReady',
-			updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+			updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
 			revisionHistoryLimit: 10,
 			persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
 		});
@@ -176,6 +176,22 @@ describe('StatefulSet', () => {
 		expect(errors).toEqual([
 			"spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
 		]);
+	});
+
+	it('leaves the pod spec unchecked: volumeMounts may name a claim template (ValidatePodTemplateSpecForStatefulSet)', () => {
+		const tpl = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', volumeMounts: [{ name: 'www', mountPath: '/data' }] }] } };
+		const spec = { serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: tpl, volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] };
+		expect(create(statefulSetStrategy, obj('StatefulSet', spec)).errors).toEqual([]);
+	});
+
+	it.each([
+		// field.Invalid prints the intstr.IntOrString struct with %#v.
+		['maxUnavailable 0', 0, ['spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: cannot be 0']],
+		['maxUnavailable 150%', '150%', ['spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%']],
+		['a negative maxUnavailable', -1, ['spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0']],
+	])('rejects %s', (_name, maxUnavailable, expected) => {
+		const spec = { serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: template(), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable } } };
+		expect(create(statefulSetStrategy, obj('StatefulSet', spec)).errors).toEqual(expected);
 	});
 
 	it('allows scaling', () => {

@@ -21,6 +21,7 @@ import { deploymentStrategy } from './deployments.ts';
 import { replicaSetStrategy } from './replicasets.ts';
 import { daemonSetStrategy } from './daemonsets.ts';
 import { statefulSetStrategy } from './statefulsets.ts';
+import { controllerRevisionStrategy } from './controllerrevisions.ts';
 import { jobStrategy } from './jobs.ts';
 import { leaseStrategy } from './leases.ts';
 import { endpointSliceStrategy } from './endpointslices.ts';
@@ -48,6 +49,7 @@ export function defaultStrategies(): StrategyRegistry {
 		['apps', 'replicasets', replicaSetStrategy],
 		['apps', 'daemonsets', daemonSetStrategy],
 		['apps', 'statefulsets', statefulSetStrategy],
+		['apps', 'controllerrevisions', controllerRevisionStrategy],
 		['batch', 'jobs', jobStrategy],
 		['autoscaling', 'horizontalpodautoscalers', horizontalPodAutoscalerStrategy],
 		['apiregistration.k8s.io', 'apiservices', apiServiceStrategy],

@@ -537,7 +537,7 @@ function validatePodSpec(spec: Json, path: string, opts: PodValidationOptions): 
 }
 
 /** ValidatePodSpecificAnnotations: a mirror pod must be bound. */
-function validatePodAnnotations(annotations: Record<string, string> | undefined, spec: Json, path: string): FieldError[] {
+export function validatePodAnnotations(annotations: Record<string, string> | undefined, spec: Json, path: string): FieldError[] {
 	const value = annotations?.[MIRROR_POD_ANNOTATION];
 	if (value !== undefined && !str(spec.nodeName)) return [invalid(key(path, MIRROR_POD_ANNOTATION), value, 'must set spec.nodeName if mirror pod annotation is set')];
 	return [];

@@ -1,18 +1,20 @@
 /**
  * The StatefulSet strategy: defaults (replicas 1, OrderedReady,
- * RollingUpdate with partition 0, revisionHistoryLimit 10, PVC retention
- * Retain/Retain), validation, and which spec fields an update may change.
+ * RollingUpdate with partition 0 and maxUnavailable 1 (the
+ * MaxUnavailableStatefulSet gate is beta and on since v1.35),
+ * revisionHistoryLimit 10, PVC retention Retain/Retain), validation, and
+ * which spec fields an update may change.
  *
  * Mirrors pkg/registry/apps/statefulset/strategy.go,
  * pkg/apis/apps/v1/defaults.go (SetDefaults_StatefulSet),
  * pkg/apis/apps/validation/validation.go (ValidateStatefulSetSpec,
- * ValidateStatefulSetUpdate).
+ * ValidatePodTemplateSpecForStatefulSet, ValidateStatefulSetUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
-import { asRecord, asStringMap, child, forbidden, goLabelSelector, invalid, jsonEquals, notSupported, required, type FieldError } from './field.ts';
-import { metaErrors, selectorMatches, selectorMismatch, validateLabelSelector, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
-import { validatePodTemplateSpec } from './pod-validation.ts';
-import { workloadStrategy } from './apps-validation.ts';
+import { asRecord, asStringMap, child, forbidden, goIntOrString, goLabelSelector, invalid, jsonEquals, notSupported, required, type FieldError } from './field.ts';
+import { metaErrors, selectorMatches, selectorMismatch, validateAnnotations, validateLabels, validateLabelSelector, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
+import { validatePodAnnotations } from './pod-validation.ts';
+import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent, workloadStrategy, type IntOrPercent } from './apps-validation.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,6 +28,7 @@ function defaultStatefulSetSpec(spec: Json): void {
 	}
 	const rolling = asRecord(strategy.rollingUpdate);
 	if (strategy.type === 'RollingUpdate' && rolling && (rolling.partition === undefined || rolling.partition === null)) rolling.partition = 0;
+	if (strategy.type === 'RollingUpdate' && rolling && (rolling.maxUnavailable === undefined || rolling.maxUnavailable === null)) rolling.maxUnavailable = 1;
 	const retention = (asRecord(spec.persistentVolumeClaimRetentionPolicy) ?? (spec.persistentVolumeClaimRetentionPolicy = {})) as Json;
 	if (!retention.whenDeleted) retention.whenDeleted = 'Retain';
 	if (!retention.whenScaled) retention.whenScaled = 'Retain';
@@ -51,6 +54,14 @@ function validateStatefulSetSpec(spec: Json): FieldError[] {
 		case 'RollingUpdate': {
 			const rolling = asRecord(strategy.rollingUpdate);
 			if (rolling) errs.push(...validateNonnegative(rolling.partition as number | undefined, 'spec.updateStrategy.rollingUpdate.partition'));
+			// validateRollingUpdateStatefulSet: maxUnavailable a positive int or percentage, not 0, at most 100%.
+			const maxUnavailable = rolling?.maxUnavailable as IntOrPercent | undefined | null;
+			if (maxUnavailable !== undefined && maxUnavailable !== null) {
+				const path = 'spec.updateStrategy.rollingUpdate.maxUnavailable';
+				errs.push(...validatePositiveIntOrPercent(maxUnavailable, path));
+				if (intOrPercentValue(maxUnavailable) === 0) errs.push(invalid(path, maxUnavailable, 'cannot be 0', goIntOrString(maxUnavailable)));
+				errs.push(...notMoreThan100Percent(maxUnavailable, path));
+			}
 			break;
 		}
 		default:
@@ -69,11 +80,16 @@ function validateStatefulSetSpec(spec: Json): FieldError[] {
 	const labels = asStringMap(asRecord(template.metadata)?.labels);
 	const empty = !!sel && Object.keys(asRecord(sel.matchLabels) ?? {}).length + ((sel.matchExpressions as unknown[] | undefined)?.length ?? 0) === 0;
 	if (!empty && !selectorMatches(spec.selector, labels)) errs.push(selectorMismatch('spec.template', labels));
-	errs.push(...validatePodTemplateSpec(template, 'spec.template'));
+	// ValidatePodTemplateSpecForStatefulSet: labels and annotations only; upstream leaves the pod spec unchecked
+	// (its volumeMounts name the claim templates' volumes, which only each Pod gets).
+	const templateMeta = (asRecord(template.metadata) ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+	errs.push(...validateLabels(templateMeta.labels, 'spec.template.labels'));
+	errs.push(...validateAnnotations(templateMeta.annotations, 'spec.template.annotations'));
+	errs.push(...validatePodAnnotations(templateMeta.annotations, asRecord(template.spec) ?? {}, 'spec.template.annotations'));
 	const podSpec = asRecord(template.spec) ?? {};
 	const restartPolicy = String(podSpec.restartPolicy ?? '');
 	if (restartPolicy !== 'Always') errs.push(notSupported('spec.template.spec.restartPolicy', restartPolicy, ['Always']));
-	if (podSpec.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) errs.push(invalid('spec.template.spec.activeDeadlineSeconds', podSpec.activeDeadlineSeconds, 'must not be specified'));
+	if (podSpec.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in StatefulSet is not Supported'));
 	errs.push(...validateNonnegative(spec.minReadySeconds as number | undefined, 'spec.minReadySeconds'));
 	errs.push(...validateNonnegative(spec.revisionHistoryLimit as number | undefined, 'spec.revisionHistoryLimit'));
 	const retention = asRecord(spec.persistentVolumeClaimRetentionPolicy) ?? {};

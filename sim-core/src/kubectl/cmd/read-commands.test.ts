@@ -27,6 +27,7 @@ describe('kubectl api-resources', () => {
 				'serviceaccounts',
 				'services',
 				'apiservices.apiregistration.k8s.io',
+				'controllerrevisions.apps',
 				'daemonsets.apps',
 				'deployments.apps',
 				'replicasets.apps',
@@ -53,11 +54,12 @@ describe('kubectl api-resources', () => {
 	});
 
 	it('prints NAME SHORTNAMES APIVERSION NAMESPACED KIND, filtered by group', () => {
-		// NAME: statefulsets (12) + 3 = 15; SHORTNAMES (10) + 3 = 13; APIVERSION (10) + 3 = 13; NAMESPACED (10) + 3 = 13.
-		const w = [15, 13, 13, 13];
+		// NAME: controllerrevisions (19) + 3 = 22; SHORTNAMES (10) + 3 = 13; APIVERSION (10) + 3 = 13; NAMESPACED (10) + 3 = 13.
+		const w = [22, 13, 13, 13];
 		expect(kubectlFixture().kubectl('api-resources --api-group=apps').stdout).toBe(
 			lines(
 				row(w, 'NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'),
+				row(w, 'controllerrevisions', '', 'apps/v1', 'true', 'ControllerRevision'),
 				row(w, 'daemonsets', 'ds', 'apps/v1', 'true', 'DaemonSet'),
 				row(w, 'deployments', 'deploy', 'apps/v1', 'true', 'Deployment'),
 				row(w, 'replicasets', 'rs', 'apps/v1', 'true', 'ReplicaSet'),

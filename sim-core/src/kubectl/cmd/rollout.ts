@@ -8,10 +8,14 @@
  *   after ROLLOUT_STATUS_CAP_MS of virtual time, past the 600s progress
  *   deadline after which the deployment controller reports failure anyway.
  * - history lists the revisions of the Deployment's ReplicaSets
- *   (`deployment.kubernetes.io/revision`, `kubernetes.io/change-cause`);
+ *   (`deployment.kubernetes.io/revision`, `kubernetes.io/change-cause`),
+ *   or of the StatefulSet's ControllerRevisions (`revision`, the
+ *   change-cause annotation the controller copied from the set);
  *   `--revision=N` describes that revision's pod template.
  * - undo copies the chosen ReplicaSet's pod template back into the
- *   Deployment with a JSON patch, as modern kubectl does.
+ *   Deployment with a JSON patch, as modern kubectl does; for a
+ *   StatefulSet it sends the chosen ControllerRevision's data (the template
+ *   with `$patch: replace`) as a strategic merge patch.
  * - restart sets the `kubectl.kubernetes.io/restartedAt` template
  *   annotation; pause and resume set `spec.paused`.
  *
@@ -29,7 +33,7 @@
  * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go.
  */
 import type { KubeList, KubeObject } from '../../api/types.ts';
-import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';
+import { compactJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../golang/json.ts';
 import { formatLabelSelector } from '../../api/labels.ts';
 import { formatRfc3339 } from '../../golang/time.ts';
 import { R, refOf } from '../../client/client.ts';
@@ -39,8 +43,8 @@ import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { kindQualifier } from '../names.ts';
 import { callError, checkErr, plain, usageError, wrap, type KubectlError } from './check-err.ts';
 import { durationFlag } from './delete.ts';
-import { DRY_RUN_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, withDryRun } from './print-flags.ts';
-import { objectName } from './resource-info.ts';
+import { DRY_RUN_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, withDryRun, type DryRunStrategy } from './print-flags.ts';
+import { objectName, type TargetInfo } from './resource-info.ts';
 import { deepCopy } from '../../golang/json.ts';
 import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
 import { visit } from './visit.ts';
@@ -272,6 +276,27 @@ export function describePodTemplate(template: { metadata?: { labels?: Record<str
 	return out;
 }
 
+/** controlledHistories: the set's ControllerRevisions (selector match, controlled by its uid), by revision. */
+function statefulSetHistory(inv: KubectlInvocation, set: Obj): { revisions: Obj[] } | { error: KubectlError } {
+	const selector = formatLabelSelector((set.spec as { selector?: never } | undefined)?.selector);
+	const listed = inv.client.list(R.controllerrevisions, set.metadata.namespace, selector === '<none>' ? {} : { labelSelector: selector });
+	if (!listed.ok) return { error: callError(listed, inv.env.serverUrl) };
+	const revisions = ((listed.object as KubeList).items as Obj[]).filter((r) => (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === set.metadata.uid));
+	return { revisions: revisions.sort((a, b) => num((a as { revision?: number }).revision) - num((b as { revision?: number }).revision)) };
+}
+
+/** The pod template a StatefulSet revision holds (applyStatefulSetHistory), without the patch directive. */
+function revisionTemplate(revision: Obj): { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> } {
+	const template = deepCopy(((revision as { data?: { spec?: { template?: Record<string, unknown> } } }).data?.spec?.template ?? {}) as Record<string, unknown>);
+	delete template.$patch;
+	return template as ReturnType<typeof revisionTemplate>;
+}
+
+/** getStatefulSetPatch: the template as a replace patch, compared byte for byte with a revision's data (statefulsetMatch). */
+function statefulSetPatchText(set: Obj): string {
+	return compactJson({ spec: { template: { ...((set.spec as { template?: JsonObject } | undefined)?.template ?? {}), $patch: 'replace' } } } as JsonValue);
+}
+
 function historyRun(inv: KubectlInvocation): CommandResult {
 	const { args } = inv;
 	const revision = Number(args.flags.revision ?? 0);
@@ -284,20 +309,34 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 	if (visited.fatal) return checkErr(visited.fatal);
 	let stdout = '';
 	for (const target of visited.targets) {
-		if (target.info.kind !== 'Deployment') return checkErr(plain(`no history viewer has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout);
-		const owned = ownedReplicaSets(inv, target.object as Obj);
-		if ('error' in owned) return checkErr(wrap(`failed to retrieve replica sets from deployment ${target.name}: `, owned.error), stdout);
+		if (target.info.kind !== 'Deployment' && target.info.kind !== 'StatefulSet') return checkErr(plain(`no history viewer has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout);
 		const history = new Map<number, Obj>();
-		for (const rs of owned.sets) {
-			const v = revisionOf(rs);
-			if (v !== undefined) history.set(v, rs);
+		let template: (owner: Obj) => ReturnType<typeof revisionTemplate>;
+		if (target.info.kind === 'StatefulSet') {
+			const revisions = statefulSetHistory(inv, target.object as Obj);
+			if ('error' in revisions) return checkErr(revisions.error, stdout);
+			for (const r of revisions.revisions) history.set(num((r as { revision?: number }).revision), r);
+			// printHistory reads the change-cause from the revision itself; the template is the revision's.
+			template = (r: Obj) => {
+				const t = revisionTemplate(r);
+				const cause = r.metadata.annotations?.[CHANGE_CAUSE_ANNOTATION];
+				if (cause) t.metadata = { ...(t.metadata ?? {}), annotations: { ...(t.metadata?.annotations ?? {}), [CHANGE_CAUSE_ANNOTATION]: cause } };
+				return t;
+			};
+		} else {
+			const owned = ownedReplicaSets(inv, target.object as Obj);
+			if ('error' in owned) return checkErr(wrap(`failed to retrieve replica sets from deployment ${target.name}: `, owned.error), stdout);
+			for (const rs of owned.sets) {
+				const v = revisionOf(rs);
+				if (v !== undefined) history.set(v, rs);
+			}
+			template = (rs: Obj) => {
+				const t = deepCopy((rs.spec as { template?: { metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> }; spec?: Record<string, unknown> } }).template ?? {});
+				const cause = rs.metadata.annotations?.[CHANGE_CAUSE_ANNOTATION];
+				if (cause) t.metadata = { ...(t.metadata ?? {}), annotations: { ...(t.metadata?.annotations ?? {}), [CHANGE_CAUSE_ANNOTATION]: cause } };
+				return t;
+			};
 		}
-		const template = (rs: Obj) => {
-			const t = deepCopy((rs.spec as { template?: { metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> }; spec?: Record<string, unknown> } }).template ?? {});
-			const cause = rs.metadata.annotations?.[CHANGE_CAUSE_ANNOTATION];
-			if (cause) t.metadata = { ...(t.metadata ?? {}), annotations: { ...(t.metadata?.annotations ?? {}), [CHANGE_CAUSE_ANNOTATION]: cause } };
-			return t;
-		};
 		if (args.flags.output) {
 			// -o: each revision's pod template as an object.
 			const revisions = revision > 0 ? [revision] : [...history.keys()].sort((a, b) => a - b);
@@ -327,6 +366,22 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 	return { stdout, stderr: '', exitCode: 0 };
 }
 
+/** StatefulSetRollbacker.Rollback: the revision asked for (or the one before the newest), sent back as its own patch. */
+function rollbackStatefulSet(inv: KubectlInvocation, target: TargetInfo, set: Obj, toRevision: number, strategy: DryRunStrategy): { result: string } | { error: KubectlError } {
+	const history = statefulSetHistory(inv, set);
+	if ('error' in history) return { error: history.error };
+	const revisions = history.revisions;
+	if (toRevision === 0 && revisions.length <= 1) return { error: plain('no last revision to roll back to') };
+	const chosen = toRevision === 0 ? revisions[revisions.length - 2] : revisions.find((r) => num((r as { revision?: number }).revision) === toRevision);
+	if (!chosen) return { error: plain(`unable to find specified revision ${toRevision} in history`) };
+	if (strategy === 'client') return { result: describePodTemplate(revisionTemplate(chosen)) };
+	const data = (chosen as { data?: JsonObject }).data ?? {};
+	if (compactJson(data) === statefulSetPatchText(set)) return { result: `skipped rollback (current template already matches revision ${toRevision})` };
+	const patched = inv.client.patch(refOf(target.info), target.namespace, target.name, data, 'application/strategic-merge-patch+json', undefined, strategy === 'server' ? { dryRun: 'All' } : undefined);
+	if (!patched.ok) return { error: wrap(`failed restoring revision ${toRevision}: `, callError(patched, inv.env.serverUrl)) };
+	return { result: 'rolled back' };
+}
+
 function undoRun(inv: KubectlInvocation): CommandResult {
 	const { args } = inv;
 	const toRevision = Number(args.flags['to-revision'] ?? 0);
@@ -345,8 +400,14 @@ function undoRun(inv: KubectlInvocation): CommandResult {
 		if (deployment.metadata.annotations?.[LAST_APPLIED_ANNOTATION] !== undefined) {
 			stderr += `Warning: resource ${objectName(target)} was previously managed with 'kubectl apply'. Rolling back will not update the ${LAST_APPLIED_ANNOTATION} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n`;
 		}
-		if (target.info.kind !== 'Deployment') return checkErr(plain(`no rollbacker has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout, stderr);
+		if (target.info.kind !== 'Deployment' && target.info.kind !== 'StatefulSet') return checkErr(plain(`no rollbacker has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout, stderr);
 		if (toRevision < 0) return checkErr(plain(`unable to find specified revision ${toRevision} in history`), stdout, stderr);
+		if (target.info.kind === 'StatefulSet') {
+			const rolled = rollbackStatefulSet(inv, target, deployment, toRevision, dry.strategy);
+			if ('error' in rolled) return checkErr(rolled.error, stdout, stderr);
+			stdout += `${kindQualifier(target.info)}/${target.name} ${withDryRun(rolled.result, dry.strategy)}\n`;
+			continue;
+		}
 		const owned = ownedReplicaSets(inv, deployment);
 		if ('error' in owned) return checkErr(wrap(`failed to retrieve replica sets from deployment ${target.name}: `, owned.error), stdout, stderr);
 		// deploymentRevision: the requested revision, or else the one before the newest.

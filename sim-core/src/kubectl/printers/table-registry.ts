@@ -8,7 +8,7 @@
 import type { ResourceInfo } from '../../api/resources.ts';
 import { DEFAULT_TABLE, type TableDefinition } from './table-columns.ts';
 import { POD_TABLE } from './table-pods.ts';
-import { CRONJOB_TABLE, DAEMONSET_TABLE, DEPLOYMENT_TABLE, JOB_TABLE, REPLICASET_TABLE, STATEFULSET_TABLE } from './table-workloads.ts';
+import { CONTROLLERREVISION_TABLE, CRONJOB_TABLE, DAEMONSET_TABLE, DEPLOYMENT_TABLE, JOB_TABLE, REPLICASET_TABLE, STATEFULSET_TABLE } from './table-workloads.ts';
 import { ENDPOINTSLICE_TABLE, ENDPOINTS_TABLE, SERVICE_TABLE } from './table-services.ts';
 import { APISERVICE_TABLE, HPA_TABLE, NODEMETRICS_TABLE, PODMETRICS_TABLE } from './table-autoscaling.ts';
 import {
@@ -39,6 +39,7 @@ const TABLES: Readonly<Record<string, TableDefinition>> = {
 	'apps/replicasets': REPLICASET_TABLE,
 	'apps/daemonsets': DAEMONSET_TABLE,
 	'apps/statefulsets': STATEFULSET_TABLE,
+	'apps/controllerrevisions': CONTROLLERREVISION_TABLE,
 	'batch/jobs': JOB_TABLE,
 	'batch/cronjobs': CRONJOB_TABLE,
 	'coordination.k8s.io/leases': LEASE_TABLE,

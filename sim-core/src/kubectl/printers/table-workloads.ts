@@ -1,14 +1,15 @@
 /**
  * Rows of the workload controllers in `kubectl get`: deployments,
- * replicasets, daemonsets, statefulsets, jobs and cronjobs, as the API
- * server prints them (printDeployment, printReplicaSet, printDaemonSet,
- * printStatefulSet, printJob, printCronJob).
+ * replicasets, daemonsets, statefulsets, their controllerrevisions, jobs
+ * and cronjobs, as the API server prints them (printDeployment,
+ * printReplicaSet, printDaemonSet, printStatefulSet,
+ * printControllerRevision, printJob, printCronJob).
  *
  * Mirrors pkg/printers/internalversion/printers.go (printDeployment,
- * printReplicaSet, printDaemonSet, printStatefulSet, printJob,
- * printCronJob).
+ * printReplicaSet, printDaemonSet, printStatefulSet,
+ * printControllerRevision, printJob, printCronJob).
  */
-import type { DaemonSet, Deployment, Job, KubeObject, LabelSelector, PodTemplateSpec, ReplicaSet, StatefulSet } from '../../api/types.ts';
+import type { ControllerRevision, DaemonSet, Deployment, Job, KubeObject, LabelSelector, PodTemplateSpec, ReplicaSet, StatefulSet } from '../../api/types.ts';
 import { formatLabels, formatLabelSelector, labelSelectorFromObject, selectorToString, SelectorError } from '../../api/labels.ts';
 import { humanDuration } from '../../api/duration.ts';
 import { parseRfc3339 } from '../../golang/time.ts';
@@ -78,6 +79,26 @@ export const STATEFULSET_TABLE: TableDefinition = {
 		const sts = obj as StatefulSet;
 		const [names, images] = layoutContainerCells(templateContainers(sts.spec?.template));
 		return [sts.metadata.name ?? '', `${int(sts.status?.readyReplicas)}/${int(sts.spec?.replicas ?? 1)}`, age(sts, ctx), names, images];
+	},
+};
+
+/**
+ * `kubectl get controllerrevisions`: NAME CONTROLLER REVISION AGE. CONTROLLER
+ * is the controller reference as formatResourceName writes it with its kind
+ * (`statefulset.apps/web`), or `<none>`.
+ */
+export const CONTROLLERREVISION_TABLE: TableDefinition = {
+	columns: columns('Name', 'Controller', 'Revision', 'Age'),
+	row(obj, ctx) {
+		const cr = obj as ControllerRevision;
+		const ref = cr.metadata.ownerReferences?.find((r) => r.controller === true);
+		let controller = '<none>';
+		if (ref) {
+			const slash = ref.apiVersion.indexOf('/');
+			const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
+			controller = `${(group ? `${ref.kind}.${group}` : ref.kind).toLowerCase()}/${ref.name}`;
+		}
+		return [cr.metadata.name ?? '', controller, String(cr.revision ?? 0), age(cr, ctx)];
 	},
 };
 

@@ -3,8 +3,8 @@
  * hosts serve them: metrics-server's release manifest (v0.8.0, what
  * `releases/latest/download/components.yaml` redirects to), flannel's
  * kube-flannel.yml (./kube-flannel.ts) and the
- * kubernetes.io examples of the HPA walkthrough, the DNS debugging task
- * and the Service tutorials. The reader's workstation has no other
+ * kubernetes.io examples of the HPA walkthrough, the DNS debugging task,
+ * the Service tutorials and the StatefulSet Basics tutorial. The reader's workstation has no other
  * internet, so these copies stand for the files; the objects and their
  * fields are the upstream files' (comments dropped).
  *
@@ -15,7 +15,9 @@
  * kubernetes/website content/en/examples/service/networking/run-my-nginx.yaml,
  * kubernetes/website content/en/examples/service/networking/nginx-svc.yaml,
  * kubernetes/website content/en/examples/application/deployment.yaml,
- * kubernetes/website content/en/examples/application/deployment-update.yaml.
+ * kubernetes/website content/en/examples/application/deployment-update.yaml,
+ * kubernetes/website content/en/examples/application/web/web.yaml,
+ * kubernetes/website content/en/examples/application/web/web-parallel.yaml.
  */
 
 import { FLANNEL_VERSION, KUBE_FLANNEL_YML } from './kube-flannel.ts';
@@ -338,6 +340,60 @@ spec:
         - containerPort: 80
 `;
 
+/**
+ * The StatefulSet Basics tutorial's headless Service and StatefulSet. web.yaml
+ * selects `app: nginx` (the tutorial's `-l app=nginx`) and runs nginx-slim
+ * 0.21; web-parallel.yaml, the Parallel variant, uses the
+ * `app.kubernetes.io/name` label and 0.24, as the website's file does.
+ */
+const webStatefulSet = (label: string, image: string, parallel: boolean) => `apiVersion: v1
+kind: Service
+metadata:
+  name: nginx
+  labels:
+    ${label}: nginx
+spec:
+  ports:
+  - port: 80
+    name: web
+  clusterIP: None
+  selector:
+    ${label}: nginx
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+spec:
+  serviceName: "nginx"
+${parallel ? '  podManagementPolicy: "Parallel"\n' : ''}  replicas: 2
+  selector:
+    matchLabels:
+      ${label}: nginx
+  template:
+    metadata:
+      labels:
+        ${label}: nginx
+    spec:
+      containers:
+      - name: nginx
+        image: ${image}
+        ports:
+        - containerPort: 80
+          name: web
+        volumeMounts:
+        - name: www
+          mountPath: /usr/share/nginx/html
+  volumeClaimTemplates:
+  - metadata:
+      name: www
+    spec:
+      accessModes: [ "ReadWriteOnce" ]
+      resources:
+        requests:
+          storage: 1Gi
+`;
+
 /** kubernetes.io's examples, by their path under content/en/examples/. */
 const WEBSITE_EXAMPLES: Record<string, string> = {
 	'application/php-apache.yaml': PHP_APACHE,
@@ -346,6 +402,8 @@ const WEBSITE_EXAMPLES: Record<string, string> = {
 	'service/networking/nginx-svc.yaml': NGINX_SVC,
 	'application/deployment.yaml': nginxDeployment('nginx:1.14.2'),
 	'application/deployment-update.yaml': nginxDeployment('nginx:1.16.1'),
+	'application/web/web.yaml': webStatefulSet('app', 'registry.k8s.io/nginx-slim:0.21', false),
+	'application/web/web-parallel.yaml': webStatefulSet('app.kubernetes.io/name', 'registry.k8s.io/nginx-slim:0.24', true),
 };
 
 /** The prefixes under which the website's examples are served (k8s.io redirects to kubernetes.io). */

@@ -4,7 +4,7 @@
  *
  * Mirrors nothing upstream: test builders for the controller tests.
  */
-import type { CoreEvent, DaemonSet, Deployment, Pod, ReplicaSet } from '../../api/types.ts';
+import type { CoreEvent, DaemonSet, Deployment, Pod, ReplicaSet, StatefulSet } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
 import type { ControllerHarness } from './harness.ts';
 
@@ -32,6 +32,15 @@ export function daemonSet(name: string, image: string, spec: Partial<DaemonSet['
 		kind: 'DaemonSet',
 		metadata: { name, namespace: 'kube-system' },
 		spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image }] } }, ...spec },
+	};
+}
+
+export function statefulSet(name: string, replicas: number, image: string, spec: Partial<StatefulSet['spec']> = {}): StatefulSet {
+	return {
+		apiVersion: 'apps/v1',
+		kind: 'StatefulSet',
+		metadata: { name, namespace: 'default' },
+		spec: { replicas, serviceName: name, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image }] } }, ...spec },
 	};
 }
 

@@ -32,6 +32,8 @@ import { KubeControllerManager, type KubeControllerManagerOptions } from '../../
 import { canonicalJson } from '../../controllers/hash.ts';
 import { targetNodeName } from '../../controllers/daemonset.ts';
 import { toleratesTaint } from '../../component-helpers/taints.ts';
+import { statefulSetStrategy } from '../../apiserver/registry/statefulsets.ts';
+import { controllerRevisionStrategy } from '../../apiserver/registry/controllerrevisions.ts';
 import { deepCopy } from '../../golang/json.ts';
 
 
@@ -82,6 +84,9 @@ function testStrategies(): StrategyRegistry {
 				spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } };
 			},
 		}),
+		// The API server's own StatefulSet and ControllerRevision strategies (defaults and validation as upstream).
+		[strategyKey('apps', 'statefulsets')]: statefulSetStrategy,
+		[strategyKey('apps', 'controllerrevisions')]: controllerRevisionStrategy,
 		[strategyKey('', 'pods')]: {
 			hasStatusSubresource: true,
 			defaults(obj) {
