@@ -48,14 +48,16 @@ export interface SweepResult {
 }
 
 const WORKERS = ['node-1', 'node-2'];
-const DEPLOYMENTS = ['web', 'api'];
+/** The workloads a scale step can resize, by name, with their resource. */
+const SCALABLE: Record<string, 'deployments' | 'statefulsets'> = { web: 'deployments', api: 'deployments', db: 'statefulsets' };
 
 /** The workloads every run starts with: what liveness is judged on. */
 function workloadManifests(): string {
 	const deployment = (name: string, replicas: number, cpu: string) =>
 		`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels: {app: ${name}}\n  template:\n    metadata:\n      labels: {app: ${name}}\n    spec:\n      containers:\n      - name: main\n        image: nginx:1.27\n        resources:\n          requests: {cpu: ${cpu}, memory: 64Mi}\n`;
 	const daemonSet = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector:\n    matchLabels: {app: agent}\n  template:\n    metadata:\n      labels: {app: agent}\n    spec:\n      containers:\n      - name: agent\n        image: busybox:1.36\n        command: ["sh", "-c", "sleep 3600"]\n        resources:\n          requests: {cpu: 50m, memory: 16Mi}\n`;
-	return [deployment('web', 3, '200m'), deployment('api', 2, '300m'), daemonSet].join('---\n');
+	const statefulSet = `apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports:\n  - port: 80\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  replicas: 2\n  selector:\n    matchLabels: {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n    spec:\n      containers:\n      - name: db\n        image: nginx:1.27\n        resources:\n          requests: {cpu: 100m, memory: 32Mi}\n`;
+	return [deployment('web', 3, '200m'), deployment('api', 2, '300m'), daemonSet, statefulSet].join('---\n');
 }
 
 /** Draws a schedule of `steps` steps from `seed`. */
@@ -73,7 +75,7 @@ export function drawSchedule(seed: number, steps: number): SweepSchedule {
 		else if (roll < 60) drawn.push({ kind: pick(['stop', 'start'] as const), component: pick(['kubelet', 'container-runtime', 'kube-proxy'] as const), node: pick(WORKERS) });
 		else if (roll < 68) drawn.push({ kind: pick(['partition', 'heal'] as const), node: pick([...WORKERS, ...machines.slice(1)]) });
 		else if (roll < 74) drawn.push({ kind: pick(['powerOff', 'powerOn'] as const), node: pick(WORKERS) });
-		else if (roll < 84) drawn.push({ kind: 'scale', workload: pick(DEPLOYMENTS), replicas: rng.int(6) });
+		else if (roll < 84) drawn.push({ kind: 'scale', workload: pick(Object.keys(SCALABLE)), replicas: rng.int(6) });
 		else if (roll < 94) drawn.push({ kind: 'killPod', index: rng.int(1000) });
 		else drawn.push({ kind: pick(['cordon', 'uncordon'] as const), node: pick(WORKERS) });
 	}
@@ -95,7 +97,7 @@ function apply(cluster: Cluster, step: SweepStep, expected: Map<string, number>)
 			return;
 		case 'scale':
 			// Acknowledged only when kubectl says so (the API server may be down): only then must the write survive.
-			if (cluster.exec(`kubectl scale deployment ${step.workload} --replicas=${step.replicas}`).exitCode === 0) expected.set(step.workload, step.replicas);
+			if (cluster.exec(`kubectl scale ${SCALABLE[step.workload]} ${step.workload} --replicas=${step.replicas}`).exitCode === 0) expected.set(step.workload, step.replicas);
 			return;
 		case 'killPod': {
 			const pods = cluster.list('pods', 'default').filter((p) => !p.metadata.deletionTimestamp);
@@ -177,9 +179,11 @@ export function safetyViolations(cluster: Cluster, memory: Memory, expected: Rea
 	}
 	// No acknowledged write lost: each scale kubectl confirmed is what etcd holds (nothing else writes spec.replicas here).
 	for (const [name, replicas] of expected) {
-		const stored = cluster.get('deployments', 'default', name) as { spec?: { replicas?: number } } | undefined;
-		if (!stored) out.push(`Deployment ${name} is gone`);
-		else if (stored.spec?.replicas !== replicas) out.push(`Deployment ${name} has ${String(stored.spec?.replicas)} replicas, acknowledged ${replicas}`);
+		const resource = SCALABLE[name] ?? 'deployments';
+		const stored = cluster.get(resource, 'default', name) as { kind?: string; spec?: { replicas?: number } } | undefined;
+		const kind = resource === 'statefulsets' ? 'StatefulSet' : 'Deployment';
+		if (!stored) out.push(`${kind} ${name} is gone`);
+		else if (stored.spec?.replicas !== replicas) out.push(`${kind} ${name} has ${String(stored.spec?.replicas)} replicas, acknowledged ${replicas}`);
 	}
 	return out;
 }
@@ -218,6 +222,16 @@ export function livenessGaps(cluster: Cluster): string[] {
 		const owned = pods.filter((p) => live(p) && p.metadata.ownerReferences?.some((o) => o.uid === rs.metadata.uid && o.controller));
 		if (owned.length !== want) out.push(`ReplicaSet ${rs.metadata.name}: ${owned.length} ready Pods of ${want}`);
 	}
+	for (const sts of cluster.list('statefulsets', 'default')) {
+		const want = (sts.spec as { replicas?: number }).replicas ?? 1;
+		const status = (sts.status ?? {}) as { readyReplicas?: number; replicas?: number; observedGeneration?: number };
+		// Stable identities: exactly <name>-0 .. <name>-(want-1), each Ready.
+		const names = pods.filter((p) => live(p) && p.metadata.ownerReferences?.some((o) => o.uid === sts.metadata.uid && o.controller)).map((p) => p.metadata.name).sort();
+		const wanted = Array.from({ length: want }, (_, i) => `${sts.metadata.name}-${i}`).sort();
+		if (status.observedGeneration !== sts.metadata.generation || (status.readyReplicas ?? 0) !== want || (status.replicas ?? 0) !== want || names.join() !== wanted.join()) {
+			out.push(`StatefulSet ${sts.metadata.name}: ${status.readyReplicas ?? 0} ready of ${want} (${names.join(', ') || 'no Pods'})`);
+		}
+	}
 	for (const ds of cluster.list('daemonsets', 'default')) {
 		const status = (ds.status ?? {}) as { desiredNumberScheduled?: number; numberReady?: number };
 		// The DaemonSet controller tolerates the node-condition and unschedulable taints by itself (daemon/util AddOrUpdateDaemonPodTolerations).
@@ -225,7 +239,7 @@ export function livenessGaps(cluster: Cluster): string[] {
 		if ((status.numberReady ?? 0) !== nodes.length || status.desiredNumberScheduled !== nodes.length) out.push(`DaemonSet ${ds.metadata.name}: ${status.numberReady ?? 0} ready of ${nodes.length} nodes`);
 	}
 	// Garbage: a Pod whose controller no longer exists is collected.
-	const owners = new Set([...cluster.list('replicasets', 'default'), ...cluster.list('daemonsets', 'default')].map((o) => o.metadata.uid));
+	const owners = new Set([...cluster.list('replicasets', 'default'), ...cluster.list('daemonsets', 'default'), ...cluster.list('statefulsets', 'default')].map((o) => o.metadata.uid));
 	for (const p of pods) {
 		const controller = p.metadata.ownerReferences?.find((o) => o.controller);
 		if (controller && !owners.has(controller.uid) && !p.metadata.deletionTimestamp) out.push(`pod ${p.metadata.name}: its owner ${controller.kind}/${controller.name} is gone`);
@@ -248,6 +262,7 @@ export function runSweep(seed: number, options: { steps?: number; schedule?: Swe
 	const expected = new Map<string, number>([
 		['web', 3],
 		['api', 2],
+		['db', 2],
 	]);
 	cluster.settle({ maxMs: 120_000 });
 	const memory: Memory = { bindings: new Map(), resourceVersions: new Map(), revision: 0 };
