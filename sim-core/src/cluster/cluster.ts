@@ -266,7 +266,7 @@ export class Cluster {
 			...podNetworkObjects(this.podNetwork),
 			// The provider's manifest, applied right after kubeadm init.
 			...(withCloud ? cloudControllerManagerObjects({ clusterCidr: NETWORK.podCidr, configureCloudRoutes }) : []),
-		]);
+		], controlPlaneMachines.length > 1 ? () => { for (const machine of controlPlaneMachines.slice(1)) this.hosts.get(machine.name)?.powerOn(); } : undefined);
 		this.timedFaults = new TimedFaults(this.kernel, (fault) => this.firePlannedFault(fault));
 		const configureCloudRoutes = typeof cloudOption === 'object' && cloudOption !== null && cloudOption.configureCloudRoutes === true;
 		if (withCloud) {
@@ -400,7 +400,8 @@ export class Cluster {
 		const origin = this.kernel.newOrigin('boot');
 		const previous = this.kernel.origin;
 		this.kernel.origin = origin;
-		for (const host of this.hosts.values()) host.powerOn();
+		// The further control-plane machines join after `kubeadm init` (KubeadmInit's joinControlPlane).
+		for (const host of this.hosts.values()) if (!host.controlPlane || host.primaryControlPlane) host.powerOn();
 		this.kernel.start('kubeadm');
 		this.kernel.start(this.timedFaults.id);
 		this.kernel.origin = previous;

@@ -31,6 +31,8 @@ interface KubeadmInitState {
 	next: number;
 	controlPlaneMarked: boolean;
 	attempts: number;
+	/** Whether the further control-plane machines were told to join (`kubeadm join --control-plane`, once init is done). */
+	joined?: boolean;
 }
 
 /** kubeadm retries API calls every 500 ms (constants.KubernetesAPICallRetryInterval). */
@@ -51,6 +53,12 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 		 */
 		private readonly controlPlaneNodes: readonly string[],
 		private readonly objects: () => KubeObject[],
+		/**
+		 * Brings the further control-plane machines up once init has done its
+		 * part, as `kubeadm join --control-plane` runs on them after `kubeadm
+		 * init`: their replicas find the first machine's already leading.
+		 */
+		private readonly joinControlPlane?: () => void,
 	) {
 		super('kubeadm', kernel);
 		this.client = new ApiClient(transport, 'kubeadm');
@@ -96,7 +104,9 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 		}
 		if (!this.state.controlPlaneMarked && this.controlPlaneNodes.length > 0) {
 			// Marking twice changes nothing, so a retry after a partial pass simply marks them all again.
-			for (const name of this.controlPlaneNodes) {
+			for (const [i, name] of this.controlPlaneNodes.entries()) {
+				// The joining machines' Nodes come once they are up: after the first is marked.
+				if (i === 1) this.join();
 				const node = this.client.get<Node>(R.nodes, undefined, name);
 				if (!node.ok) return false;
 				const taints = node.object.spec?.taints ?? [];
@@ -108,6 +118,15 @@ export class KubeadmInit extends ProcessBase<KubeadmInitState> {
 			}
 			this.state.controlPlaneMarked = true;
 		}
+		this.join();
 		return true;
+	}
+
+	/** Starts the control-plane joins, once. */
+	private join(): void {
+		if (this.state.joined || !this.joinControlPlane) return;
+		this.state.joined = true;
+		this.emit({ action: 'join', msg: 'kubeadm join --control-plane: the further control-plane machines join' });
+		this.joinControlPlane();
 	}
 }
