@@ -228,9 +228,9 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 		return this.config?.leaderElection.resourceName ?? KUBE_SCHEDULER;
 	}
 
-	/** Whether this instance holds the lease. */
+	/** Whether this instance holds the lease now (a stopped process leads nothing, whatever its last state said). */
 	get isLeader(): boolean {
-		return !!this.state?.leading;
+		return this.kernel.isRunning(this.id) && !!this.state?.leading;
 	}
 
 	/** How many pods wait where (activeQ, backoffQ, unschedulablePods, of which gated). */
