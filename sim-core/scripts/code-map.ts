@@ -121,6 +121,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 			'nginx/nginx',
 			'apache/httpd',
 			'python/cpython',
+			'pjacklam/p5-Math-BigInt',
+			'pjacklam/p5-bignum',
 			'redis/redis',
 			'coredns/coredns',
 			'miekg/dns',
