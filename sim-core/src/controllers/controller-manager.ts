@@ -55,6 +55,7 @@ import { RootCaCertPublisher } from './root-ca-cert-publisher.ts';
 import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
 import { HorizontalPodAutoscalerController } from './podautoscaler/horizontal.ts';
+import { JobController } from './job/job-controller.ts';
 
 /** The process id and the Lease name. */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
@@ -173,6 +174,7 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new EndpointSliceController(host, o),
 	(host, o) => new EndpointsController(host, o),
 	(host) => new HorizontalPodAutoscalerController(host),
+	(host) => new JobController(host),
 ];
 
 /**
