@@ -123,6 +123,7 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 			'python/cpython',
 			'pjacklam/p5-Math-BigInt',
 			'pjacklam/p5-bignum',
+			'robfig/cron',
 			'redis/redis',
 			'coredns/coredns',
 			'miekg/dns',

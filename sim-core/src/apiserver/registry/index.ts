@@ -22,6 +22,7 @@ import { replicaSetStrategy } from './replicasets.ts';
 import { daemonSetStrategy } from './daemonsets.ts';
 import { statefulSetStrategy } from './statefulsets.ts';
 import { jobStrategy } from './jobs.ts';
+import { cronJobStrategy } from './cronjobs.ts';
 import { leaseStrategy } from './leases.ts';
 import { endpointSliceStrategy } from './endpointslices.ts';
 import { priorityClassStrategy } from './priorityclasses.ts';
@@ -48,6 +49,7 @@ export function defaultStrategies(): StrategyRegistry {
 		['apps', 'daemonsets', daemonSetStrategy],
 		['apps', 'statefulsets', statefulSetStrategy],
 		['batch', 'jobs', jobStrategy],
+		['batch', 'cronjobs', cronJobStrategy],
 		['autoscaling', 'horizontalpodautoscalers', horizontalPodAutoscalerStrategy],
 		['apiregistration.k8s.io', 'apiservices', apiServiceStrategy],
 		['coordination.k8s.io', 'leases', leaseStrategy],
