@@ -56,6 +56,8 @@ import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
 import { HorizontalPodAutoscalerController } from './podautoscaler/horizontal.ts';
 import { JobController } from './job/job-controller.ts';
+import { CronJobController } from './cronjob/cronjob-controller.ts';
+import { TtlAfterFinishedController } from './ttl-after-finished.ts';
 
 /** The process id and the Lease name. */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
@@ -175,6 +177,8 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new EndpointsController(host, o),
 	(host) => new HorizontalPodAutoscalerController(host),
 	(host) => new JobController(host),
+	(host) => new CronJobController(host),
+	(host) => new TtlAfterFinishedController(host),
 ];
 
 /**
