@@ -17,11 +17,8 @@
  *
  * Controllers that come later, with the upstream package each will mirror:
  * - statefulset-controller: pkg/controller/statefulset
- * - job-controller: pkg/controller/job
- * - cronjob-controller: pkg/controller/cronjob
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
  * - disruption-controller (PodDisruptionBudgets): pkg/controller/disruption
- * - ttl-after-finished-controller: pkg/controller/ttlafterfinished
  * - resourcequota-controller: pkg/controller/resourcequota
  * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
  * Add each to CONTROLLERS below (one file per controller in this folder).
