@@ -96,7 +96,12 @@ function strategicMerge(target: Json, patch: Json, path: string[], kind: string)
 		if (key.startsWith('$deleteFromPrimitiveList/')) {
 			const field = key.slice('$deleteFromPrimitiveList/'.length);
 			const current = result[field];
-			if (Array.isArray(current) && Array.isArray(value)) setKey(result, field, current.filter((v) => !value.includes(v)));
+			if (Array.isArray(current) && Array.isArray(value)) {
+				const left = current.filter((v) => !value.includes(v));
+				// An emptied list is gone from the stored object, as Go's omitempty drops it (finalizers: the last one removed).
+				if (left.length) setKey(result, field, left);
+				else delete result[field];
+			}
 			continue;
 		}
 		if (value === null) {

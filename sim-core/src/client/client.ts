@@ -40,6 +40,7 @@ export const R = {
 	daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets' },
 	statefulsets: { group: 'apps', version: 'v1', resource: 'statefulsets' },
 	jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
+	cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs' },
 	leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
 	endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
 	priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' },

@@ -16,10 +16,7 @@
  * the same visible effect.
  *
  * Controllers that come later, with the upstream package each will mirror:
- * - job-controller: pkg/controller/job
- * - cronjob-controller: pkg/controller/cronjob
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
- * - ttl-after-finished-controller: pkg/controller/ttlafterfinished
  * - resourcequota-controller: pkg/controller/resourcequota
  * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
  * Add each to CONTROLLERS below (one file per controller in this folder).
@@ -55,6 +52,9 @@ import { RootCaCertPublisher } from './root-ca-cert-publisher.ts';
 import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
 import { HorizontalPodAutoscalerController } from './podautoscaler/horizontal.ts';
+import { JobController } from './job/job-controller.ts';
+import { CronJobController } from './cronjob/cronjob-controller.ts';
+import { TtlAfterFinishedController } from './ttl-after-finished.ts';
 
 /** The process id and the Lease name. */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
@@ -175,6 +175,9 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host, o) => new EndpointsController(host, o),
 	(host) => new HorizontalPodAutoscalerController(host),
 	(host) => new DisruptionController(host),
+	(host) => new JobController(host),
+	(host) => new CronJobController(host),
+	(host) => new TtlAfterFinishedController(host),
 ];
 
 /**

@@ -22,7 +22,7 @@
  * HTTP answers (servers.ts), the test images (test-images.ts), the
  * control-plane programs (system-components.ts) and the time formats
  * they print (time-formats.ts), the CNI add-ons' installers
- * (cni-installers.ts).
+ * (cni-installers.ts), perl's one-liners (perl.ts).
  *
  * Mirrors nothing upstream: the simulator's model of what containers'
  * programs do; the real programs just run.
@@ -34,6 +34,7 @@ import { runSystemProgram } from './behaviour/system-components.ts';
 import { runTestImageProgram } from './behaviour/test-images.ts';
 import { runUserlandTool } from './behaviour/shell-tools.ts';
 import { runCniInstaller } from './behaviour/cni-installers.ts';
+import { runPerl } from './behaviour/perl.ts';
 import { binaryExists } from './behaviour/userland.ts';
 
 export { baselinePaths, normalizePath, readFile } from './behaviour/rootfs.ts';
@@ -147,6 +148,7 @@ export function runCommand(image: CatalogImage, ctx: ContainerContext, files: Fi
 		runUserlandTool(image, ctx, files, argv, wallMs, options, out) ??
 		runCniInstaller(image, ctx, files, argv, wallMs, out) ??
 		runServerProgram(image, ctx, argv, wallMs, options, out) ??
+		runPerl(image, argv, options, out) ??
 		runTestImageProgram(image, ctx, files, argv, wallMs, options, out) ??
 		runSystemProgram(image, argv, wallMs, options, out, (path) => readFile(image, ctx, files, path)) ??
 		// A binary present in the image but with nothing to simulate: it runs and succeeds.

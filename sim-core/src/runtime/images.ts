@@ -56,6 +56,7 @@ type ImageProgram =
 	| 'redis'
 	| 'shell'
 	| 'python'
+	| 'perl'
 	| 'postgres'
 	| 'mysql'
 	| 'pause'
@@ -191,6 +192,19 @@ const python = (version: string, tags: string[], sizeBytes: number, variant: 'fu
 	...(variant === 'full' ? { binaries: ['curl', 'wget', 'git', 'ssh', 'ps', 'top', 'free', 'uptime', 'pgrep', 'pkill', 'watch', 'gcc', 'make'] } : {}),
 });
 
+/** The official perl image: buildpack-deps (curl, wget, git, the compilers) with perl and cpanm in /usr/local/bin. */
+const perl = (version: string, tags: string[], sizeBytes: number): CatalogImage => ({
+	repository: 'docker.io/library/perl',
+	tags,
+	version,
+	sizeBytes,
+	program: 'perl',
+	family: 'debian',
+	entrypoint: [],
+	cmd: [`perl${version}`, '-de0'],
+	binaries: ['curl', 'wget', 'git', 'ssh', 'ps', 'gcc', 'make'],
+});
+
 /** agnhost, Kubernetes' e2e test image: Alpine with bind-tools, curl, netcat-openbsd, iproute2, iperf and bash (test/images/agnhost/Dockerfile). */
 const agnhost = (version: string, sizeBytes: number): CatalogImage => ({
 	repository: 'registry.k8s.io/e2e-test-images/agnhost',
@@ -301,6 +315,10 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 	python('3.14.0', ['3.14.0', '3.14', '3', 'latest'], 392_500 * KB),
 	python('3.12.12', ['3.12.12', '3.12'], 383_100 * KB),
 	python('3.12.12', ['3.12.12-slim', '3.12-slim', 'slim', '3.14-slim'], 41_620 * KB, 'slim'),
+	// perl:5.34.0 is the image of kubernetes.io's Job example (the pi Job); the official image is buildpack-deps
+	// (Debian) with perl built into /usr/local, CMD `perl<version> -de0`. Sizes approximate (amd64, compressed).
+	perl('5.34.0', ['5.34.0'], 326_400 * KB),
+	perl('5.42.0', ['5.42.0', '5.42', '5', 'latest'], 345_900 * KB),
 	...(['18.1', '17.7', '16.11'] as const).map(
 		(version, i): CatalogImage => ({
 			repository: 'docker.io/library/postgres',

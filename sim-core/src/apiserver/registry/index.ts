@@ -23,6 +23,7 @@ import { daemonSetStrategy } from './daemonsets.ts';
 import { statefulSetStrategy } from './statefulsets.ts';
 import { controllerRevisionStrategy } from './controllerrevisions.ts';
 import { jobStrategy } from './jobs.ts';
+import { cronJobStrategy } from './cronjobs.ts';
 import { leaseStrategy } from './leases.ts';
 import { endpointSliceStrategy } from './endpointslices.ts';
 import { priorityClassStrategy } from './priorityclasses.ts';
@@ -51,6 +52,7 @@ export function defaultStrategies(): StrategyRegistry {
 		['apps', 'statefulsets', statefulSetStrategy],
 		['apps', 'controllerrevisions', controllerRevisionStrategy],
 		['batch', 'jobs', jobStrategy],
+		['batch', 'cronjobs', cronJobStrategy],
 		['autoscaling', 'horizontalpodautoscalers', horizontalPodAutoscalerStrategy],
 		['apiregistration.k8s.io', 'apiservices', apiServiceStrategy],
 		['coordination.k8s.io', 'leases', leaseStrategy],

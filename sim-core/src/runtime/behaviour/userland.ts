@@ -70,6 +70,8 @@ function programBinaries(image: CatalogImage): string[] {
 			return ['redis-server', 'redis-cli', 'docker-entrypoint.sh'];
 		case 'python':
 			return ['python', 'python3', 'pip', 'pip3'];
+		case 'perl':
+			return ['perl', `perl${image.version}`, 'cpan', 'cpanm', 'perldoc'];
 		case 'postgres':
 			return ['postgres', 'psql', 'pg_isready', 'docker-entrypoint.sh'];
 		case 'mysql':

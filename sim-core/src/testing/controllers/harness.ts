@@ -35,6 +35,7 @@ import { toleratesTaint } from '../../component-helpers/taints.ts';
 import { statefulSetStrategy } from '../../apiserver/registry/statefulsets.ts';
 import { controllerRevisionStrategy } from '../../apiserver/registry/controllerrevisions.ts';
 import { deepCopy } from '../../golang/json.ts';
+import { jobStrategy } from '../../apiserver/registry/jobs.ts';
 
 
 /** Generation: 1 at creation, +1 when the spec (and, for Deployments, annotations) change. Status writes keep both. */
@@ -104,6 +105,8 @@ function testStrategies(): StrategyRegistry {
 				return period;
 			},
 		},
+		// The real Job strategy: defaults and the generated selector and Pod labels.
+		[strategyKey('batch', 'jobs')]: jobStrategy,
 		[strategyKey('', 'nodes')]: { hasStatusSubresource: true, allowStatusOnCreate: true },
 		[strategyKey('', 'namespaces')]: {
 			hasStatusSubresource: true,
@@ -283,6 +286,8 @@ class FakeNodes extends ProcessBase<FakeNodesState> {
 				continue;
 			}
 			if (!this.state.alive[pod.spec.nodeName]) continue;
+			// A finished pod stays finished (tests finish pods by writing their status).
+			if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue;
 			this.state.seen[uid] ??= now;
 			if (pod.status?.phase !== 'Running' && now - this.state.seen[uid] >= this.options.readyAfterMs) {
 				const ready = deepCopy(pod);
