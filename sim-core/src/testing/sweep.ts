@@ -57,7 +57,8 @@ function workloadManifests(): string {
 		`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${replicas}\n  selector:\n    matchLabels: {app: ${name}}\n  template:\n    metadata:\n      labels: {app: ${name}}\n    spec:\n      containers:\n      - name: main\n        image: nginx:1.27\n        resources:\n          requests: {cpu: ${cpu}, memory: 64Mi}\n`;
 	const daemonSet = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector:\n    matchLabels: {app: agent}\n  template:\n    metadata:\n      labels: {app: agent}\n    spec:\n      containers:\n      - name: agent\n        image: busybox:1.36\n        command: ["sh", "-c", "sleep 3600"]\n        resources:\n          requests: {cpu: 50m, memory: 16Mi}\n`;
 	const statefulSet = `apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports:\n  - port: 80\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  replicas: 2\n  selector:\n    matchLabels: {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n    spec:\n      containers:\n      - name: db\n        image: nginx:1.27\n        resources:\n          requests: {cpu: 100m, memory: 32Mi}\n`;
-	return [deployment('web', 3, '200m'), deployment('api', 2, '300m'), daemonSet, statefulSet].join('---\n');
+	const job = `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: batch\nspec:\n  completions: 4\n  parallelism: 2\n  backoffLimit: 20\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: work\n        image: busybox:1.36\n        command: ["sh", "-c", "sleep 20"]\n        resources:\n          requests: {cpu: 50m, memory: 16Mi}\n`;
+	return [deployment('web', 3, '200m'), deployment('api', 2, '300m'), daemonSet, statefulSet, job].join('---\n');
 }
 
 /** Draws a schedule of `steps` steps from `seed`. */
@@ -232,6 +233,12 @@ export function livenessGaps(cluster: Cluster): string[] {
 			out.push(`StatefulSet ${sts.metadata.name}: ${status.readyReplicas ?? 0} ready of ${want} (${names.join(', ') || 'no Pods'})`);
 		}
 	}
+	// A Job's desired state is an end: Complete (or Failed, its back-off limit spent by the faults), nothing left running.
+	for (const job of cluster.list('jobs', 'default')) {
+		const conditions = ((job.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type);
+		const active = (job.status as { active?: number } | undefined)?.active ?? 0;
+		if (!(conditions.includes('Complete') || conditions.includes('Failed')) || active > 0) out.push(`Job ${job.metadata.name}: not finished (${conditions.join(', ') || 'no condition'}, ${active} active)`);
+	}
 	for (const ds of cluster.list('daemonsets', 'default')) {
 		const status = (ds.status ?? {}) as { desiredNumberScheduled?: number; numberReady?: number };
 		// The DaemonSet controller tolerates the node-condition and unschedulable taints by itself (daemon/util AddOrUpdateDaemonPodTolerations).
@@ -239,7 +246,7 @@ export function livenessGaps(cluster: Cluster): string[] {
 		if ((status.numberReady ?? 0) !== nodes.length || status.desiredNumberScheduled !== nodes.length) out.push(`DaemonSet ${ds.metadata.name}: ${status.numberReady ?? 0} ready of ${nodes.length} nodes`);
 	}
 	// Garbage: a Pod whose controller no longer exists is collected.
-	const owners = new Set([...cluster.list('replicasets', 'default'), ...cluster.list('daemonsets', 'default'), ...cluster.list('statefulsets', 'default')].map((o) => o.metadata.uid));
+	const owners = new Set([...cluster.list('replicasets', 'default'), ...cluster.list('daemonsets', 'default'), ...cluster.list('statefulsets', 'default'), ...cluster.list('jobs', 'default')].map((o) => o.metadata.uid));
 	for (const p of pods) {
 		const controller = p.metadata.ownerReferences?.find((o) => o.controller);
 		if (controller && !owners.has(controller.uid) && !p.metadata.deletionTimestamp) out.push(`pod ${p.metadata.name}: its owner ${controller.kind}/${controller.name} is gone`);
