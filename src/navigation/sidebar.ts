@@ -4,8 +4,10 @@
  * reads its pages from a folder of `content/`, ordered by `sidebar.order` in
  * each page's frontmatter; both locales share the structure, and the labels
  * below carry their Chinese names. The add-ons (cluster DNS, metrics) come
- * after the node: they run as ordinary workloads on it. ../shared/ROADMAP.md
- * lists the groups to come (networking, failures, operations).
+ * after the node: they run as ordinary workloads on it. Failures come after
+ * the journeys: they follow the same road, looking for the step that did not
+ * happen. ../shared/ROADMAP.md lists the groups to come (networking,
+ * operations).
  */
 const group = (label: string, zh: string, directory: string) => ({
 	label,
@@ -19,5 +21,6 @@ export const sidebar = [
 	group('The worker node', '工作节点', 'node'),
 	group('Add-ons', '附加组件', 'addons'),
 	group('How the parts cooperate', '组件如何协作', 'journeys'),
+	group('Failures', '故障', 'failures'),
 	group('Reference', '参考', 'reference'),
 ];

@@ -24,6 +24,8 @@ const QUERIES: Record<string, { en: string[]; 'zh-cn': string[] }> = {
 	'node/cni': { en: ['Pod networking', 'CNI'], 'zh-cn': ['Pod 网络', 'CNI'] },
 	'addons/dns': { en: ['ndots', 'Corefile'], 'zh-cn': ['ndots', '搜索列表'] },
 	'journeys/deployment': { en: ['journey of a Deployment'], 'zh-cn': ['Deployment 的旅程'] },
+	'failures/component-failures': { en: ['component fails'], 'zh-cn': ['组件出故障'] },
+	'failures/troubleshooting': { en: ['troubleshooting'], 'zh-cn': ['故障排查'] },
 	'reference/glossary': { en: ['glossary'], 'zh-cn': ['术语表'] },
 	'reference/metrics-server': { en: ['metrics-server'], 'zh-cn': ['metrics-server'] },
 };
