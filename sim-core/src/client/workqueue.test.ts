@@ -96,26 +96,26 @@ describe('the stingy work queue', () => {
 		q.add('ns/b', 'input:1');
 		q.get();
 		q.add('ns/a', 'input:2');
-		q.backoffMs('ns/b');
+		q.backoffMs('ns/b', 0);
 		replace(JSON.parse(JSON.stringify(state())) as WorkQueueState);
 		expect(q.get()?.key).toBe('ns/b');
 		expect(q.get()).toBeUndefined();
 		expect(q.done('ns/a')).toBe(true);
 		expect(q.get()?.key).toBe('ns/a');
-		expect(q.backoffMs('ns/b')).toBe(10);
+		expect(q.backoffMs('ns/b', 0)).toBe(10);
 	});
 });
 
 describe('the per-item exponential back-off', () => {
 	it('waits 5 ms after the first failure of a key and doubles the wait at every further failure', () => {
 		const { q } = queue();
-		expect([1, 2, 3, 4, 5, 6].map(() => q.backoffMs('ns/a'))).toEqual([5, 10, 20, 40, 80, 160]);
+		expect([1, 2, 3, 4, 5, 6].map(() => q.backoffMs('ns/a', 0))).toEqual([5, 10, 20, 40, 80, 160]);
 		expect(WORKQUEUE_BASE_DELAY_MS).toBe(5);
 	});
 
 	it('caps the wait at 1000 s, reached at the 19th consecutive failure', () => {
 		const { q } = queue();
-		const delays = Array.from({ length: 25 }, () => q.backoffMs('ns/a'));
+		const delays = Array.from({ length: 25 }, () => q.backoffMs('ns/a', 0));
 		expect(delays[17]).toBe(5 * 2 ** 17);
 		expect(delays[17]).toBeLessThan(1_000_000);
 		expect(delays.slice(18)).toEqual(Array(7).fill(1_000_000));
@@ -124,26 +124,43 @@ describe('the per-item exponential back-off', () => {
 
 	it('counts failures per key: one key failing does not slow another', () => {
 		const { q } = queue();
-		for (let i = 0; i < 5; i++) q.backoffMs('ns/a');
-		expect(q.backoffMs('ns/b')).toBe(5);
-		expect(q.backoffMs('ns/a')).toBe(160);
+		for (let i = 0; i < 5; i++) q.backoffMs('ns/a', 0);
+		expect(q.backoffMs('ns/b', 0)).toBe(5);
+		expect(q.backoffMs('ns/a', 0)).toBe(160);
 	});
 
 	it('starts again from 5 ms after Forget (a successful sync)', () => {
 		const { q } = queue();
-		for (let i = 0; i < 5; i++) q.backoffMs('ns/a');
+		for (let i = 0; i < 5; i++) q.backoffMs('ns/a', 0);
 		q.forget('ns/a');
-		expect(q.backoffMs('ns/a')).toBe(5);
+		expect(q.backoffMs('ns/a', 0)).toBe(5);
 	});
 
 	it('keeps counting failures across Done: only Forget resets them', () => {
 		const { q } = queue();
 		q.add('ns/a', 'input:1');
 		q.get();
-		expect(q.backoffMs('ns/a')).toBe(5);
+		expect(q.backoffMs('ns/a', 0)).toBe(5);
 		q.done('ns/a');
 		q.add('ns/a', 'retry');
 		q.get();
-		expect(q.backoffMs('ns/a')).toBe(10);
+		expect(q.backoffMs('ns/a', 0)).toBe(10);
+	});
+});
+
+describe('the overall token bucket (10 per second, bursts of 100)', () => {
+	it('lets a burst of 100 through at the item delay, then spaces the rest 100 ms apart, and refills with time', () => {
+		const { q } = queue();
+		// Each key is forgotten at once (it synced fine but asked to be requeued), so only the bucket holds it back.
+		const delays = Array.from({ length: 120 }, () => {
+			const d = q.backoffMs('ns/stuck', 0);
+			q.forget('ns/stuck');
+			return d;
+		});
+		expect(delays.slice(0, 100).every((d) => d === 5)).toBe(true);
+		expect(delays[100]).toBe(100);
+		expect(delays[119]).toBe(2_000);
+		// Ten seconds later the bucket holds 100 - 120 + 100 = 80 tokens again.
+		expect(q.backoffMs('ns/stuck', 10_000)).toBe(5);
 	});
 });

@@ -470,7 +470,7 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	enqueueRateLimited(controller: string, key: string): void {
 		const queue = this.queues.get(controller);
 		if (!queue) return;
-		this.enqueueAfter(controller, key, queue.backoffMs(key), true);
+		this.enqueueAfter(controller, key, queue.backoffMs(key, this.nowMs), true);
 	}
 
 	timer(controller: string, timer: string, delayMs: number, data?: unknown, periodic = false): void {
@@ -522,7 +522,7 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 						queue.forget(item.key);
 						this.trace(sub, 'drop', item.key, `dropping ${item.key} out of the queue: ${error}`);
 					} else {
-						const delayMs = queue.backoffMs(item.key);
+						const delayMs = queue.backoffMs(item.key, this.nowMs);
 						this.trace(sub, 'requeue', item.key, `error syncing ${item.key}, requeuing in ${delayMs} ms: ${error}`);
 						this.enqueueAfter(sub, item.key, delayMs, true);
 					}
