@@ -68,7 +68,8 @@ describe('the CronJob controller in a cluster', () => {
 		c.advance('50m');
 		expect(c.trace({ afterSeq }).filter((e) => e.sub === 'cronjob')).toEqual([]);
 		expect(c.exec('kubectl get jobs').stderr).toBe('No resources found in default namespace.\n');
-	});
+		// Fifty simulated minutes of a whole cluster: more than the default 5 s bound on a loaded 2-core machine.
+	}, 60_000);
 
 	it('under concurrencyPolicy Forbid, starts a missed time only once the running Job is done, and says why it waits', () => {
 		const c = createCluster({ seed: 9 });
