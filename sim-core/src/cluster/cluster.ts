@@ -137,8 +137,6 @@ export class Cluster {
 	readonly schedulers: KubeScheduler[];
 	/** Every kube-controller-manager replica, the first control-plane machine's first (`controlPlane.controllerManagers`). */
 	readonly controllerManagers: KubeControllerManager[];
-	/** The control-plane components each control-plane machine runs as static pods. */
-	private readonly staticComponentsByMachine: ReadonlyMap<string, string[]>;
 	/** metrics-server's process: idle until the reader installs it (kubeadm does not). */
 	readonly metricsServer: MetricsServer;
 	readonly transport: ClusterTransport;
@@ -250,7 +248,8 @@ export class Cluster {
 				for (const name of manager.controllerNames()) this.transport.enroll(`${id}/${name}`, this.identity(`kube-controller-manager/${name}`), machine.name);
 			}
 		});
-		this.staticComponentsByMachine = new Map(
+		// What each control-plane machine runs as static pods; its NodeHost keeps it from there (host.staticComponents).
+		const staticComponentsByMachine = new Map(
 			controlPlaneMachines.map((machine, i) => [
 				machine.name,
 				i === 0 ? [...CONTROL_PLANE_COMPONENTS] : [...(i < replicas.controllerManagers ? ['kube-controller-manager'] : []), ...(i < replicas.schedulers ? ['kube-scheduler'] : [])],
@@ -334,7 +333,7 @@ export class Cluster {
 				podCidr: registerNode ? nodePodCidr(cidrIndex++) : UNREGISTERED_POD_CIDR,
 				registerNode,
 				restore: restore?.hosts[node.name],
-				staticComponents: this.staticComponentsByMachine.get(node.name),
+				staticComponents: staticComponentsByMachine.get(node.name),
 				primaryControlPlane: node.name === controlPlane.name,
 			});
 			this.hosts.set(node.name, host);
@@ -750,9 +749,8 @@ export class Cluster {
 		const out: Array<{ component: string; node: string; running: boolean; failing: boolean; leader?: boolean }> = [];
 		const cp = this.controlPlaneNode;
 		const leaders = new Map<string, boolean>([...this.schedulers, ...this.controllerManagers].map((p) => [p.id, p.isLeader]));
-		for (const [machine, components] of this.staticComponentsByMachine) {
-			const host = this.hosts.get(machine)!;
-			for (const c of components) {
+		for (const [machine, host] of this.hosts) {
+			for (const c of host.staticComponents) {
 				const id = host.processIdOf(c);
 				const entry: { component: string; node: string; running: boolean; failing: boolean; leader?: boolean } = { component: c, node: machine, running: this.kernel.isRunning(id), failing: this.faults.isFailing(c, machine) };
 				if (leaders.has(id)) entry.leader = leaders.get(id);

@@ -17,6 +17,7 @@
  * Mirrors nothing upstream: the simulator's notion of a converged cluster.
  */
 import type { Pod } from '../api/types.ts';
+import { isPodReady } from '../controllers/pod-util.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import type { NodeHost } from './node-host.ts';
 
@@ -60,7 +61,7 @@ export function unconverged(view: ConvergenceView): string[] {
 			if (!host.fs.exists(`${MANIFEST_DIR}/${component}.yaml`)) continue;
 			if (!kernel.isRunning(processId)) reasons.push(`${component} on ${host.name}: waiting for the kubelet to restart it`);
 			// Running is not yet serving: its mirror Pod turns Ready once the kubelet's probes pass.
-			else if (reportsStatus && host.registersNode && !isReady(systemPods().find((p) => p.metadata.name === `${component}-${host.name}`))) reasons.push(`${component}-${host.name}: not Ready yet`);
+			else if (reportsStatus && host.registersNode && !isPodReadyIfAny(systemPods().find((p) => p.metadata.name === `${component}-${host.name}`))) reasons.push(`${component}-${host.name}: not Ready yet`);
 		}
 		if (!view.isFailing('kube-proxy', host.name) && !host.kubeProxyRunning() && systemPods().some((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy' && p.spec.nodeName === host.name)) {
 			reasons.push(`kube-proxy on ${host.name}: waiting for the kubelet to restart it`);
@@ -78,6 +79,6 @@ export function unconverged(view: ConvergenceView): string[] {
 	return reasons;
 }
 
-function isReady(pod: Pod | undefined): boolean {
-	return !!pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+function isPodReadyIfAny(pod: Pod | undefined): boolean {
+	return pod !== undefined && isPodReady(pod);
 }

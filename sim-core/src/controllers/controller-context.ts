@@ -12,12 +12,13 @@
  * (ControllerContext: shared informers, clients, event recorders),
  * staging/src/k8s.io/sample-controller/controller.go (the loop).
  */
-import type { KubeObject } from '../api/types.ts';
+import type { KubeObject, LabelSelector, Pod } from '../api/types.ts';
 import { RESOURCES } from '../api/resources.ts';
 import type { ApiClient, ResourceRef } from '../client/client.ts';
 import type { EventRecorder } from '../client/events.ts';
 import type { Informer } from '../client/informer.ts';
 import { formatRfc3339 } from '../golang/time.ts';
+import { compileSelector, keyFor } from './pod-util.ts';
 
 /**
  * The resources the controller manager can watch with a shared informer,
@@ -121,4 +122,23 @@ export abstract class ControllerBase<S> {
 	protected get wallMs(): number {
 		return this.host.clock.wallMs();
 	}
+}
+
+/**
+ * resolveControllerRef: the cached object a Pod's controller reference
+ * names, if it is of `kind` and still the very object (same UID): a
+ * namesake created after the owner was deleted is not the owner.
+ */
+export function resolveControllerRef<T extends KubeObject>(host: ControllerHost, resource: string, kind: string, namespace: string | undefined, ref: { kind: string; name: string; uid: string }): T | undefined {
+	if (ref.kind !== kind) return undefined;
+	const owner = host.informer(resource).get(keyFor(namespace, ref.name)) as T | undefined;
+	return owner && owner.metadata.uid === ref.uid ? owner : undefined;
+}
+
+/** The namespace's objects of `resource` whose non-empty selector matches the Pod (getPodReplicaSets, getStatefulSetsForPod, getPodJobs). */
+export function ownersSelecting<T extends KubeObject & { spec: { selector?: LabelSelector | null } }>(host: ControllerHost, resource: string, pod: Pod): T[] {
+	return host.listInNamespace<T>(resource, pod.metadata.namespace).filter((owner) => {
+		const selector = compileSelector(owner.spec.selector);
+		return selector.ok && !selector.empty && selector.matches(pod.metadata.labels);
+	});
 }

@@ -14,7 +14,7 @@ import type { KubeObject, Pod, ReplicaSet } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { podsToDelete } from './active-pods.ts';
-import { ControllerBase, type SyncError } from './controller-context.ts';
+import { ControllerBase, ownersSelecting, resolveControllerRef, type SyncError } from './controller-context.ts';
 import { Expectations, type ExpectationsState } from './expectations.ts';
 import { canonicalJson } from './hash.ts';
 import { compileSelector, controllerOf, isNamespaceTerminating, isPodActive, isPodAvailable, isPodReady, isPodTerminating, keyFor, newControllerRef, splitKey } from './pod-util.ts';
@@ -178,17 +178,12 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 	}
 
 	private resolveControllerRef(namespace: string | undefined, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
-		if (ref.kind !== 'ReplicaSet') return undefined;
-		const rs = this.host.informer('replicasets').get(keyFor(namespace, ref.name)) as ReplicaSet | undefined;
-		return rs && rs.metadata.uid === ref.uid ? rs : undefined;
+		return resolveControllerRef<ReplicaSet>(this.host, 'replicasets', 'ReplicaSet', namespace, ref);
 	}
 
 	/** getPodReplicaSets: ReplicaSets of the namespace whose (non-empty) selector matches the pod. */
 	private replicaSetsSelecting(pod: Pod): ReplicaSet[] {
-		return this.host.listInNamespace<ReplicaSet>('replicasets', pod.metadata.namespace).filter((rs) => {
-			const selector = compileSelector(rs.spec.selector);
-			return selector.ok && !selector.empty && selector.matches(pod.metadata.labels);
-		});
+		return ownersSelecting<ReplicaSet>(this.host, 'replicasets', pod);
 	}
 
 	// ---- sync ------------------------------------------------------------------------

@@ -17,7 +17,9 @@
  * resourceVersions, no acknowledged write lost).
  */
 import { Quantity } from '../api/quantity.ts';
-import type { KubeObject, Pod } from '../api/types.ts';
+import { podRequests, resourceValue } from '../component-helpers/resource.ts';
+import { isPodReady } from '../controllers/pod-util.ts';
+import type { Pod } from '../api/types.ts';
 import { Cluster } from '../cluster/cluster.ts';
 import { Rng, deriveRngState } from '../sim/rng.ts';
 
@@ -121,10 +123,6 @@ interface Memory {
 	revision: number;
 }
 
-function isReady(o: KubeObject): boolean {
-	return ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
 /** The safety invariants: every violation, in words. */
 export function safetyViolations(cluster: Cluster, memory: Memory, expected: ReadonlyMap<string, number>): string[] {
 	const out: string[] = [];
@@ -160,15 +158,10 @@ export function safetyViolations(cluster: Cluster, memory: Memory, expected: Rea
 		if (!allocatable) continue;
 		const name = node.metadata.name!;
 		const active = pods.filter((p) => p.spec.nodeName === name && !['Succeeded', 'Failed'].includes((p.status as { phase?: string } | undefined)?.phase ?? ''));
-		let cpu = 0;
-		let memoryBytes = 0;
-		for (const p of active) {
-			for (const c of p.spec.containers) {
-				const requests = c.resources?.requests ?? {};
-				if (requests.cpu !== undefined) cpu += Quantity.parse(String(requests.cpu)).milliValue();
-				if (requests.memory !== undefined) memoryBytes += Quantity.parse(String(requests.memory)).value();
-			}
-		}
+		// PodRequests, as the scheduler and the kubelet's admission count them (init containers and overhead included).
+		const requested = active.map((p) => podRequests(p.spec));
+		const cpu = requested.reduce((sum, r) => sum + resourceValue(r, 'cpu'), 0);
+		const memoryBytes = requested.reduce((sum, r) => sum + resourceValue(r, 'memory'), 0);
 		if (cpu > Quantity.parse(allocatable.cpu).milliValue()) out.push(`${name}: ${cpu}m CPU requested over ${allocatable.cpu} allocatable`);
 		if (memoryBytes > Quantity.parse(allocatable.memory).value()) out.push(`${name}: memory requested over ${allocatable.memory} allocatable`);
 		if (active.length > Number(allocatable.pods)) out.push(`${name}: ${active.length} pods over ${allocatable.pods}`);
@@ -211,7 +204,7 @@ const DAEMON_TOLERATED = new Set(['node.kubernetes.io/not-ready', 'node.kubernet
 export function livenessGaps(cluster: Cluster): string[] {
 	const out: string[] = [];
 	const pods = cluster.list('pods', 'default') as Pod[];
-	const live = (p: Pod) => !p.metadata.deletionTimestamp && isReady(p);
+	const live = (p: Pod) => !p.metadata.deletionTimestamp && isPodReady(p);
 	for (const d of cluster.list('deployments', 'default')) {
 		const want = (d.spec as { replicas?: number }).replicas ?? 1;
 		const status = (d.status ?? {}) as { readyReplicas?: number; updatedReplicas?: number; replicas?: number; observedGeneration?: number };

@@ -39,7 +39,7 @@ import { R } from '../../client/client.ts';
 import { keyOf } from '../../client/informer.ts';
 import { deepCopy } from '../../golang/json.ts';
 import { deletePodFirst } from '../active-pods.ts';
-import { ControllerBase, type SyncError } from '../controller-context.ts';
+import { ControllerBase, ownersSelecting, resolveControllerRef, type SyncError } from '../controller-context.ts';
 import { Expectations, type ExpectationsState } from '../expectations.ts';
 import { canonicalJson } from '../hash.ts';
 import { compileSelector, controllerOf, isNamespaceTerminating, isPodActive, isPodReady, keyFor, splitKey, timeMs } from '../pod-util.ts';
@@ -248,16 +248,11 @@ export class JobController extends ControllerBase<JobControllerState> {
 	}
 
 	private resolveControllerRef(namespace: string | undefined, ref: { kind: string; name: string; uid: string }): Job | undefined {
-		if (ref.kind !== 'Job') return undefined;
-		const job = this.host.informer('jobs').get(keyFor(namespace, ref.name)) as Job | undefined;
-		return job && job.metadata.uid === ref.uid ? job : undefined;
+		return resolveControllerRef<Job>(this.host, 'jobs', 'Job', namespace, ref);
 	}
 
 	private jobsSelecting(pod: Pod): Job[] {
-		return this.host.listInNamespace<Job>('jobs', pod.metadata.namespace).filter((job) => {
-			const selector = compileSelector(job.spec.selector);
-			return selector.ok && !selector.empty && selector.matches(pod.metadata.labels);
-		});
+		return ownersSelecting<Job>(this.host, 'jobs', pod);
 	}
 
 	private enqueueOrphan(pod: Pod): void {

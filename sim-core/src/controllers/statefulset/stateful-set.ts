@@ -20,9 +20,9 @@
 import type { ControllerRevision, KubeObject, Pod, StatefulSet } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
 import { keyOf } from '../../client/informer.ts';
-import { ControllerBase, type SyncError } from '../controller-context.ts';
+import { ControllerBase, ownersSelecting, resolveControllerRef, type SyncError } from '../controller-context.ts';
 import { canonicalJson } from '../hash.ts';
-import { compileSelector, controllerOf, isPodReady, keyFor, newControllerRef } from '../pod-util.ts';
+import { compileSelector, controllerOf, isPodReady, newControllerRef } from '../pod-util.ts';
 import { claimObjects } from '../ref-manager.ts';
 import { StatefulPodControl } from './stateful-pod-control.ts';
 import { StatefulSetControl } from './stateful-set-control.ts';
@@ -112,17 +112,12 @@ export class StatefulSetController extends ControllerBase<Record<string, never>>
 	}
 
 	private resolveControllerRef(namespace: string | undefined, ref: { kind: string; name: string; uid: string }): StatefulSet | undefined {
-		if (ref.kind !== 'StatefulSet') return undefined;
-		const set = this.host.informer('statefulsets').get(keyFor(namespace, ref.name)) as StatefulSet | undefined;
-		return set && set.metadata.uid === ref.uid ? set : undefined;
+		return resolveControllerRef<StatefulSet>(this.host, 'statefulsets', 'StatefulSet', namespace, ref);
 	}
 
 	/** getStatefulSetsForPod: the namespace's StatefulSets whose selector matches the Pod. */
 	private setsSelecting(pod: Pod): StatefulSet[] {
-		return this.host.listInNamespace<StatefulSet>('statefulsets', pod.metadata.namespace).filter((set) => {
-			const selector = compileSelector(set.spec.selector);
-			return selector.ok && !selector.empty && selector.matches(pod.metadata.labels);
-		});
+		return ownersSelecting<StatefulSet>(this.host, 'statefulsets', pod);
 	}
 
 	// ---- sync ------------------------------------------------------------------------
