@@ -90,6 +90,12 @@ export interface SessionOptions {
 	/** Inputs to replay first (a shared session). */
 	inputs?: readonly ClusterInput[];
 	limits?: Partial<SessionLimits>;
+	/**
+	 * Whether the clock waits for the reader. A fresh session runs at 1x from
+	 * the start, as a real cluster does; a shared session opens paused at the
+	 * moment it was shared, so its reader sees what the sender saw.
+	 */
+	paused?: boolean;
 }
 
 export class SandboxSession {
@@ -133,6 +139,7 @@ export class SandboxSession {
 		this.branchEndMs = this.startMs;
 		this.takeCheckpoint();
 		for (const input of options.inputs ?? []) this.record(input);
+		this.playing = !(options.paused ?? (options.inputs?.length ?? 0) > 0);
 	}
 
 	// ---- state ---------------------------------------------------------------------

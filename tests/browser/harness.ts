@@ -52,13 +52,20 @@ export interface WatchedPage {
 export async function openWatched(
 	browser: Browser,
 	path: string,
-	options: { javaScriptEnabled?: boolean; colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+	options: {
+		javaScriptEnabled?: boolean;
+		colorScheme?: 'light' | 'dark';
+		viewport?: { width: number; height: number };
+		/** Runs on the new context before the page loads (routes that must be in place from the first request). */
+		prepare?: (context: BrowserContext) => Promise<void>;
+	} = {},
 ): Promise<WatchedPage & { context: BrowserContext }> {
 	const context = await browser.newContext({
 		javaScriptEnabled: options.javaScriptEnabled ?? true,
 		colorScheme: options.colorScheme,
 		viewport: options.viewport ?? { width: 1280, height: 900 },
 	});
+	await options.prepare?.(context);
 	const page = await context.newPage();
 	const problems: string[] = [];
 	page.on('console', (message) => {

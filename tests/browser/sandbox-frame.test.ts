@@ -184,8 +184,8 @@ describe('the frame', () => {
 
 describe('when the simulation cannot load', () => {
 	it('shows a message and a reset button in place of the sandbox, and the page stays', async () => {
-		const s = await openSandbox(browser);
-		await s.context.route('**/worker-*.js', (route) => route.abort());
+		// Refused from the first request: the sandbox fetches its worker as soon as it is idle in view.
+		const s = await openSandbox(browser, { prepare: async (context) => void (await context.route('**/worker-*.js', (route) => route.abort())) });
 		await s.sandbox.locator('.ca-term__input').focus();
 		const alert = s.sandbox.getByRole('alert');
 		await expect.poll(() => alert.count(), { timeout: 20_000 }).toBe(1);

@@ -30,12 +30,12 @@ export interface SharedSandbox extends OpenSandbox {
  * opened and its cluster started, both closed at the end. The object is
  * filled in by beforeAll, so read its fields inside tests only.
  */
-export function useStartedSandbox(options: { path?: string; scenario?: string } = {}): SharedSandbox {
+export function useStartedSandbox(options: { path?: string; scenario?: string; clock?: 'running' | 'paused' } = {}): SharedSandbox {
 	const shared = {} as SharedSandbox;
 	beforeAll(async () => {
 		const browser = await launchBrowser();
 		Object.assign(shared, await openSandbox(browser, options), { browser });
-		await startCluster(shared.sandbox);
+		await startCluster(shared.sandbox, { clock: options.clock });
 	}, 90_000);
 	afterAll(async () => {
 		await shared.context?.close();
@@ -47,9 +47,17 @@ export function useStartedSandbox(options: { path?: string; scenario?: string } 
 /** Opens the page, scrolls its first sandbox (or the one of `scenario`, on a page with several) into view and waits until it is hydrated. */
 export async function openSandbox(
 	browser: Browser,
-	options: { path?: string; hash?: string; scenario?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; reducedMotion?: boolean } = {},
+	options: {
+		path?: string;
+		hash?: string;
+		scenario?: string;
+		viewport?: { width: number; height: number };
+		colorScheme?: 'light' | 'dark';
+		reducedMotion?: boolean;
+		prepare?: (context: BrowserContext) => Promise<void>;
+	} = {},
 ): Promise<OpenSandbox> {
-	const { page, problems, context } = await openWatched(browser, (options.path ?? SANDBOX_PAGE) + (options.hash ?? ''), { viewport: options.viewport, colorScheme: options.colorScheme });
+	const { page, problems, context } = await openWatched(browser, (options.path ?? SANDBOX_PAGE) + (options.hash ?? ''), { viewport: options.viewport, colorScheme: options.colorScheme, prepare: options.prepare });
 	if (options.reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
 	const section = (options.scenario ? page.locator(`section.ca-sandbox[data-ca-scenario="${options.scenario}"]`) : page.locator('section.ca-sandbox')).first();
 	await section.scrollIntoViewIfNeeded();
@@ -68,10 +76,26 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
 	}
 }
 
-/** Starts the cluster (the worker loads when the reader reaches for the sandbox) and waits until it answers. */
-export async function startCluster(sandbox: Locator): Promise<void> {
+/**
+ * Starts the cluster (the worker loads when the reader reaches for the
+ * sandbox) and waits until it answers. Its clock runs at 1x from then on, as
+ * a real cluster's does; tests that count virtual seconds exactly pause it
+ * first with the Pause button, as a reader who wants to watch step by step
+ * does (`clock: 'paused'`, the default here). The first-minute tests keep it
+ * running.
+ */
+export async function startCluster(sandbox: Locator, options: { clock?: 'running' | 'paused' } = {}): Promise<void> {
 	await sandbox.locator('.ca-term__input').focus();
 	await until(async () => (await sandbox.getAttribute('data-state')) === 'ready', 'the cluster to start');
+	if ((options.clock ?? 'paused') === 'paused') await pauseClock(sandbox);
+}
+
+/** Pauses the clock with the play/pause button (if it is running), in any locale, and waits until it says so. */
+export async function pauseClock(sandbox: Locator): Promise<void> {
+	const playing = sandbox.locator('.ca-time__state--playing');
+	if ((await playing.count()) === 0) return;
+	await sandbox.locator('.ca-time button.ca-sbx-btn--primary[aria-pressed="true"]').click();
+	await until(async () => (await playing.count()) === 0, 'the clock to pause');
 }
 
 /** Opens a tab of the sandbox by its visible name. */

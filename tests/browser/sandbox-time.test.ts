@@ -13,7 +13,7 @@ const s = useStartedSandbox();
 const button = (name: string | RegExp) => s.sandbox.getByRole('button', { name, exact: typeof name === 'string' });
 
 describe('time in the sandbox', () => {
-	it('shows the virtual clock, which only moves when asked', async () => {
+	it('shows the virtual clock, which, once paused, only moves when asked', async () => {
 		const start = await clock(s.sandbox);
 		expect(start).toMatch(/^\d\d:\d\d:\d\d$/);
 		expect(await s.sandbox.locator('.ca-time__state').innerText()).toContain('paused');

@@ -23,7 +23,8 @@ function playSome(session: SandboxSession): void {
 
 describe('a sandbox session', () => {
 	it('replays a reader\'s inputs to the same fingerprint (what a share link relies on)', () => {
-		const live = new SandboxSession(overview);
+		// Driven by hand here, as the worker would drive it; paused so that its view compares with the (paused) shared one.
+		const live = new SandboxSession(overview, { paused: true });
 		playSome(live);
 		const replayed = new SandboxSession(overview, { seed: live.seed, inputs: live.inputs() });
 		expect(replayed.fingerprint()).toBe(live.fingerprint());
@@ -31,7 +32,7 @@ describe('a sandbox session', () => {
 	});
 
 	it('shows the earlier cluster after travelling back, and the same latest state after travelling forward again', () => {
-		const session = new SandboxSession(overview, { limits: { checkpointEveryMs: 30_000 } });
+		const session = new SandboxSession(overview, { paused: true, limits: { checkpointEveryMs: 30_000 } });
 		const start = session.startMs;
 		playSome(session);
 		const latest = session.fingerprint();
@@ -90,6 +91,15 @@ describe('a sandbox session', () => {
 		expect(session.view().nowMs).toBe(session.startMs);
 	});
 
+	it('runs the clock from the start, as a real cluster does; a shared session opens paused where it was shared', () => {
+		const fresh = new SandboxSession(overview);
+		expect(fresh.view()).toMatchObject({ playing: true, speed: 1 });
+		fresh.tick(5_000);
+		const shared = new SandboxSession(overview, { seed: fresh.seed, inputs: fresh.inputs() });
+		expect(shared.view()).toMatchObject({ playing: false, nowMs: fresh.view().nowMs });
+		expect(new SandboxSession(overview, { paused: true }).playing).toBe(false);
+	});
+
 	it('stops playing, and says so, when the session cannot record more', () => {
 		const session = new SandboxSession(overview, { limits: { inputsMax: 3 } });
 		session.handle({ type: 'play', speed: 60 });
@@ -133,7 +143,7 @@ describe('a sandbox session', () => {
 	});
 
 	it('powers a node off and on: recorded like the other faults, shown on the view, replayed by a share link and by time travel', () => {
-		const session = new SandboxSession(overview, { limits: { checkpointEveryMs: 30_000 } });
+		const session = new SandboxSession(overview, { paused: true, limits: { checkpointEveryMs: 30_000 } });
 		session.tick(5_000);
 		const off = session.handle({ type: 'power', verb: 'powerOff', node: 'node-2' });
 		expect(off.type).toBe('view');

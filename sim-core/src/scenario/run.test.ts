@@ -43,3 +43,34 @@ describe('the cluster a scenario asks for', () => {
 	});
 });
 
+
+describe('when the reader arrives', () => {
+	const web: Scenario = {
+		...base,
+		setup: [{ run: 'kubectl create deployment web --image=nginx:1.27 --replicas=2' }],
+		expect: { within: '2m', checks: [{ resource: 'deployments', namespace: 'default', name: 'web', path: '{.status.readyReplicas}', equals: '2' }] },
+	};
+
+	it('arrives once the expected state holds: the first `kubectl get` shows the Deployment the summary promises', () => {
+		const run = startScenario(web);
+		expect(run.problems).toEqual([]);
+		// The wait is recorded as clock inputs, so replaying the inputs reaches the same moment.
+		const again = startScenario(web);
+		expect(again.cluster.inputs()).toEqual(run.cluster.inputs());
+		expect(again.startMs).toBe(run.startMs);
+		expect(again.cluster.fingerprint()).toBe(run.cluster.fingerprint());
+		expect(run.cluster.inputs().filter((i) => i.kind === 'advance').length).toBeGreaterThan(0);
+		expect(run.cluster.exec('kubectl get deploy web --no-headers').stdout).toMatch(/^web\s+2\/2\s+2\s+2\s/);
+	});
+
+	it('arrives right after the setup when the scenario starts in the middle of things', () => {
+		const run = startScenario({ ...web, readerArrives: 'after-setup' });
+		expect(run.problems).toEqual([]);
+		expect(run.cluster.exec('kubectl get deploy web --no-headers').stdout).toMatch(/^web\s+0\/2\s/);
+	});
+
+	it('says so when the setup cannot reach the expected state within its time', () => {
+		const run = startScenario({ ...web, expect: { within: '10s', checks: [{ resource: 'deployments', namespace: 'default', name: 'web', path: '{.status.readyReplicas}', equals: '3' }] } });
+		expect(run.problems).toEqual(['the setup did not reach the expected state within 10s: {.status.readyReplicas} = "2"']);
+	});
+});

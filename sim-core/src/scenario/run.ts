@@ -45,7 +45,13 @@ export interface ScenarioRun {
 	startMs: number;
 }
 
-/** Builds the scenario's cluster and runs its setup; the reader takes over from there. */
+/**
+ * Builds the scenario's cluster and runs its setup; unless the scenario
+ * starts the reader in the middle of things (`readerArrives: after-setup`),
+ * it then runs the clock until the declared `expect` state holds, so that
+ * the reader lands in the cluster the summary describes. The reader takes
+ * over from there.
+ */
 export function startScenario(scenario: Scenario, options: { seed?: number } = {}): ScenarioRun {
 	const cluster = new Cluster({
 		seed: options.seed ?? scenario.cluster?.seed,
@@ -60,6 +66,10 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 	for (const step of scenario.setup ?? []) {
 		const problem = applyStep(cluster, step);
 		if (problem) problems.push(problem);
+	}
+	if (scenario.expect && (scenario.readerArrives ?? 'expected') === 'expected') {
+		const arrived = runUntilExpected(cluster, scenario.expect);
+		if (!arrived.ok) problems.push(`the setup did not reach the expected state within ${scenario.expect.within}: ${arrived.results.filter((r) => !r.ok).map((r) => r.found).join('; ')}`);
 	}
 	const startMs = cluster.now();
 	for (const fault of scenario.faults ?? []) {
@@ -126,20 +136,31 @@ export function checkAll(cluster: Cluster, checks: StateCheck[]): { ok: boolean;
 	return { ok: results.every((r) => r.ok), results };
 }
 
+/** The step by which the clock runs while waiting for a declared state: checks are cheap, but not free. */
+const EXPECT_POLL_MS = 1000;
+
+/**
+ * Runs the clock, as recorded inputs (so a replay of the inputs reaches the
+ * same moment), until the checks hold or `within` has passed.
+ */
+function runUntilExpected(cluster: Cluster, expect: NonNullable<Scenario['expect']>): { ok: boolean; results: CheckResult[]; elapsedMs: number } {
+	const start = cluster.now();
+	const deadline = start + parseGoDurationMs(expect.within);
+	for (;;) {
+		const outcome = checkAll(cluster, expect.checks);
+		if (outcome.ok || cluster.now() >= deadline) return { ...outcome, elapsedMs: cluster.now() - start };
+		cluster.apply({ kind: 'advance', ms: Math.min(EXPECT_POLL_MS, deadline - cluster.now()) });
+	}
+}
+
 /**
  * Runs the cluster until the scenario's `expect` checks hold, within its
  * `within` time. Used by the content tests: a scenario that does not reach
- * its declared state is broken.
+ * its declared state is broken. A scenario the reader arrives in after its
+ * expected state (the default) has reached it in `startScenario` already.
  */
 export function reachesExpectedState(run: ScenarioRun, scenario: Scenario): { ok: boolean; results: CheckResult[]; elapsedMs: number } {
 	if (!scenario.expect) return { ok: true, results: [], elapsedMs: 0 };
-	const { cluster } = run;
-	const start = cluster.now();
-	const deadline = start + parseGoDurationMs(scenario.expect.within);
-	for (;;) {
-		const outcome = checkAll(cluster, scenario.expect.checks);
-		if (outcome.ok || cluster.now() >= deadline) return { ...outcome, elapsedMs: cluster.now() - start };
-		cluster.kernel.runUntil(Math.min(deadline, cluster.now() + 1000));
-	}
+	return runUntilExpected(run.cluster, scenario.expect);
 }
 

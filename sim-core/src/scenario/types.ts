@@ -114,6 +114,13 @@ export interface Scenario {
 	faults?: ScheduledFault[];
 	/** The state the scenario must reach (after setup and within `within`); checked by the content tests. */
 	expect?: { within: string; checks: StateCheck[] };
+	/**
+	 * When the reader takes over: once the `expect` state holds (`expected`,
+	 * the default: the cluster is as the summary describes), or right after
+	 * the setup (`after-setup`: the scenario starts in the middle of
+	 * something the reader should watch happen).
+	 */
+	readerArrives?: 'expected' | 'after-setup';
 	tasks?: ScenarioTask[];
 	/** Panels shown by default (the page may override). */
 	panels?: PanelName[];

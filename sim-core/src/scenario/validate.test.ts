@@ -44,7 +44,7 @@ describe('parseScenario', () => {
 
 	it.each([
 		['a missing translation', scenario().replace('zh-cn: 标题', 'fr: titre'), ['title.fr: unknown field (allowed: en, zh-cn)', 'title.zh-cn: is required']],
-		['a typo in a field name', scenario('setpu: []\n'), ['demo.setpu: unknown field (allowed: title, summary, cluster, setup, faults, expect, tasks, panels, suggestedCommand)']],
+		['a typo in a field name', scenario('setpu: []\n'), ['demo.setpu: unknown field (allowed: title, summary, cluster, setup, faults, expect, readerArrives, tasks, panels, suggestedCommand)']],
 		['a step with two verbs', scenario('setup:\n  - {run: kubectl get pods, advance: 1s}\n'), ['setup[0]: needs exactly one of run, apply, writeFile, advance, settle, stop, start, partition, heal, powerOff, powerOn (found run, advance)']],
 		['an unknown Pod network', scenario('cluster:\n  cni: weave\n'), ['cluster.cni: must be flannel, calico or none']],
 		['a bad duration', scenario('setup:\n  - advance: soon\n'), ['setup[0].advance: time: invalid duration "soon"']],
@@ -60,6 +60,8 @@ describe('parseScenario', () => {
 		['a check path that is not a JSONPath template', scenario('expect:\n  within: 1m\n  checks:\n    - {resource: pods, path: .status.phase, equals: Running}\n'), ['expect.checks[0].path: must be a JSONPath template in braces, e.g. {.status.phase}']],
 		['a task with no checks', scenario('tasks:\n  - {id: t, title: {en: T, zh-cn: T}, goal: {en: G, zh-cn: G}, checks: []}\n'), ['tasks[0].checks: needs at least one check']],
 		['a reveal step on an unknown node', scenario('tasks:\n  - id: t\n    title: {en: T, zh-cn: T}\n    goal: {en: G, zh-cn: G}\n    reveal: {text: {en: R, zh-cn: R}, steps: [{heal: node-7}]}\n    checks: [{resource: pods, count: 0}]\n'), ['tasks[0].reveal.steps[0].heal: no node "node-7" in this cluster (nodes: control-plane, node-1, node-2)']],
+		['an unknown arrival', scenario('readerArrives: soon\n'), ['readerArrives: must be expected or after-setup']],
+		['an arrival with nothing to wait for', scenario('readerArrives: expected\n'), ['readerArrives: `expected` needs an `expect` state to wait for']],
 		['an unknown panel', scenario('panels: [terminal, radar]\n'), ['panels[1]: must be one of map, terminal, timeline, story, faults, why, tasks, yaml, inspector']],
 	])('rejects %s, naming the path of the problem', (_what, text, expected) => {
 		expect(problemsOf(text)).toEqual(expected);

@@ -153,7 +153,7 @@ function checkStateCheck(c: Checker, raw: unknown, path: string): void {
 /** Validates parsed YAML as a scenario; throws ScenarioError listing every problem. */
 export function validateScenario(raw: unknown, id: string): Scenario {
 	const c = new Checker();
-	const top = c.object(raw, id, ['title', 'summary', 'cluster', 'setup', 'faults', 'expect', 'tasks', 'panels', 'suggestedCommand'], ['title', 'summary']);
+	const top = c.object(raw, id, ['title', 'summary', 'cluster', 'setup', 'faults', 'expect', 'readerArrives', 'tasks', 'panels', 'suggestedCommand'], ['title', 'summary']);
 	if (!top) throw new ScenarioError(id, c.problems);
 	if (top.title !== undefined) c.localized(top.title, 'title');
 	if (top.summary !== undefined) c.localized(top.summary, 'summary');
@@ -215,6 +215,8 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 			c.array(expect.checks, 'expect.checks').forEach((ch, i) => checkStateCheck(c, ch, `expect.checks[${i}]`));
 		}
 	}
+	if (top.readerArrives !== undefined && !['expected', 'after-setup'].includes(top.readerArrives as string)) c.problem('readerArrives', 'must be expected or after-setup');
+	if (top.readerArrives === 'expected' && top.expect === undefined) c.problem('readerArrives', '`expected` needs an `expect` state to wait for');
 	if (top.tasks !== undefined) {
 		const ids = new Set<string>();
 		c.array(top.tasks, 'tasks').forEach((t, i) => {

@@ -8,8 +8,10 @@
  * version does; that is what readers without JavaScript get. Hydrated when
  * it scrolls into view, it becomes the live frame at once, showing the same
  * starting view; the simulation worker (the large part of the code) is
- * fetched when the reader first reaches for the sandbox (pointer or focus
- * inside it) or opens a share link for it.
+ * fetched in the next idle moment, so that the cluster is already running
+ * when the reader types, or at once when the reader reaches for the sandbox
+ * (pointer or focus inside it) or opens a share link for it. A browser that
+ * asks to save data gets the worker only when the reader reaches for it.
  *
  * Everything about the cluster comes from the worker (client.ts); this file
  * only lays out panels and passes requests on.
@@ -107,10 +109,13 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		};
 		c.onCrash = (message) => setCrash(message);
 		client.current = c;
+		let idle: number | undefined;
 		if (location.hash.startsWith(SHARE_PREFIX)) void openShareLink(location.hash);
+		else if (!savesData()) idle = whenIdle(warmUp);
 		const onFullscreenChange = () => setFullscreen(document.fullscreenElement && document.fullscreenElement === root.current ? 'native' : 'off');
 		document.addEventListener('fullscreenchange', onFullscreenChange);
 		return () => {
+			if (idle !== undefined) cancelIdle(idle);
 			document.removeEventListener('fullscreenchange', onFullscreenChange);
 			c.terminate();
 		};
@@ -372,4 +377,20 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 			</div>
 		</div>
 	);
+}
+
+/** Whether the browser asks pages to save data (Save-Data, the Network Information API). */
+function savesData(): boolean {
+	return (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+}
+
+/** Calls `task` once the page is idle (at most two seconds later), where the browser can say so. */
+function whenIdle(task: () => void): number {
+	if (typeof requestIdleCallback === 'function') return requestIdleCallback(task, { timeout: 2_000 });
+	return window.setTimeout(task, 200);
+}
+
+function cancelIdle(handle: number): void {
+	if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+	else window.clearTimeout(handle);
 }
