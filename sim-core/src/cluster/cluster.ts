@@ -75,13 +75,26 @@ export interface ClusterSnapshot {
 
 /** One thing the reader (or a scenario) did; replaying the list rebuilds the session. */
 export type ClusterInput =
-	| { kind: 'exec'; line: string; stdin?: string }
+	/** `edit`: the reader's editor session for a `kubectl edit` on the line (see EditSession). */
+	| { kind: 'exec'; line: string; stdin?: string; edit?: EditSession }
 	| { kind: 'advance'; ms: number }
 	| { kind: 'settle'; maxMs: number }
 	| { kind: 'stop' | 'start'; component: string; node?: string }
 	| { kind: 'partition' | 'heal'; node: string }
 	| { kind: 'powerOff' | 'powerOn'; node: string }
 	| { kind: 'writeFile'; path: string; text: string; host?: string };
+
+/**
+ * What the reader did in the editor `kubectl edit` opened: the text it
+ * opened with (when the editor was open while time ran; omitted, the
+ * object as read when the line runs), and what they saved each time it
+ * opened (it reopens after an invalid save), in order. An editor opened
+ * beyond the saves closes unchanged.
+ */
+export interface EditSession {
+	opened?: string;
+	saves: string[];
+}
 
 /** The result of a command, as a terminal shows it. */
 export interface ExecResult {
@@ -90,6 +103,8 @@ export interface ExecResult {
 	/** stdout and stderr interleaved in the order written. */
 	output: string;
 	exitCode: number;
+	/** The texts an editor opened with during the line (kubectl edit), in order: what the sandbox shows in its editor. */
+	editor?: string[];
 }
 
 export type { Component };
@@ -527,9 +542,12 @@ export class Cluster {
 	// ---- public API: commands --------------------------------------------------------
 
 	/** Runs a shell command line as the reader would type it. Never throws. */
-	exec(line: string, options: { stdin?: string } = {}): ExecResult {
-		this.record(options.stdin === undefined ? { kind: 'exec', line } : { kind: 'exec', line, stdin: options.stdin });
-		return this.asInput(() => this.shell.exec(line, options.stdin));
+	exec(line: string, options: { stdin?: string; edit?: EditSession } = {}): ExecResult {
+		const input: ClusterInput = { kind: 'exec', line };
+		if (options.stdin !== undefined) input.stdin = options.stdin;
+		if (options.edit !== undefined) input.edit = { ...(options.edit.opened === undefined ? {} : { opened: options.edit.opened }), saves: [...options.edit.saves] };
+		this.record(input);
+		return this.asInput(() => this.shell.exec(line, options.stdin, options.edit));
 	}
 
 	/**
@@ -564,7 +582,7 @@ export class Cluster {
 	apply(input: ClusterInput): ApplyResult {
 		switch (input.kind) {
 			case 'exec':
-				return { recorded: true, result: this.exec(input.line, input.stdin === undefined ? {} : { stdin: input.stdin }) };
+				return { recorded: true, result: this.exec(input.line, { ...(input.stdin === undefined ? {} : { stdin: input.stdin }), ...(input.edit === undefined ? {} : { edit: input.edit }) }) };
 			case 'advance':
 				this.advance(input.ms);
 				return { recorded: true };

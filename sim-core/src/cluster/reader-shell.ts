@@ -31,7 +31,7 @@ import { ShellSession, type CommandContext, type CommandResult, type Host, type 
 import { MemoryFs, type FsJSON } from '../host/fs.ts';
 import { parseYaml } from '../yaml/index.ts';
 import { decodeBase64 } from '../golang/base64.ts';
-import type { ExecResult } from './cluster.ts';
+import type { EditSession, ExecResult } from './cluster.ts';
 import type { ShellContext } from './wiring.ts';
 import { certificateSubject, workstationFiles } from './files.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
@@ -93,6 +93,12 @@ export class ReaderShell {
 	readonly workstation: Host;
 	private readonly sink: KubectlWatchSink;
 	private kubectlRuns: number;
+	/** What the reader saved each time an editor opened during the current line (kubectl edit), still to be used. */
+	private edits: string[] = [];
+	/** The texts the editor opened with during the current line. */
+	private editorOpened: string[] = [];
+	/** The text the editor opened with when the reader began the current line's edit (recorded by the sandbox). */
+	private editOpened: string | undefined;
 	/** kubectl commands run by the current input line (see KUBECTL_RUN_MS). */
 	private kubectlInLine = 0;
 	/** See ShellState.severed. */
@@ -144,7 +150,18 @@ export class ReaderShell {
 		return this.container ? this.container.prompt : this.session.prompt();
 	}
 
-	exec(line: string, stdin?: string): ExecResult {
+	exec(line: string, stdin?: string, edit?: EditSession): ExecResult {
+		this.edits = [...(edit?.saves ?? [])];
+		this.editOpened = edit?.opened;
+		this.editorOpened = [];
+		const result = this.execLine(line, stdin);
+		if (this.editorOpened.length) result.editor = this.editorOpened;
+		this.editorOpened = [];
+		this.editOpened = undefined;
+		return result;
+	}
+
+	private execLine(line: string, stdin?: string): ExecResult {
 		// A session cut by a power loss since the last line: ssh finds the connection dead when it sends this one.
 		// (Back on already, the machine answers the old connection with a reset.) The line itself is lost.
 		const cut = this.severed.length ? this.closeSevered() : undefined;
@@ -395,6 +412,23 @@ export class ReaderShell {
 				const resolved = fsOf.resolve(path);
 				return fsOf.isDir(resolved) ? fsOf.list(resolved) : undefined;
 			},
+			// The reader's editor: the sandbox's YAML panel, whose saves arrive with the line (ClusterInput exec `edit`).
+			editor: (_path, text) => {
+				this.editorOpened.push(text);
+				return this.edits.shift() ?? text;
+			},
+			// Only the line's first edit began when the reader opened it; any later one opens now.
+			editOpened: () => {
+				const opened = this.editOpened;
+				this.editOpened = undefined;
+				return opened;
+			},
+			writeFile: (path, text) => {
+				const resolved = fsOf.resolve(path);
+				fsOf.mkdir(resolved.slice(0, resolved.lastIndexOf('/')) || '/', true);
+				fsOf.writeFile(resolved, text);
+			},
+			editSequence: () => this.kubectlRuns * 7919 + 104_729,
 			nowMs: () => cluster.kernel.nowMs,
 			wallMs: () => cluster.kernel.wallMs(),
 			waitFor: (done, timeoutMs) => {

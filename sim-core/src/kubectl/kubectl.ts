@@ -28,6 +28,25 @@ export interface KubectlEnvironment {
 	readFile(path: string): string | undefined;
 	/** Lists a directory given to -f (file names, for `-f dir/`); undefined if not a directory. */
 	listDir?(path: string): string[] | undefined;
+	/**
+	 * The reader's editor (`kubectl edit`): opened on the file `path` holding
+	 * `text`, it returns what the reader saved when closing it (the same text
+	 * when they closed it without saving). Without one, the editor closes as
+	 * it opened.
+	 */
+	editor?(path: string, text: string): string;
+	/**
+	 * The text the reader's editor opened with when they began this edit, if
+	 * it was recorded (the sandbox opens the editor, lets time run while the
+	 * reader types, and sends the saves later): kubectl edit diffs the saves
+	 * against it, as the real one diffs against the object it fetched when
+	 * it opened the editor.
+	 */
+	editOpened?(): string | undefined;
+	/** Writes a file on the shell's current host (kubectl edit's copy of the edits in /tmp). */
+	writeFile?(path: string, text: string): void;
+	/** A number for this run's temporary file name (os.CreateTemp's random part). */
+	editSequence?(): number;
 	/** Virtual time now, ms since the cluster started; and the matching wall-clock ms. */
 	nowMs(): number;
 	wallMs(): number;

@@ -1,5 +1,5 @@
 /**
- * kubectl commands that change the cluster or reach into pods: apply, create, run, delete, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, attach, auth, patch, wait.
+ * kubectl commands that change the cluster or reach into pods: apply, create, run, delete, edit, scale, rollout, set, label, annotate, taint, cordon, drain, logs, exec, attach, auth, patch, wait.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (NewKubectlCommand's
  * command groups).
@@ -10,6 +10,7 @@ import { applyCommand } from './apply.ts';
 import { authCommand } from './auth.ts';
 import { createCommand } from './create.ts';
 import { deleteCommand } from './delete.ts';
+import { editCommand } from './edit.ts';
 import { cordonCommand, drainCommand, uncordonCommand } from './drain.ts';
 import { attachCommand } from './attach.ts';
 import { execCommand } from './exec.ts';
@@ -32,6 +33,7 @@ export const WRITE_COMMANDS: KubectlCommand[] = [
 	runCommand,
 	deleteCommand,
 	replaceCommand,
+	editCommand,
 	patchCommand,
 	exposeCommand,
 	autoscaleCommand,
