@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { openWatched } from './harness.ts';
-import { openSandbox, openTab, run, SANDBOX_PAGE, useStartedSandbox } from './sandbox-helpers.ts';
+import { openSandbox, openTab, run, SANDBOX_PAGE, seconds, useStartedSandbox } from './sandbox-helpers.ts';
 
 /** WCAG 2.2 levels A and AA, with the 2.0 and 2.1 rules they include. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -186,37 +186,38 @@ describe('the YAML editor and why', () => {
 });
 
 describe('while the cluster plays at 60x', () => {
-	it.each(['Timeline', 'Story', 'Inspector', 'Why'])('the %s panel keeps up without a main-thread task over 50 ms', async (tab) => {
+	// How long the page's main-thread tasks take is wall time, so it is measured by
+	// `npm run bench -- "playing at 60x"` (tests/bench/sandbox.bench.ts), not asserted here.
+	// What a reader relies on is asserted: time runs with the panel open (the timeline follows it), the
+	// terminal still takes keystrokes, and Pause stops the clock.
+	it.each(['Timeline', 'Story', 'Inspector', 'Why'])('with the %s panel open the clock runs, the terminal takes keystrokes and Pause stops time', async (tab) => {
 		await openTab(s.sandbox, tab);
 		const clock = s.sandbox.locator('.ca-time__now');
-		// Long tasks are wall time: on a machine busy with other work the page's thread can be
-		// descheduled mid-task. One five-second window without a long task passes; a panel
-		// that really blocks the thread shows in every window.
-		const windows: number[][] = [];
-		for (let attempt = 0; attempt < 3; attempt++) {
-			const before = await clock.innerText();
-			await s.sandbox.getByRole('button', { name: 'Play at 60x' }).click();
-			await s.page.evaluate(() => {
-				const w = window as unknown as { __longTasksMs: number[]; __longTaskObserver?: PerformanceObserver };
-				w.__longTasksMs = [];
-				w.__longTaskObserver?.disconnect();
-				w.__longTaskObserver = new PerformanceObserver((list) => w.__longTasksMs.push(...list.getEntries().map((e) => Math.round(e.duration))));
-				w.__longTaskObserver.observe({ type: 'longtask' });
-			});
-			await s.page.waitForTimeout(5000);
-			windows.push(
-				await s.page.evaluate(() => {
-					const w = window as unknown as { __longTasksMs: number[]; __longTaskObserver?: PerformanceObserver };
-					w.__longTaskObserver?.disconnect();
-					return w.__longTasksMs;
-				}),
-			);
+		const before = seconds(await clock.innerText());
+		await s.sandbox.getByRole('button', { name: 'Play at 60x' }).click();
+		try {
+			await expect.poll(async () => seconds(await clock.innerText()), { timeout: 20_000 }).toBeGreaterThan(before + 60);
+			if (tab === 'Timeline') {
+				const times = s.sandbox.locator('.ca-timeline .ca-event__time');
+				// An event's time reads [H:]M:SS.mmm.
+				const newestSeconds = async () => (await times.allInnerTexts()).at(-1)!.split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
+				const newest = await newestSeconds();
+				await expect.poll(newestSeconds, { timeout: 20_000 }).toBeGreaterThan(newest);
+				expect(await times.count()).toBeLessThanOrEqual(200);
+			}
+			// Back to the terminal with the clock still running: it takes the reader's keystrokes.
+			await openTab(s.sandbox, 'Terminal');
+			const input = s.sandbox.locator('.ca-term__input');
+			await input.pressSequentially('kubectl get no');
+			await expect.poll(() => input.inputValue()).toBe('kubectl get no');
+			await input.fill('');
+		} finally {
+			// A failure above must not leave the clock running for the tests after it.
 			await s.sandbox.getByRole('button', { name: 'Pause', exact: true }).click();
-			expect(await clock.innerText()).not.toBe(before);
-			if (windows[windows.length - 1].length === 0) break;
 		}
-		console.log(`${tab} panel at 60x, long tasks (ms) per five-second window: ${JSON.stringify(windows)}`);
-		expect(windows[windows.length - 1], `long tasks (ms) in each window: ${JSON.stringify(windows)}`).toEqual([]);
+		const paused = await clock.innerText();
+		await s.page.waitForTimeout(1500);
+		expect(await clock.innerText()).toBe(paused);
 	});
 
 	it('the timeline followed the cluster', async () => {
