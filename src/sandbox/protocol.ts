@@ -4,7 +4,7 @@
  * time; the island only renders views and sends what the reader does.
  * Every message is plain, structured-cloneable data.
  */
-import type { ClusterInput, ExecResult, Scenario, SchedulingExplanation, TraceEvent } from '@cluster-anatomy/sim-core';
+import type { ClusterInput, EditSession, ExecResult, Scenario, SchedulingExplanation, TraceEvent } from '@cluster-anatomy/sim-core';
 
 export type Locale = 'en' | 'zh-cn';
 export type Speed = 1 | 10 | 60;
@@ -101,7 +101,13 @@ export interface YamlProblem {
 /** What the island asks the worker. Each request has an id; the answer echoes it. */
 export type Request =
 	| { type: 'start'; scenario: Scenario; seed?: number; locale: Locale; inputs?: ClusterInput[] }
-	| { type: 'exec'; line: string; stdin?: string }
+	/**
+	 * Runs a command line. `edit`: for a line that opened the editor (an `edit`
+	 * response), what the editor opened with and what the reader saved each time
+	 * it opened, so far; the line runs (and is recorded) once kubectl needs no
+	 * more from the editor.
+	 */
+	| { type: 'exec'; line: string; stdin?: string; edit?: EditSession }
 	| { type: 'complete'; line: string; cursor: number }
 	| { type: 'play'; speed: Speed }
 	| { type: 'pause' }
@@ -138,6 +144,12 @@ export type Request =
 export type Response =
 	| { type: 'view'; view: ClusterView }
 	| { type: 'exec'; result: ExecResult; view: ClusterView }
+	/**
+	 * The line opened an editor (kubectl edit) and waits for the reader: show
+	 * `text` to edit, then send the line again with `edit` plus what was saved
+	 * (the text unchanged to close without saving). Nothing has been recorded yet.
+	 */
+	| { type: 'edit'; line: string; text: string; edit: EditSession; view: ClusterView }
 	| { type: 'complete'; candidates: string[]; replaceFrom: number }
 	| { type: 'explain'; explanation?: SchedulingExplanation }
 	| { type: 'inspect'; text: string }

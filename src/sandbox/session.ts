@@ -24,6 +24,7 @@ import type { ClusterView, Request, Response, Speed } from './protocol.ts';
 import { buildView } from './view.ts';
 import { lintYaml, scenarioManifests } from './yaml-check.ts';
 import { matchesTraceFilter } from './panels/trace-filter.ts';
+import { SHARE_LIMITS } from './share.ts';
 
 /** An input and the virtual time it began. */
 export interface TimedInput {
@@ -62,6 +63,10 @@ interface Checkpoint {
 	count: number;
 	snapshot: string;
 }
+
+/** Times one command's editor may be saved (each invalid save reopens it), and the characters of one save: what a share link carries. */
+const EDITOR_SAVES_MAX = SHARE_LIMITS.editorSavesMax;
+const EDITOR_TEXT_MAX = SHARE_LIMITS.textCharsMax;
 
 /** Command names the terminal may offer; completion shows those the current host runs. */
 const KNOWN_COMMANDS = [
@@ -315,6 +320,27 @@ export class SandboxSession {
 		};
 	}
 
+	/**
+	 * `kubectl edit` opens the reader's editor in the middle of a line, and the
+	 * reader takes their time in it while the clock runs. So the line first runs
+	 * on a copy of the cluster with the saves made so far: if the copy's kubectl
+	 * opened the editor once more than it was given saves (the first time, or
+	 * again after an invalid save), the reader is asked for the next one and
+	 * nothing is recorded; otherwise the line runs for real with every save,
+	 * exactly as its replay will.
+	 */
+	private editorWaiting(request: Extract<Request, { type: 'exec' }>): Response | undefined {
+		if (request.stdin !== undefined || !/(^|[\s;&|(])kubectl\b[^;&|]*\bedit\b/.test(request.line)) return undefined;
+		const edit = request.edit ?? { saves: [] };
+		if (edit.saves.length > EDITOR_SAVES_MAX) return { type: 'error', message: `error: the editor was saved more than ${EDITOR_SAVES_MAX} times in one command` };
+		if ([edit.opened ?? '', ...edit.saves].some((text) => text.length > EDITOR_TEXT_MAX)) return { type: 'error', message: `error: the edited text is longer than ${EDITOR_TEXT_MAX} characters` };
+		this.continueHere();
+		const copy = restoreCluster(JSON.parse(JSON.stringify(this.cluster.snapshot())));
+		const opened = copy.exec(request.line, { edit }).editor ?? [];
+		if (opened.length <= edit.saves.length) return undefined;
+		return { type: 'edit', line: request.line, text: opened[edit.saves.length], edit: { opened: edit.opened ?? opened[0], saves: edit.saves }, view: this.view() };
+	}
+
 	/** A read-only kubectl command for the inspector; never recorded. */
 	private inspect(resource: string, namespace: string | undefined, name: string, as: 'yaml' | 'describe' | 'events'): string {
 		for (const part of [resource, name, namespace ?? 'default']) if (!SAFE_NAME.test(part)) return `error: "${part}" is not a valid name\n`;
@@ -340,7 +366,12 @@ export class SandboxSession {
 	handle(request: Exclude<Request, { type: 'start' }>): Response {
 		switch (request.type) {
 			case 'exec': {
-				const outcome = this.record(request.stdin === undefined ? { kind: 'exec', line: request.line } : { kind: 'exec', line: request.line, stdin: request.stdin });
+				const waiting = this.editorWaiting(request);
+				if (waiting) return waiting;
+				const input: ClusterInput = { kind: 'exec', line: request.line };
+				if (request.stdin !== undefined) input.stdin = request.stdin;
+				if (request.edit !== undefined) input.edit = request.edit;
+				const outcome = this.record(input);
 				const result = outcome.result ?? { stdout: '', stderr: `${outcome.error ?? 'not run'}\n`, output: `${outcome.error ?? 'not run'}\n`, exitCode: 1 };
 				return { type: 'exec', result, view: this.view() };
 			}

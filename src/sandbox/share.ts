@@ -34,6 +34,8 @@ export const SHARE_LIMITS = {
 	virtualMsMax: 2 * 3_600_000,
 	lineCharsMax: 4_096,
 	textCharsMax: 65_536,
+	/** Saves of one kubectl edit's editor (each invalid save reopens it). */
+	editorSavesMax: 8,
 } as const;
 
 /** Why a link could not be used; each has a message in the catalogue (`sandbox.share.error.<reason>`). */
@@ -147,7 +149,9 @@ export function packInputs(inputs: readonly ClusterInput[]): Tuple[] {
 				else out.push(['a', input.ms]);
 				break;
 			case 'exec':
-				out.push(input.stdin === undefined ? ['x', input.line] : ['x', input.line, input.stdin]);
+				// A kubectl edit: the line, what the editor opened with (0: the object as read when the line ran), each save.
+				if (input.edit) out.push(['e', input.line, input.edit.opened ?? 0, ...input.edit.saves]);
+				else out.push(input.stdin === undefined ? ['x', input.line] : ['x', input.line, input.stdin]);
 				break;
 			case 'settle':
 				out.push(['s', input.maxMs]);
@@ -201,6 +205,12 @@ export function unpackInputs(tuples: unknown): ClusterInput[] {
 				if (!isText(a, SHARE_LIMITS.lineCharsMax) || t.length > 3 || (b !== undefined && !isText(b, SHARE_LIMITS.textCharsMax))) throw invalid();
 				out.push(b === undefined ? { kind: 'exec', line: a } : { kind: 'exec', line: a, stdin: b as string });
 				break;
+			case 'e': {
+				const saves = t.slice(3);
+				if (!isText(a, SHARE_LIMITS.lineCharsMax) || !(b === 0 || isText(b, SHARE_LIMITS.textCharsMax)) || saves.length > SHARE_LIMITS.editorSavesMax || !saves.every((v) => isText(v, SHARE_LIMITS.textCharsMax))) throw invalid();
+				out.push({ kind: 'exec', line: a, edit: { ...(b === 0 ? {} : { opened: b as string }), saves: saves as string[] } });
+				break;
+			}
 			case 's':
 				if (!isInt(a, 0, 3_600_000) || t.length > 2) throw invalid();
 				virtualMs += a;

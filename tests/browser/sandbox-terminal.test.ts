@@ -55,6 +55,35 @@ describe('the sandbox terminal', () => {
 		await run(s.sandbox, 'exit');
 	});
 
+	it('opens kubectl edit\'s editor in the terminal: an invalid save reopens it with the reason, a valid one edits, Escape cancels', async () => {
+		await run(s.sandbox, 'kubectl create deployment edited --image=nginx:1.27 --replicas=1');
+		const input = s.sandbox.locator('.ca-term__input');
+		await input.fill('kubectl edit deployment edited');
+		await input.press('Enter');
+		const editor = s.sandbox.getByRole('textbox', { name: 'Editor opened by kubectl edit deployment edited' });
+		await expect.poll(() => editor.evaluate((el) => el === document.activeElement)).toBe(true);
+		expect(await editor.inputValue()).toMatch(/^# Please edit the object below\.[\s\S]*^ {2}replicas: 1$/m);
+		expect(await s.sandbox.locator('.ca-term__form').isHidden()).toBe(true);
+
+		// An invalid value: kubectl reopens the editor with the API server's reason on top.
+		await editor.fill((await editor.inputValue()).replace(/^ {2}replicas: 1$/m, '  replicas: -1'));
+		await editor.press('Control+s');
+		await expect.poll(() => editor.inputValue()).toMatch(/^# deployments\.apps "edited" was not valid:\n# \* spec\.replicas: Invalid value: -1: must be greater than or equal to 0$/m);
+		await editor.fill((await editor.inputValue()).replace(/^ {2}replicas: -1$/m, '  replicas: 2'));
+		await s.sandbox.getByRole('button', { name: 'Save and close' }).click();
+		const entry = s.sandbox.locator('.ca-term__entry').filter({ hasText: 'kubectl edit deployment edited' }).last();
+		await expect.poll(() => entry.locator('.ca-term__out').innerText()).toBe('error: deployments.apps "edited" is invalid\ndeployment.apps/edited edited\n');
+		await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+		expect(await run(s.sandbox, 'kubectl get deployment edited -o jsonpath={.spec.replicas}')).toBe('2');
+
+		await input.fill('kubectl edit deployment edited');
+		await input.press('Enter');
+		await expect.poll(() => editor.evaluate((el) => el === document.activeElement)).toBe(true);
+		await editor.press('Escape');
+		await expect.poll(() => s.sandbox.locator('.ca-term__entry').last().locator('.ca-term__out').innerText()).toBe('Edit cancelled, no changes made.\n');
+		await run(s.sandbox, 'kubectl delete deployment edited');
+	});
+
 	it('completes commands, verbs, kinds and object names with Tab', async () => {
 		const input = s.sandbox.locator('.ca-term__input');
 		await input.fill('kubec');

@@ -181,4 +181,46 @@ describe('a sandbox session', () => {
 		expect(answer).toEqual({ type: 'error', message: 'kubelet runs on every node: say which' });
 		expect(session.inputs()).toEqual([]);
 	});
+
+	it('opens kubectl edit\'s editor without recording anything, reopens it after an invalid save, and records the line once saved', () => {
+		const session = new SandboxSession(overview, { paused: true });
+		session.handle({ type: 'exec', line: 'kubectl create deployment web --image=nginx:1.27 --replicas=2' });
+		const before = session.inputs().length;
+
+		const opened = session.handle({ type: 'exec', line: 'kubectl edit deployment web' });
+		if (opened.type !== 'edit') throw new Error(`expected the editor, got ${JSON.stringify(opened)}`);
+		expect(opened.text).toMatch(/^# Please edit the object below\./);
+		expect(opened.text).toMatch(/^ {2}replicas: 2$/m);
+		expect(session.inputs()).toHaveLength(before);
+
+		// The reader takes their time: the clock runs while the editor is open.
+		session.tick(5_000);
+		const invalid = session.handle({ type: 'exec', line: 'kubectl edit deployment web', edit: { ...opened.edit, saves: [opened.text.replace(/^ {2}replicas: 2$/m, '  replicas: -1')] } });
+		if (invalid.type !== 'edit') throw new Error(`expected the editor again, got ${JSON.stringify(invalid)}`);
+		expect(invalid.text).toMatch(/^# deployments\.apps "web" was not valid:$/m);
+		expect(invalid.text).toMatch(/^# \* spec\.replicas: Invalid value: -1: must be greater than or equal to 0$/m);
+		expect(invalid.edit.saves).toHaveLength(1);
+		expect(session.inputs()).toHaveLength(before + 1); // only the tick
+
+		const saved = session.handle({ type: 'exec', line: 'kubectl edit deployment web', edit: { ...invalid.edit, saves: [...invalid.edit.saves, invalid.text.replace(/^ {2}replicas: -1$/m, '  replicas: 3')] } });
+		if (saved.type !== 'exec') throw new Error(`expected the line to run, got ${JSON.stringify(saved)}`);
+		// As on a real terminal: the invalid save's error came before the editor reopened.
+		expect(saved.result.output).toBe('error: deployments.apps "web" is invalid\ndeployment.apps/web edited\n');
+		expect(session.inputs().at(-1)).toMatchObject({ kind: 'exec', line: 'kubectl edit deployment web', edit: { saves: [expect.any(String), expect.any(String)] } });
+		expect(session.handle({ type: 'exec', line: 'kubectl get deployment web -o jsonpath={.spec.replicas}' })).toMatchObject({ result: { stdout: '3' } });
+
+		// A share link's replay edits the same way.
+		const replayed = new SandboxSession(overview, { seed: session.seed, inputs: session.inputs() });
+		expect(replayed.fingerprint()).toBe(session.fingerprint());
+	});
+
+	it('runs kubectl edit at once when there is nothing to edit, and closing unchanged cancels', () => {
+		const session = new SandboxSession(overview, { paused: true });
+		const missing = session.handle({ type: 'exec', line: 'kubectl edit deployment nothing' });
+		expect(missing).toMatchObject({ type: 'exec', result: { stderr: 'Error from server (NotFound): deployments.apps "nothing" not found\n', exitCode: 1 } });
+		const opened = session.handle({ type: 'exec', line: 'kubectl edit namespace default' });
+		if (opened.type !== 'edit') throw new Error('expected the editor');
+		const closed = session.handle({ type: 'exec', line: 'kubectl edit namespace default', edit: { ...opened.edit, saves: [opened.text] } });
+		expect(closed).toMatchObject({ type: 'exec', result: { stderr: 'Edit cancelled, no changes made.\n', exitCode: 0 } });
+	});
 });

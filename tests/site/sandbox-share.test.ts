@@ -22,6 +22,8 @@ const session = {
 		{ kind: 'exec', line: 'kubectl apply -f -', stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: 中文\n' },
 		{ kind: 'settle', maxMs: 30_000 },
 		{ kind: 'writeFile', path: '/tmp/x', text: 'hello', host: 'node-1' },
+		{ kind: 'exec', line: 'kubectl edit deployment web', edit: { opened: 'spec:\n  replicas: 2\n', saves: ['spec:\n  replicas: x\n', 'spec:\n  replicas: 3\n'] } },
+		{ kind: 'exec', line: 'kubectl edit service web', edit: { saves: [] } },
 		{ kind: 'advance', ms: 10_000 },
 	] as ClusterInput[],
 };

@@ -177,7 +177,7 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		setBusy((n) => n + 1);
 		try {
 			const response = await c.request(r);
-			if (response.type === 'view' || response.type === 'exec') setView(response.view);
+			if (response.type === 'view' || response.type === 'exec' || response.type === 'edit') setView(response.view);
 			return response;
 		} finally {
 			setBusy((n) => n - 1);

@@ -4,11 +4,18 @@
  * from the worker, `clear` and Ctrl+L, Ctrl+C to drop the line. Commands
  * run in the worker; this component only keeps what is on the screen.
  *
+ * A line that opens an editor (`kubectl edit`) shows it in the terminal, as
+ * vi would take over a real one: the reader edits the YAML while the
+ * cluster's clock runs, then saves and closes (Ctrl+S) or closes without
+ * saving (Escape); after an invalid save kubectl reopens it with the errors
+ * on top. Only then does the line run (see `editorWaiting` in session.ts).
+ *
  * Tab completes only while the line has text; on an empty line, or after
  * Escape, Tab moves focus on as usual, so the terminal never traps the
  * keyboard.
  */
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import type { EditSession } from '@cluster-anatomy/sim-core';
 import type { Request, Response } from '../../sandbox/protocol.ts';
 import { commonPrefix } from '../../sandbox/completion.ts';
 import { terminalText } from '../../sandbox/format.ts';
@@ -37,6 +44,16 @@ export interface TerminalProps {
 	starting: boolean;
 }
 
+/** An editor kubectl opened in the middle of a line, waiting for the reader. */
+interface Editing {
+	entryId: number;
+	line: string;
+	/** The text the editor opened with this time, and what the reader has typed. */
+	opened: string;
+	text: string;
+	session: EditSession;
+}
+
 /** Entries kept on screen, history lines kept. */
 const ENTRIES_MAX = 200;
 const HISTORY_MAX = 200;
@@ -53,6 +70,24 @@ export function Terminal(props: TerminalProps) {
 	const tabLeaves = useRef(false);
 	const input = useRef<HTMLInputElement>(null);
 	const screen = useRef<HTMLDivElement>(null);
+	const [editing, setEditing] = useState<Editing | undefined>();
+	const editor = useRef<HTMLTextAreaElement>(null);
+
+	// The editor takes the keyboard when it opens (and reopens); the prompt takes it back when it closes.
+	const wasEditing = useRef(false);
+	useEffect(() => {
+		const el = editor.current;
+		if (editing && el) {
+			// From the top, as an editor opens a file: the header (and, on a reopen, why the last save failed) first.
+			el.focus({ preventScroll: true });
+			el.setSelectionRange(0, 0);
+			el.scrollTop = 0;
+			// The terminal's screen scrolls to the editor's label, without moving the page.
+			const box = el.parentElement;
+			if (screen.current && box) screen.current.scrollTop = box.offsetTop - screen.current.offsetTop;
+		} else if (wasEditing.current) input.current?.focus({ preventScroll: true });
+		wasEditing.current = editing !== undefined;
+	}, [editing?.opened, editing === undefined]);
 
 	useEffect(() => {
 		if (props.draft && props.draft.n > 0) {
@@ -87,13 +122,42 @@ export function Terminal(props: TerminalProps) {
 			return;
 		}
 		const entryId = add({ prompt: props.prompt, line: text, output: '', pending: true });
-		const response = await props.request({ type: 'exec', line: text });
+		await show(entryId, text, await props.request({ type: 'exec', line: text }));
+	};
+
+	/** Puts a command's answer on its entry, or opens the editor it asks for. */
+	const show = async (entryId: number, text: string, response: Response) => {
+		if (response.type === 'edit') {
+			setEditing({ entryId, line: text, opened: response.text, text: response.text, session: response.edit });
+			return;
+		}
+		setEditing(undefined);
 		const result = response.type === 'exec' ? terminalText(response.result.output) : { cleared: false, text: response.type === 'error' ? `${response.message}\n` : '' };
 		const failed = response.type === 'error' || (response.type === 'exec' && response.result.exitCode !== 0);
 		setEntries((list) => {
 			const done = list.map((e) => (e.id === entryId ? { ...e, output: result.text, pending: false, failed } : e));
 			return result.cleared ? done.filter((e) => e.id === entryId).map((e) => ({ ...e, prompt: undefined, line: undefined })) : done;
 		});
+	};
+
+	/** Closes the editor: with the reader's text (save), or with the text as it opened (kubectl then cancels). */
+	const closeEditor = async (save: boolean) => {
+		const open = editing;
+		if (!open) return;
+		const saved = save ? (editor.current?.value ?? open.text) : open.opened;
+		const session: EditSession = { ...open.session, saves: [...open.session.saves, saved] };
+		setEditing({ ...open, session, text: saved });
+		await show(open.entryId, open.line, await props.request({ type: 'exec', line: open.line, edit: session }));
+	};
+
+	const onEditorKeyDown = (event: KeyboardEvent) => {
+		if ((event.ctrlKey || event.metaKey) && (event.key === 's' || event.key === 'S')) {
+			event.preventDefault();
+			void closeEditor(true);
+		} else if (event.key === 'Escape') {
+			event.preventDefault();
+			void closeEditor(false);
+		}
 	};
 
 	const completeLine = async () => {
@@ -172,7 +236,35 @@ export function Terminal(props: TerminalProps) {
 								<span class="ca-term__typed">{e.line}</span>
 							</div>
 						)}
-						{e.pending ? (
+						{editing && editing.entryId === e.id ? (
+							<div class="ca-term__editor">
+								<label for={`${id}-editor`}>{t('sandbox.terminal.editor.label', { line: editing.line })}</label>
+								<textarea
+									ref={editor}
+									id={`${id}-editor`}
+									class="ca-term__editor-text"
+									key={editing.opened}
+									value={editing.text}
+									onInput={(event) => setEditing({ ...editing, text: (event.currentTarget as HTMLTextAreaElement).value })}
+									onKeyDown={onEditorKeyDown}
+									rows={12}
+									spellcheck={false}
+									autocapitalize="off"
+									aria-describedby={`${id}-editor-keys`}
+								/>
+								<p class="ca-term__keys" id={`${id}-editor-keys`}>
+									{t('sandbox.terminal.editor.keys')}
+								</p>
+								<div class="ca-term__editor-actions">
+									<button type="button" class="ca-sbx-btn" onClick={() => void closeEditor(true)}>
+										{t('sandbox.terminal.editor.save')}
+									</button>
+									<button type="button" class="ca-sbx-btn" onClick={() => void closeEditor(false)}>
+										{t('sandbox.terminal.editor.cancel')}
+									</button>
+								</div>
+							</div>
+						) : e.pending ? (
 							<p class="ca-term__pending">{props.starting ? t('sandbox.terminal.starting') : t('sandbox.terminal.running')}</p>
 						) : (
 							e.output && <pre class="ca-term__out">{e.output}</pre>
@@ -183,6 +275,7 @@ export function Terminal(props: TerminalProps) {
 			</div>
 			<form
 				class="ca-term__form"
+				hidden={editing !== undefined}
 				onSubmit={(event) => {
 					event.preventDefault();
 					void run(line);

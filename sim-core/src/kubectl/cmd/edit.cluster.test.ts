@@ -62,6 +62,7 @@ describe('kubectl edit', () => {
 		expect(r.editor![1].startsWith(HEADER + '# deployments.apps "web" was not valid:\n# * spec.replicas: Invalid value: -1: must be greater than or equal to 0\n#\n')).toBe(true);
 		expect(r.stderr).toBe('error: deployments.apps "web" is invalid\n');
 		expect(r.stdout).toBe('deployment.apps/web edited\n');
+		expect(r.output).toBe('error: deployments.apps "web" is invalid\ndeployment.apps/web edited\n');
 		expect(r.exitCode).toBe(0);
 	});
 

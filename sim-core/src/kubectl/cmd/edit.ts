@@ -106,12 +106,15 @@ function run(inv: KubectlInvocation): CommandResult {
 	const file = `/tmp/kubectl-edit-${String(1_000_000_000 + (inv.env.editSequence?.() ?? 0))}.${output === 'json' ? 'json' : 'yaml'}`;
 	const editor = inv.env.editor ?? ((_path: string, text: string) => text);
 
-	let stdout = '';
-	let stderr = '';
-	const done = (code: number): CommandResult => ({ stdout, stderr, exitCode: code });
+	// The two streams in the order written: an invalid save's error shows before the editor reopens, so before what the next save printed.
+	const chunks: Array<{ fd: 1 | 2; text: string }> = [];
+	const out = (text: string) => void chunks.push({ fd: 1, text });
+	const err = (text: string) => void chunks.push({ fd: 2, text });
+	const stream = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
+	const done = (code: number): CommandResult => ({ stdout: stream(1), stderr: stream(2), exitCode: code, chunks });
 	/** preservedFile: the edits stay in /tmp, and the reader is told where. */
 	const preserved = (message: string): CommandResult => {
-		stderr += `A copy of your changes has been stored to ${JSON.stringify(file)}\nerror: ${message}\n`;
+		err(`A copy of your changes has been stored to ${JSON.stringify(file)}\nerror: ${message}\n`);
 		return done(1);
 	};
 
@@ -123,11 +126,11 @@ function run(inv: KubectlInvocation): CommandResult {
 		inv.env.writeFile?.(file, edited);
 		if (previous !== undefined && stripComments(previous) === stripComments(edited)) return preserved('Edit cancelled, no valid changes were saved.');
 		if (stripComments(original) === stripComments(edited)) {
-			stderr += 'Edit cancelled, no changes made.\n';
+			err('Edit cancelled, no changes made.\n');
 			return done(0);
 		}
 		if (!hasLines(edited)) {
-			stderr += 'Edit cancelled, saved file was empty.\n';
+			err('Edit cancelled, saved file was empty.\n');
 			return done(0);
 		}
 		reasons = [];
@@ -149,38 +152,43 @@ function run(inv: KubectlInvocation): CommandResult {
 				const target = targets[index];
 				const before = originals[index];
 				if (jsonEqual(before as unknown as JsonValue, item as unknown as JsonValue)) {
-					stdout += `${objectRefName(before)} skipped\n`;
+					out(`${objectRefName(before)} skipped\n`);
 					continue;
 				}
 				// visitToPatch's preconditions: the patch may not rename or retype the object.
 				if (item.apiVersion !== before.apiVersion || item.kind !== before.kind || item.metadata?.name !== before.metadata.name)
 					return preserved('At least one of apiVersion, kind and name was changed');
 				const patch = createThreeWayMergePatch(before as unknown as JsonObject, item as unknown as JsonObject, before as unknown as JsonObject, target.info.kind);
-				if (args.flags['output-patch'] === true) stdout += `Patch: ${JSON.stringify(patch)}\n`;
+				if (args.flags['output-patch'] === true) out(`Patch: ${JSON.stringify(patch)}\n`);
 				const result = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, 'application/strategic-merge-patch+json', undefined, { fieldManager: 'kubectl-edit' });
 				if (result.ok) {
-					stdout += `${objectRefName(before)} edited\n`;
+					out(`${objectRefName(before)} edited\n`);
 					continue;
 				}
-				if (isFatalCall(result)) return checkErr(callError(result, inv.env.serverUrl), stdout, stderr);
+				if (isFatalCall(result)) {
+					const fatal = checkErr(callError(result, inv.env.serverUrl));
+					out(fatal.stdout);
+					err(fatal.stderr);
+					return done(fatal.exitCode);
+				}
 				const name = JSON.stringify(target.name);
 				if (result.code === 422) {
 					reasons.push({ head: `${resourceString(target)} ${name} was not valid`, other: (result.details?.causes ?? []).map((c) => `${c.field ?? ''}: ${c.message ?? ''}`) });
-					stderr += `error: ${resourceString(target)} ${name} is invalid\n`;
+					err(`error: ${resourceString(target)} ${name} is invalid\n`);
 				} else if (result.code === 404) {
 					notFound++;
-					stderr += `error: ${resourceString(target)} ${name} could not be found on the server\n`;
+					err(`error: ${resourceString(target)} ${name} could not be found on the server\n`);
 				} else {
 					retryable++;
-					stderr += `error: ${resourceString(target)} ${name} could not be patched: ${errorMessage(callError(result, inv.env.serverUrl))}\n`;
+					err(`error: ${resourceString(target)} ${name} could not be patched: ${errorMessage(callError(result, inv.env.serverUrl))}\n`);
 				}
 			}
 			if (retryable) {
-				stderr += `You can run \`kubectl replace -f ${file}\` to try this update again.\n`;
+				err(`You can run \`kubectl replace -f ${file}\` to try this update again.\n`);
 				return done(1);
 			}
 			if (notFound) {
-				stderr += `The edits you made on deleted resources have been saved to ${JSON.stringify(file)}\n`;
+				err(`The edits you made on deleted resources have been saved to ${JSON.stringify(file)}\n`);
 				return done(1);
 			}
 			if (!reasons.length) return done(0);
