@@ -28,6 +28,9 @@ export default defineConfig({
 		resolve: { preserveSymlinks: true },
 		// sim-core is a workspace package shipped as TypeScript source: bundle it, never externalize it.
 		ssr: { noExternal: ['@cluster-anatomy/sim-core'] },
+		// In dev, serve it as source too: pre-bundled, an edit to sim-core would not show, and the
+		// optimizer, finding it only when the sandbox worker first imports it, reloads the page.
+		optimizeDeps: { exclude: ['@cluster-anatomy/sim-core'] },
 	},
 	integrations: [
 		starlight({

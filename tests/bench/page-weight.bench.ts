@@ -9,13 +9,15 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { siteConfig } from '../../site.config.mjs';
+import { findChromium } from '../find-chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The Chromium the browser tests use (tests/find-chromium.ts); '' when none can run. */
+const CHROMIUM = await findChromium().then((found) => found.executablePath, () => '');
 
 /** Gzip bytes of the JavaScript a page loads, settling after load and idle work. */
 async function javascriptBytes(path: string): Promise<{ value: number; unit: string; note?: string }> {
 	if (!existsSync('dist/index.html')) return { value: Number.NaN, unit: 'KB', note: 'no build: run `npm run build` first' };
-	if (!existsSync(CHROMIUM)) return { value: Number.NaN, unit: 'KB', note: `no Chromium at ${CHROMIUM}` };
+	if (!existsSync(CHROMIUM)) return { value: Number.NaN, unit: 'KB', note: 'no Chromium (see tests/find-chromium.ts)' };
 	const server = await serveDist({ base: siteConfig.base });
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 	try {

@@ -21,8 +21,10 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { siteConfig } from '../../site.config.mjs';
+import { findChromium } from '../find-chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The Chromium the browser tests use (tests/find-chromium.ts); '' when none can run. */
+const CHROMIUM = await findChromium().then((found) => found.executablePath, () => '');
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const PAGE = 'start/overview/';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -31,7 +33,7 @@ type Result = { value: number; unit: string; note?: string };
 
 function unavailable(unit: string): Result | undefined {
 	if (!existsSync(join(DIST, 'index.html'))) return { value: Number.NaN, unit, note: `no build in ${DIST}: run \`npm run build\` first` };
-	if (!existsSync(CHROMIUM)) return { value: Number.NaN, unit, note: `no Chromium at ${CHROMIUM}` };
+	if (!existsSync(CHROMIUM)) return { value: Number.NaN, unit, note: 'no Chromium (see tests/find-chromium.ts)' };
 	return undefined;
 }
 

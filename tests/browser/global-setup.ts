@@ -8,10 +8,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { siteConfig } from '../../site.config.mjs';
+import { findChromium } from '../find-chromium.ts';
 
 declare module 'vitest' {
 	export interface ProvidedContext {
 		siteUrl: string;
+		chromiumPath: string;
 	}
 }
 
@@ -21,6 +23,9 @@ export default async function setup(project: TestProject) {
 	if (!existsSync(join(root, 'index.html'))) {
 		throw new Error(`No built site in ${root}: run \`npm run build\` before the browser tests.`);
 	}
+	const chromium = await findChromium();
+	console.log(`browser tests: Chromium from ${chromium.source} (${chromium.executablePath})`);
+	project.provide('chromiumPath', chromium.executablePath);
 	const server = await serveDist({ root, base: siteConfig.base });
 	project.provide('siteUrl', server.url);
 	return () => server.close();

@@ -1,6 +1,6 @@
 /**
- * What every browser test shares: Debian's Chromium driven by playwright-core
- * (no downloaded browser), the served site's URL, the list of built pages,
+ * What every browser test shares: a Chromium driven by playwright-core (the
+ * system's, or the npm registry's: see tests/find-chromium.ts), the served site's URL, the list of built pages,
  * and a page wrapper that records console errors, uncaught exceptions and
  * Content-Security-Policy violations.
  */
@@ -9,7 +9,10 @@ import { inject } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The Chromium global-setup.ts found for this run. */
+export function chromiumPath(): string {
+	return inject('chromiumPath');
+}
 
 /** Flags that keep Chromium quiet on a machine with no outside network. */
 const CHROMIUM_FLAGS = [
@@ -27,7 +30,7 @@ export function siteUrl(path = ''): string {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-	return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+	return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
 }
 
 /** Every page of a build, as a path relative to the site base ('' for the landing page, '404.html' for the not-found page). */

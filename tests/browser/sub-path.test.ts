@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { serveDist } from '../../scripts/serve-dist.mjs';
-import { CHROMIUM_PATH, brokenLinks, builtPages } from './harness.ts';
+import { brokenLinks, chromiumPath, builtPages } from './harness.ts';
 
 const OUT = resolve('tests/.output/sub-path-dist');
 const BASE = '/docs/anatomy';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 	const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SITE_BASE: BASE, ASTRO_TELEMETRY_DISABLED: '1' };
 	execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--outDir', OUT], { env, stdio: 'pipe' });
 	server = await serveDist({ root: OUT, base: BASE });
-	browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+	browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 }, 180_000);
 
 afterAll(async () => {
