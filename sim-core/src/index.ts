@@ -8,6 +8,7 @@ export type { Scenario, ScenarioStep, ScheduledFault, ScenarioTask, StateCheck, 
 export { parseScenario, validateScenario, ScenarioError, COMPONENTS, NODE_COMPONENTS, PANELS } from './scenario/validate.ts';
 
 export { Cluster, findResource, type ClusterSnapshot, type ClusterInput, type ExecResult, type EditSession, type Component, type ApplyResult } from './cluster/cluster.ts';
+export { complete, currentCommand, kubectlVerbs, type Completion, type CompletionContext, type KubectlVerb, type ResourceKind } from './cluster/completion.ts';
 export type { ClusterOptions, NodeOptions, KubeSchedulerConfiguration } from './cluster/options.ts';
 export type { TraceEvent } from './sim/trace.ts';
 export type { SchedulingExplanation } from './scheduler/explanation.ts';

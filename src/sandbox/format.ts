@@ -58,3 +58,11 @@ export function terminalText(output: string): { cleared: boolean; text: string }
 	const rest = at >= 0 ? output.slice(at + CLEAR_SCREEN.length) : output;
 	return { cleared: at >= 0, text: rest.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '') };
 }
+
+/** The longest text every completion candidate starts with (what Tab inserts when several match). */
+export function commonPrefix(candidates: readonly string[]): string {
+	if (!candidates.length) return '';
+	let prefix = candidates[0];
+	for (const c of candidates) while (!c.startsWith(prefix)) prefix = prefix.slice(0, -1);
+	return prefix;
+}

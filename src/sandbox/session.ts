@@ -18,8 +18,7 @@
  * or reordered, only cut. Same scenario, seed and inputs give the same
  * fingerprint (tests/site/sandbox-session.test.ts checks it).
  */
-import { restoreCluster, startScenario, type Cluster, type ClusterInput, type ExecResult, type Scenario } from '@cluster-anatomy/sim-core';
-import { complete, parseApiResources, parseKubectlVerbs, type CompletionContext, type ResourceKind } from './completion.ts';
+import { findResource, restoreCluster, startScenario, type Cluster, type ClusterInput, type ExecResult, type Scenario } from '@cluster-anatomy/sim-core';
 import type { ClusterView, Request, Response, Speed } from './protocol.ts';
 import { buildView } from './view.ts';
 import { lintYaml, scenarioManifests } from './yaml-check.ts';
@@ -68,25 +67,6 @@ interface Checkpoint {
 const EDITOR_SAVES_MAX = SHARE_LIMITS.editorSavesMax;
 const EDITOR_TEXT_MAX = SHARE_LIMITS.textCharsMax;
 
-/** Command names the terminal may offer; completion shows those the current host runs. */
-const KNOWN_COMMANDS = [
-	'kubectl', 'etcdctl', 'etcdutl', 'curl', 'ssh', 'crictl', 'iptables', 'ipvsadm', 'nft', 'ip', 'systemctl', 'journalctl', 'poweroff', 'reboot', 'shutdown', 'sudo', 'exit', 'logout', 'clear',
-	'awk', 'base64', 'bash', 'cat', 'cd', 'column', 'cp', 'cut', 'date', 'echo', 'egrep', 'env', 'export', 'fgrep', 'grep', 'head', 'history', 'hostname', 'ls',
-	'mkdir', 'mv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'touch', 'tr', 'uniq', 'unset', 'wc', 'which', 'whoami', 'xargs',
-];
-
-/** Kinds offered when the API server cannot be read at the session's start. */
-const FALLBACK_KINDS: ResourceKind[] = [
-	{ name: 'pods', shortNames: ['po'], kind: 'Pod', namespaced: true },
-	{ name: 'nodes', shortNames: ['no'], kind: 'Node', namespaced: false },
-	{ name: 'namespaces', shortNames: ['ns'], kind: 'Namespace', namespaced: false },
-	{ name: 'services', shortNames: ['svc'], kind: 'Service', namespaced: true },
-	{ name: 'deployments', shortNames: ['deploy'], kind: 'Deployment', namespaced: true },
-	{ name: 'replicasets', shortNames: ['rs'], kind: 'ReplicaSet', namespaced: true },
-	{ name: 'daemonsets', shortNames: ['ds'], kind: 'DaemonSet', namespaced: true },
-	{ name: 'events', shortNames: ['ev'], kind: 'Event', namespaced: true },
-];
-
 /** A name the inspector may pass on to kubectl (no spaces, no shell syntax). */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,252}$/;
 
@@ -129,7 +109,6 @@ export class SandboxSession {
 	private checkpointEveryMs: number;
 	/** Recent commands and the origin of what each caused. */
 	private stories: Array<{ line: string; index: number }> = [];
-	private completionCache?: { verbs: string[]; kinds: ResourceKind[] };
 
 	constructor(scenario: Scenario, options: SessionOptions = {}) {
 		this.scenario = scenario;
@@ -268,7 +247,6 @@ export class SandboxSession {
 			whole++;
 		}
 		this.cluster = cluster;
-		this.completionCache = undefined;
 		this.applied = toEnd ? null : applied;
 		this.appliedWhole = whole;
 	}
@@ -301,25 +279,6 @@ export class SandboxSession {
 
 	// ---- reading -------------------------------------------------------------------
 
-	private completionContext(): CompletionContext {
-		const cluster = this.cluster;
-		if (!this.completionCache) {
-			const help = cluster.observe('kubectl --help');
-			const resources = cluster.observe('kubectl api-resources --no-headers');
-			const kinds = resources.exitCode === 0 ? parseApiResources(resources.stdout) : [];
-			this.completionCache = { verbs: parseKubectlVerbs(help.stdout), kinds: kinds.length ? kinds : FALLBACK_KINDS };
-		}
-		const { verbs, kinds } = this.completionCache;
-		return {
-			commands: cluster.commandsAvailable(KNOWN_COMMANDS),
-			kubectlVerbs: verbs,
-			resources: kinds,
-			names: (resource, namespace) => cluster.list(resource, namespace).map((o) => o.metadata.name ?? ''),
-			namespaces: () => cluster.list('namespaces').map((o) => o.metadata.name ?? ''),
-			nodes: () => cluster.nodeNames(),
-		};
-	}
-
 	/**
 	 * `kubectl edit` opens the reader's editor in the middle of a line, and the
 	 * reader takes their time in it while the clock runs. So the line first runs
@@ -349,7 +308,7 @@ export class SandboxSession {
 		if (as === 'yaml') line = `kubectl get ${resource} ${name}${ns} -o yaml`;
 		else if (as === 'describe') line = `kubectl describe ${resource} ${name}${ns}`;
 		else {
-			const kind = this.completionContext().resources.find((r) => r.name === resource || r.kind.toLowerCase() === resource || r.shortNames.includes(resource))?.kind;
+			const kind = findResource(resource)?.kind;
 			line = `kubectl get events${namespace ? ns : ' --namespace default'} --field-selector involvedObject.name=${name}${kind ? `,involvedObject.kind=${kind}` : ''}`;
 		}
 		const result = this.cluster.observe(line);
@@ -381,7 +340,7 @@ export class SandboxSession {
 				return { type: 'exec', result, view: this.view() };
 			}
 			case 'complete': {
-				const completion = complete(request.line, request.cursor, this.completionContext());
+				const completion = this.cluster.complete(request.line, request.cursor);
 				return { type: 'complete', candidates: completion.candidates, replaceFrom: completion.replaceFrom };
 			}
 			case 'play':

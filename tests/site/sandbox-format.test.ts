@@ -1,8 +1,14 @@
 /** The sandbox UI's formatting helpers (src/sandbox/format.ts). */
 import { describe, expect, it } from 'vitest';
-import { codeSegments, formatClock, formatElapsed, terminalText, translator } from '../../src/sandbox/format.ts';
+import { codeSegments, commonPrefix, formatClock, formatElapsed, terminalText, translator } from '../../src/sandbox/format.ts';
 
 describe('sandbox formatting', () => {
+	it('finds the longest common prefix of completion candidates', () => {
+		expect(commonPrefix(['node-1', 'node-2'])).toBe('node-');
+		expect(commonPrefix(['po'])).toBe('po');
+		expect(commonPrefix([])).toBe('');
+	});
+
 	it('fills placeholders and falls back to the key', () => {
 		const t = translator({ 'sandbox.a': 'Play at {speed}x', 'sandbox.b': 'no {value} here' });
 		expect(t('sandbox.a', { speed: 60 })).toBe('Play at 60x');

@@ -57,6 +57,8 @@ import { CLOUD_CONTROLLER_MANAGER, createCloudControllerManager } from '../contr
 import { SimCloud, type SimCloudState } from './sim-cloud.ts';
 import { cloudControllerManagerObjects } from './bootstrap/cloud.ts';
 import { podNetworkObjects, type PodNetworkAddon } from './bootstrap/pod-network.ts';
+import { complete, kubectlVerbs, type Completion, type ResourceKind } from './completion.ts';
+import { COMMANDS as KUBECTL_COMMANDS } from '../kubectl/cmd/index.ts';
 
 /** Everything a snapshot holds: plain JSON. */
 export interface ClusterSnapshot {
@@ -479,9 +481,26 @@ export class Cluster {
 		return this.kernel.nextEventAtMs();
 	}
 
-	/** Which of `names` the reader's current host can run (shell builtins and installed tools), for tab completion. */
-	commandsAvailable(names: readonly string[]): string[] {
-		return names.filter((name) => this.shell.session.lookup(name) !== undefined);
+	/**
+	 * Tab completion of the reader's line at `cursor`: the candidates for the
+	 * word there and where that word starts (see cluster/completion.ts).
+	 * Reads the cluster as an observer; records nothing.
+	 */
+	complete(line: string, cursor: number): Completion {
+		const kinds: ResourceKind[] = RESOURCES.filter((r) => r.verbs.length > 0 && !r.aggregated).map((r) => ({ name: r.resource, shortNames: r.shortNames, kind: r.kind, namespaced: r.namespaced }));
+		return complete(line, cursor, {
+			// Words only: bash completes `[` and `:` too, but no reader tabs for them.
+			commands: this.shell.session.commandNames().filter((name) => /^[a-z]/.test(name)),
+			kubectl: kubectlVerbs(KUBECTL_COMMANDS),
+			resources: kinds,
+			names: (resource, namespace) => {
+				const kind = kinds.find((k) => k.name === resource || k.kind.toLowerCase() === resource || k.shortNames.includes(resource));
+				if (!kind) return [];
+				return this.list(kind.name, kind.namespaced ? namespace : undefined).map((o) => o.metadata.name ?? '');
+			},
+			namespaces: () => this.list('namespaces').map((o) => o.metadata.name ?? ''),
+			nodes: () => this.nodeNames(),
+		});
 	}
 
 	/** The names of the cluster's machines (nodes), in order. */

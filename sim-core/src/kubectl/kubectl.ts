@@ -150,6 +150,8 @@ export interface KubectlCommand {
 	/** The usage line for errors and `--help`. */
 	usage: string;
 	flags: FlagSpec[];
+	/** The subcommands' names (`rollout status`, `create deployment`), for completion. */
+	subcommands?: readonly string[];
 	/** Whether the command prints its own `--help` (e.g. to list its subcommands) rather than the summary and usage. */
 	handlesHelp?: boolean;
 	run(invocation: KubectlInvocation): CommandResult;

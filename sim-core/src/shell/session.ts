@@ -319,6 +319,12 @@ export class ShellSession {
 	}
 
 	/** What a command name runs here, in bash's lookup order; `builtin` marks shell builtins. */
+	/** Every command name `lookup` finds on the current host (builtins, the host's tools, the shell's own), sorted: what bash completes a command word from. */
+	commandNames(): string[] {
+		const host = this.#hosts.get(this.#stack[this.#stack.length - 1] ?? '');
+		return [...new Set([...BUILTINS.keys(), ...(host?.commands.keys() ?? []), ...this.#globals.keys(), ...COMMANDS.keys()])].sort();
+	}
+
 	lookup(name: string): { handler: CommandHandler; builtin: boolean } | undefined {
 		const b = BUILTINS.get(name);
 		if (b) return { handler: b, builtin: true };

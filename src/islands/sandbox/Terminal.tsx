@@ -17,8 +17,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { EditSession } from '@cluster-anatomy/sim-core';
 import type { Request, Response } from '../../sandbox/protocol.ts';
-import { commonPrefix } from '../../sandbox/completion.ts';
-import { terminalText } from '../../sandbox/format.ts';
+import { commonPrefix, terminalText } from '../../sandbox/format.ts';
 import { CopyButton } from './CopyButton.tsx';
 
 type T = (key: string, values?: Record<string, string | number>) => string;

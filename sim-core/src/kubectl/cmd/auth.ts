@@ -216,6 +216,7 @@ export const authCommand: KubectlCommand = {
 	name: 'auth',
 	summary: 'Inspect authorization',
 	usage: 'kubectl auth [flags] [options]',
+	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(CAN_I_FLAGS, PRINT_FLAGS),
 	run(inv) {
 		const result = runSubcommand(inv, 'kubectl auth', argsAfterCommand(inv, authCommand.flags), authCommand.flags, SUBCOMMANDS);

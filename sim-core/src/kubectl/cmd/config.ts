@@ -138,6 +138,7 @@ export const configCommand: KubectlCommand = {
 	name: 'config',
 	summary: 'Modify kubeconfig files',
 	usage: 'kubectl config SUBCOMMAND',
+	subcommands: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],
 	flags: [
 		{ name: 'output', short: 'o', kind: 'string' },
 		{ name: 'raw', kind: 'bool' },

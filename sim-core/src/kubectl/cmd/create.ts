@@ -698,6 +698,7 @@ export const createCommand: KubectlCommand = {
 	name: 'create',
 	summary: 'Create a resource from a file or from stdin',
 	usage: 'kubectl create -f FILENAME',
+	subcommands: GENERATORS.map((s) => s.name),
 	flags: unionFlags(CREATE_OWN_FLAGS, ...GENERATORS.map((g) => g.flags)),
 	handlesHelp: true,
 	run(inv) {

@@ -9,10 +9,11 @@
  * edits in /tmp and says how to retry.
  *
  * The editor is the environment's (`KubectlEnvironment.editor`): in the
- * sandbox the YAML panel, in a test or a replay the texts the reader saved.
+ * sandbox the editor it opens in its terminal, in a test or a replay the
+ * texts the reader saved.
  * Without one, the editor closes as it opened (`EDITOR=true`).
  *
- * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/edit/edit.go and
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/edit/edit.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/util/editor/editoptions.go (the
  * header, editResults.addError, preservedFile, hasLines, visitToPatch).
  */

@@ -563,6 +563,7 @@ export const rolloutCommand: KubectlCommand = {
 	name: 'rollout',
 	summary: 'Manage the rollout of a resource',
 	usage: 'kubectl rollout SUBCOMMAND',
+	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(...SUBCOMMANDS.map((s) => s.flags)),
 	run(inv) {
 		const result = runSubcommand(inv, 'kubectl rollout', argsAfterCommand(inv, rolloutCommand.flags), rolloutCommand.flags, SUBCOMMANDS);

@@ -302,6 +302,7 @@ export const setCommand: KubectlCommand = {
 	name: 'set',
 	summary: 'Set specific features on objects',
 	usage: 'kubectl set SUBCOMMAND',
+	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(...SUBCOMMANDS.map((s) => s.flags)),
 	run(inv) {
 		const result = runSubcommand(inv, 'kubectl set', argsAfterCommand(inv, setCommand.flags), setCommand.flags, SUBCOMMANDS);

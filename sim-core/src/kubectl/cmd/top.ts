@@ -236,6 +236,7 @@ export const topCommand: KubectlCommand = {
 	name: 'top',
 	summary: 'Display resource (CPU/memory) usage',
 	usage: 'kubectl top [flags] [options]',
+	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(NODE_FLAGS, POD_FLAGS),
 	handlesHelp: true,
 	run(inv) {

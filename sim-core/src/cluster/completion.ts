@@ -1,12 +1,20 @@
 /**
- * Tab completion for the sandbox terminal: command names, kubectl verbs and
- * flags, resource kinds and their short names, object names from the
+ * Tab completion of the reader's shell, as bash's completion with kubectl's
+ * `kubectl completion bash` script (which asks `kubectl __complete`) would
+ * offer: command names the current host runs, kubectl's verbs, their
+ * subcommands and flags (from the commands themselves, see kubectl/cmd),
+ * resource kinds and short names (from discovery), object names from the
  * cluster, node names for `ssh`, units for `systemctl` and `journalctl`.
  *
- * A pure function over a `CompletionContext` (the worker fills it from the
- * cluster); it never runs a command. It completes the word under the cursor
- * and says where that word starts, so the terminal can replace it.
+ * `complete` is a pure function over a `CompletionContext`, which
+ * `Cluster.complete` fills from the cluster; it never runs a command. It
+ * completes the word under the cursor and says where that word starts, so a
+ * terminal can replace it.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/util/completion/completion.go (which arguments complete to kinds, object names, pods, nodes and namespaces).
  */
+import { GLOBAL_FLAGS, type FlagSpec } from '../kubectl/flags.ts';
+import type { KubectlCommand } from '../kubectl/kubectl.ts';
 
 /** One resource kind as `kubectl api-resources` lists it. */
 export interface ResourceKind {
@@ -18,12 +26,19 @@ export interface ResourceKind {
 	namespaced: boolean;
 }
 
+/** One kubectl verb as completion needs it: its flags (global ones included) and subcommands. */
+export interface KubectlVerb {
+	name: string;
+	flags: readonly FlagSpec[];
+	subcommands: readonly string[];
+}
+
 /** What completion may know about the session. */
 export interface CompletionContext {
 	/** Command names that run on the terminal's current host. */
 	commands: readonly string[];
 	/** kubectl's verbs (`get`, `apply`...). */
-	kubectlVerbs: readonly string[];
+	kubectl: readonly KubectlVerb[];
 	resources: readonly ResourceKind[];
 	/** Names of the objects of a resource (plural, singular or short name) in a namespace, or in all namespaces. */
 	names: (resource: string, namespace: string | undefined) => string[];
@@ -38,49 +53,25 @@ export interface Completion {
 	replaceFrom: number;
 }
 
-/** kubectl flags every verb accepts. */
-const KUBECTL_GLOBAL_FLAGS = ['--namespace', '-n', '--context', '--kubeconfig', '--help', '-h', '--as', '--as-group', '--request-timeout'];
+/** The verbs of kubectl's commands, with the global flags each accepts. */
+export function kubectlVerbs(commands: readonly KubectlCommand[]): KubectlVerb[] {
+	return commands.map((c) => ({ name: c.name, flags: [...c.flags, ...GLOBAL_FLAGS.filter((g) => !c.flags.some((f) => f.name === g.name))], subcommands: c.subcommands ?? [] }));
+}
 
-/** Frequently used flags per verb (upstream names). */
-const KUBECTL_VERB_FLAGS: Record<string, string[]> = {
-	get: ['--output', '-o', '--all-namespaces', '-A', '--selector', '-l', '--watch', '-w', '--show-labels', '--field-selector', '--sort-by', '--no-headers', '--filename', '-f', '--label-columns', '-L', '--show-kind', '--ignore-not-found'],
-	describe: ['--all-namespaces', '-A', '--selector', '-l', '--filename', '-f', '--show-events'],
-	apply: ['--filename', '-f', '--dry-run', '--server-side', '--force-conflicts', '--output', '-o', '--prune', '--recursive', '-R'],
-	create: ['--filename', '-f', '--dry-run', '--output', '-o', '--image', '--replicas', '--port'],
-	delete: ['--filename', '-f', '--all', '--selector', '-l', '--force', '--grace-period', '--now', '--wait', '--cascade', '--ignore-not-found'],
-	logs: ['--container', '-c', '--follow', '-f', '--previous', '-p', '--tail', '--timestamps', '--since', '--all-containers'],
-	exec: ['--container', '-c', '--stdin', '-i', '--tty', '-t'],
-	run: ['--image', '--restart', '--port', '--labels', '-l', '--env', '--command', '--dry-run', '--output', '-o', '--rm', '-i', '-t'],
-	scale: ['--replicas', '--current-replicas', '--selector', '-l', '--all'],
-	label: ['--overwrite', '--selector', '-l', '--all', '--list'],
-	annotate: ['--overwrite', '--selector', '-l', '--all', '--list'],
-	rollout: ['--watch', '-w', '--timeout', '--revision', '--to-revision'],
-	expose: ['--port', '--target-port', '--type', '--name', '--protocol', '--selector'],
-	drain: ['--ignore-daemonsets', '--delete-emptydir-data', '--force', '--grace-period', '--timeout', '--disable-eviction'],
-	taint: ['--overwrite', '--all', '--selector', '-l'],
-	patch: ['--type', '--patch', '-p', '--patch-file', '--subresource'],
-	events: ['--for', '--types', '--watch', '-w', '--all-namespaces', '-A', '--output', '-o'],
-	wait: ['--for', '--timeout', '--selector', '-l', '--all'],
-	set: ['--selector', '-l', '--all'],
-	replace: ['--filename', '-f', '--force'],
-	'api-resources': ['--namespaced', '--output', '-o', '--api-group', '--verbs', '--no-headers'],
-	version: ['--client', '--output', '-o'],
-	explain: ['--recursive', '--api-version'],
-	auth: ['--as', '--namespace', '-n'],
-};
+/** How a flag is typed: `--name`, and `-x` where it has a short form. */
+function flagWords(spec: FlagSpec): string[] {
+	return spec.short ? [`--${spec.name}`, `-${spec.short}`] : [`--${spec.name}`];
+}
+
+/** Whether a flag as typed takes the next word as its value (pflag: not a bool, no value of its own when bare). */
+function takesValue(word: string, flags: readonly FlagSpec[]): boolean {
+	const spec = word.startsWith('--') ? flags.find((f) => f.name === word.slice(2)) : word.length === 2 ? flags.find((f) => f.short === word.slice(1)) : undefined;
+	return !!spec && spec.kind !== 'bool' && spec.noOptDefault === undefined;
+}
 
 /** Values of flags that take one. */
 const OUTPUT_FORMATS = ['wide', 'yaml', 'json', 'name', 'jsonpath=', 'custom-columns=', 'go-template='];
 const DRY_RUN_VALUES = ['none', 'client', 'server'];
-
-/** Sub-commands of verbs that have them. */
-const KUBECTL_SUBCOMMANDS: Record<string, string[]> = {
-	rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
-	create: ['clusterrole', 'clusterrolebinding', 'configmap', 'cronjob', 'deployment', 'job', 'namespace', 'priorityclass', 'role', 'rolebinding', 'secret', 'service', 'serviceaccount'],
-	config: ['current-context', 'get-contexts', 'set-context', 'use-context', 'view'],
-	auth: ['can-i', 'whoami'],
-	set: ['env', 'image', 'resources', 'selector', 'serviceaccount'],
-};
 
 /** Verbs whose first positional argument is a resource kind (then names of that kind). */
 const VERBS_WITH_KIND = new Set(['get', 'describe', 'delete', 'edit', 'label', 'annotate', 'patch', 'scale', 'explain', 'expose', 'wait', 'autoscale']);
@@ -90,9 +81,6 @@ const VERBS_WITH_POD = new Set(['logs', 'exec', 'attach', 'port-forward']);
 const VERBS_WITH_NODE = new Set(['cordon', 'uncordon', 'drain']);
 /** Kinds `kubectl rollout` works on. */
 const ROLLOUT_KINDS = ['daemonset', 'deployment', 'statefulset'];
-
-/** Flags that take a value (so the next word is that value, not an argument). */
-const FLAGS_WITH_VALUE = new Set(['-n', '--namespace', '-o', '--output', '-l', '--selector', '-f', '--filename', '-c', '--container', '--context', '--kubeconfig', '--as', '--as-group', '--image', '--replicas', '--port', '--type', '--field-selector', '--sort-by', '--tail', '--since', '--timeout', '--for', '-p', '--patch', '--grace-period', '--restart', '--labels', '--env', '--target-port', '--name', '--protocol', '-L', '--label-columns', '--revision', '--to-revision', '--request-timeout', '--cascade', '--dry-run']);
 
 /** Sub-commands of the node tools (upstream names). */
 const TOOL_SUBCOMMANDS: Record<string, string[]> = {
@@ -169,12 +157,13 @@ function namespaceOf(words: string[]): { namespace: string | undefined; all: boo
 }
 
 /** Positional arguments of a kubectl line (flags and their values removed), the verb first. */
-function kubectlPositionals(words: string[]): string[] {
+function kubectlPositionals(words: string[], ctx: CompletionContext): string[] {
 	const out: string[] = [];
 	for (let i = 1; i < words.length - 1; i++) {
 		const w = words[i];
 		if (w.startsWith('-')) {
-			if (FLAGS_WITH_VALUE.has(w)) i++;
+			// Before the verb only the global flags apply; after it, the verb's.
+			if (takesValue(w, flagsOf(out[0], ctx))) i++;
 			continue;
 		}
 		out.push(w);
@@ -182,11 +171,18 @@ function kubectlPositionals(words: string[]): string[] {
 	return out;
 }
 
+/** The flags a verb accepts (the global ones alone before a verb is typed). */
+function flagsOf(verb: string | undefined, ctx: CompletionContext): readonly FlagSpec[] {
+	return ctx.kubectl.find((v) => v.name === verb)?.flags ?? GLOBAL_FLAGS;
+}
+
 function completeKubectl(words: string[], wordStart: number, ctx: CompletionContext): Completion {
 	const word = words[words.length - 1];
 	const previous = words[words.length - 2] ?? '';
-	const positionals = kubectlPositionals(words);
+	const positionals = kubectlPositionals(words, ctx);
 	const verb = positionals[0];
+	const flags = flagsOf(verb, ctx);
+	const subcommands = ctx.kubectl.find((v) => v.name === verb)?.subcommands ?? [];
 	const { namespace } = namespaceOf(words);
 	const kindNames = () => ctx.resources.flatMap((r) => [r.name, r.kind.toLowerCase(), ...r.shortNames]);
 
@@ -197,12 +193,12 @@ function completeKubectl(words: string[], wordStart: number, ctx: CompletionCont
 		if (flag === '--dry-run') return { candidates: matching(value, DRY_RUN_VALUES), replaceFrom: from };
 		return undefined;
 	};
-	if (FLAGS_WITH_VALUE.has(previous)) return flagValue(previous, word, wordStart) ?? { candidates: [], replaceFrom: wordStart };
+	if (previous.startsWith('-') && takesValue(previous, flags)) return flagValue(previous, word, wordStart) ?? { candidates: [], replaceFrom: wordStart };
 	const eq = word.indexOf('=');
 	if (word.startsWith('--') && eq > 0) return flagValue(word.slice(0, eq), word.slice(eq + 1), wordStart + eq + 1) ?? { candidates: [], replaceFrom: wordStart };
-	if (word.startsWith('-')) return { candidates: matching(word, [...KUBECTL_GLOBAL_FLAGS, ...(KUBECTL_VERB_FLAGS[verb ?? ''] ?? [])]), replaceFrom: wordStart };
+	if (word.startsWith('-')) return { candidates: matching(word, flags.flatMap(flagWords)), replaceFrom: wordStart };
 
-	if (!verb) return { candidates: matching(word, ctx.kubectlVerbs), replaceFrom: wordStart };
+	if (!verb) return { candidates: matching(word, ctx.kubectl.map((v) => v.name)), replaceFrom: wordStart };
 	const args = positionals.slice(1);
 	const names = (resource: string) => ctx.names(resource, namespace);
 	// kind/name
@@ -212,7 +208,7 @@ function completeKubectl(words: string[], wordStart: number, ctx: CompletionCont
 		if (!kind) return { candidates: [], replaceFrom: wordStart };
 		return { candidates: matching(word.slice(slash + 1), names(kind.name)), replaceFrom: wordStart + slash + 1 };
 	}
-	if (KUBECTL_SUBCOMMANDS[verb] && args.length === 0) return { candidates: matching(word, KUBECTL_SUBCOMMANDS[verb]), replaceFrom: wordStart };
+	if (subcommands.length && args.length === 0) return { candidates: matching(word, subcommands), replaceFrom: wordStart };
 	if (verb === 'rollout') {
 		if (args.length === 1) return { candidates: matching(word, ROLLOUT_KINDS), replaceFrom: wordStart };
 		const kind = resolveKind(ctx.resources, args[1] ?? '');
@@ -266,46 +262,4 @@ export function complete(line: string, cursor: number, ctx: CompletionContext): 
 			return { candidates: subcommands && argCount === 0 ? matching(word, subcommands) : [], replaceFrom: wordStart };
 		}
 	}
-}
-
-/** The longest text every candidate starts with. */
-export function commonPrefix(candidates: readonly string[]): string {
-	if (!candidates.length) return '';
-	let prefix = candidates[0];
-	for (const c of candidates) while (!c.startsWith(prefix)) prefix = prefix.slice(0, -1);
-	return prefix;
-}
-
-/**
- * Parses `kubectl api-resources --no-headers` output into kinds. The
- * SHORTNAMES column may be empty, so cells are read from both ends.
- */
-export function parseApiResources(text: string): ResourceKind[] {
-	const out: ResourceKind[] = [];
-	for (const line of text.split('\n')) {
-		const cells = line.trim().split(/\s+/);
-		if (cells.length < 4) continue;
-		const kind = cells[cells.length - 1];
-		const namespaced = cells[cells.length - 2] === 'true';
-		const shortNames = cells.length >= 5 ? cells[1].split(',') : [];
-		out.push({ name: cells[0], shortNames, kind, namespaced });
-	}
-	return out;
-}
-
-/** Parses the "Commands:" section of `kubectl --help` into verbs. */
-export function parseKubectlVerbs(help: string): string[] {
-	const section = help.split('\n');
-	const start = section.findIndex((l) => /^\S.*Commands:\s*$/.test(l) || l.trim() === 'Commands:');
-	if (start < 0) return [];
-	const verbs: string[] = [];
-	for (const line of section.slice(start + 1)) {
-		const match = /^\s{2}([a-z][a-z-]*)\s/.exec(line);
-		if (!match) {
-			if (line.trim() === '' || /^\S/.test(line)) break;
-			continue;
-		}
-		verbs.push(match[1]);
-	}
-	return verbs;
 }

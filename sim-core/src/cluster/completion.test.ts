@@ -1,13 +1,16 @@
 /**
- * Tab completion (src/sandbox/completion.ts) over a small, fixed context:
- * what the terminal offers for each position of a command line.
+ * Tab completion (cluster/completion.ts) over a small, fixed context with
+ * kubectl's real commands: what the terminal offers for each position of a
+ * command line. The last test asks a real cluster.
  */
 import { describe, expect, it } from 'vitest';
-import { commonPrefix, complete, currentCommand, parseApiResources, parseKubectlVerbs, type CompletionContext } from '../../src/sandbox/completion.ts';
+import { complete, currentCommand, kubectlVerbs, type CompletionContext } from './completion.ts';
+import { COMMANDS } from '../kubectl/cmd/index.ts';
+import { Cluster } from './cluster.ts';
 
 const ctx: CompletionContext = {
 	commands: ['cat', 'curl', 'kubectl', 'ssh', 'sudo', 'systemctl', 'journalctl', 'crictl'],
-	kubectlVerbs: ['apply', 'create', 'delete', 'describe', 'get', 'logs', 'rollout', 'scale', 'taint'],
+	kubectl: kubectlVerbs(COMMANDS),
 	resources: [
 		{ name: 'pods', shortNames: ['po'], kind: 'Pod', namespaced: true },
 		{ name: 'nodes', shortNames: ['no'], kind: 'Node', namespaced: false },
@@ -72,23 +75,33 @@ describe('tab completion', () => {
 		expect(currentCommand('', 0)).toEqual({ words: [''], wordStart: 0 });
 	});
 
-	it('finds the longest common prefix', () => {
-		expect(commonPrefix(['node-1', 'node-2'])).toBe('node-');
-		expect(commonPrefix(['po'])).toBe('po');
-		expect(commonPrefix([])).toBe('');
+	it('offers the flags the verb declares, and the global ones', () => {
+		expect(at('kubectl logs --pr').candidates).toEqual(['--prefix', '--previous']);
+		expect(at('kubectl get --namesp').candidates).toEqual(['--namespace']);
+		expect(at('kubectl scale --repl').candidates).toEqual(['--replicas']);
+		// --dry-run has a value of its own when bare (pflag's NoOptDefVal): its values follow `=`.
+		expect(at('kubectl apply --dry-run=s').candidates).toEqual(['server']);
 	});
 
-	it('reads kinds from kubectl api-resources, with and without short names', () => {
-		const text = 'bindings                                 v1                             true         Binding\nconfigmaps                  cm           v1                             true         ConfigMap\nnodes                       no           v1                             false        Node\n';
-		expect(parseApiResources(text)).toEqual([
-			{ name: 'bindings', shortNames: [], kind: 'Binding', namespaced: true },
-			{ name: 'configmaps', shortNames: ['cm'], kind: 'ConfigMap', namespaced: true },
-			{ name: 'nodes', shortNames: ['no'], kind: 'Node', namespaced: false },
-		]);
+	it('offers the subcommands kubectl declares', () => {
+		expect(at('kubectl create dep').candidates).toEqual(['deployment']);
+		expect(at('kubectl auth ').candidates).toEqual(['can-i', 'whoami']);
+		expect(at('kubectl config use').candidates).toEqual(['use-context']);
 	});
 
-	it('reads verbs from kubectl --help', () => {
-		const help = 'kubectl controls the Kubernetes cluster manager.\n\nCommands:\n  annotate       Update the annotations\n  api-resources  Print the supported API resources\n  get            Display one or many resources\n\nUsage:\n  kubectl [flags] [options]\n';
-		expect(parseKubectlVerbs(help)).toEqual(['annotate', 'api-resources', 'get']);
+	it('completes from a running cluster: the host\'s commands, discovery\'s kinds, the objects in etcd', () => {
+		const cluster = new Cluster({ seed: 7 });
+		cluster.settle();
+		expect(cluster.complete('kube', 4)).toEqual({ candidates: ['kubectl'], replaceFrom: 0 });
+		expect(cluster.complete('kubectl get cm', 14).candidates).toEqual(['cm']);
+		expect(cluster.complete('kubectl get daemonset', 21).candidates).toEqual(['daemonset', 'daemonsets']);
+		expect(cluster.complete('kubectl get nodes node-', 23)).toEqual({ candidates: ['node-1', 'node-2'], replaceFrom: 18 });
+		expect(cluster.complete('kubectl -n kube-system get po etcd', 34).candidates).toEqual(['etcd-control-plane']);
+		expect(cluster.complete('kubectl ed', 10).candidates).toEqual(['edit']);
+		// The node's tools are on the node, not on the reader's workstation.
+		expect(cluster.complete('cri', 3).candidates).toEqual([]);
+		cluster.exec('ssh node-1');
+		expect(cluster.complete('cri', 3).candidates).toEqual(['crictl']);
+		expect(cluster.complete('systemc', 7).candidates).toEqual(['systemctl']);
 	});
 });
