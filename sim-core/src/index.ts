@@ -31,19 +31,9 @@ export function restoreCluster(snapshot: ClusterSnapshot): Cluster {
 export { startScenario, applyStep, evaluateCheck, checkAll, reachesExpectedState, type ScenarioRun, type CheckResult } from './scenario/run.ts';
 export type { PlannedFault } from './cluster/timed-faults.ts';
 
-import type { KubeObject, PodSpec } from './api/types.ts';
-import { podRequests, resourceValue } from './component-helpers/resource.ts';
 
-/**
- * What a Pod adds to its node's requested resources: the numbers the
- * scheduler reserves and the kubelet admits against (sidecars, init
- * containers, pod-level resources and overhead counted), for maps.
- */
-export function podResourceRequests(pod: KubeObject): { cpuMilli: number; memoryBytes: number } {
-	const spec = (pod as KubeObject & { spec?: PodSpec }).spec;
-	const list = podRequests({ containers: [], ...(spec ?? {}) } as PodSpec);
-	return { cpuMilli: resourceValue(list, 'cpu'), memoryBytes: resourceValue(list, 'memory') };
-}
+/** What a Pod adds to its node's requested resources: the numbers the scheduler reserves and the kubelet admits against, for maps. */
+export { podRequestedResources as podResourceRequests, type NodeView, type PodView } from './cluster/map-view.ts';
 
 /** The YAML reader kubectl uses here, for editors that check a manifest as it is typed (a YamlError names its line and column). */
 export { parseYamlDocuments, YamlError } from './yaml/parse.ts';

@@ -4,45 +4,13 @@
  * time; the island only renders views and sends what the reader does.
  * Every message is plain, structured-cloneable data.
  */
-import type { ClusterInput, EditSession, ExecResult, Scenario, SchedulingExplanation, TraceEvent } from '@cluster-anatomy/sim-core';
+import type { ClusterInput, EditSession, ExecResult, NodeView, PodView, Scenario, SchedulingExplanation, TraceEvent } from '@cluster-anatomy/sim-core';
 
 export type Locale = 'en' | 'zh-cn';
 export type Speed = 1 | 10 | 60;
 
-/** A node as the cluster map draws it. */
-export interface NodeView {
-	name: string;
-	ip: string;
-	roles: string[];
-	/** The Ready condition: 'True', 'False' or 'Unknown' (or 'Missing' before registration). */
-	ready: 'True' | 'False' | 'Unknown' | 'Missing';
-	unschedulable: boolean;
-	partitioned: boolean;
-	/** The machine has no power: nothing runs on it (its Ready condition only changes once the control plane notices). */
-	poweredOff: boolean;
-	taints: string[];
-	/** Conditions other than Ready that are not in their healthy state. */
-	problems: string[];
-	cpu: { allocatableMilli: number; requestedMilli: number };
-	memory: { allocatableBytes: number; requestedBytes: number };
-	pods: { allocatable: number; count: number };
-}
-
-/** A pod as the map draws it. */
-export interface PodView {
-	namespace: string;
-	name: string;
-	node?: string;
-	phase: string;
-	/** kubectl's STATUS column (Running, ContainerCreating, CrashLoopBackOff, Terminating...). */
-	status: string;
-	/** kubectl's READY column, e.g. "1/1". */
-	ready: string;
-	restarts: number;
-	ip?: string;
-	/** `ReplicaSet/web-5d8f...` etc. */
-	owner?: string;
-}
+/** A node and a pod as the map draws them: sim-core's structured views (cluster/map-view.ts). */
+export type { NodeView, PodView } from '@cluster-anatomy/sim-core';
 
 /** A control-plane or node component. */
 export interface ComponentView {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseScenario, startScenario } from '@cluster-anatomy/sim-core';
-import { MESSAGES_MAX, buildView, componentOf, parseQuantity, podRequests } from '../../src/sandbox/view.ts';
+import { parseScenario, podResourceRequests, startScenario } from '@cluster-anatomy/sim-core';
+import { MESSAGES_MAX, buildView, componentOf } from '../../src/sandbox/view.ts';
 
 const overview = parseScenario(readFileSync('content/scenarios/start/overview.yaml', 'utf8'), 'start/overview');
 const context = { playing: false, speed: 1 as const, earliestMs: 0, latestMs: 0, tasks: overview.tasks };
@@ -75,12 +75,7 @@ describe('the cluster view', () => {
 		]);
 	});
 
-	it('reads quantities and pod requests as the scheduler does', () => {
-		expect(parseQuantity('500m')).toBe(0.5);
-		expect(parseQuantity('4Gi')).toBe(4 * 2 ** 30);
-		expect(parseQuantity('1e3')).toBe(1000);
-		expect(parseQuantity('12k')).toBe(12_000);
-		expect(parseQuantity('nonsense')).toBe(0);
+	it('counts pod requests as the scheduler does (the larger of the init containers and the sum of the others)', () => {
 		const pod = {
 			apiVersion: 'v1',
 			kind: 'Pod',
@@ -90,7 +85,7 @@ describe('the cluster view', () => {
 				initContainers: [{ resources: { requests: { cpu: '500m', memory: '32Mi' } } }],
 			},
 		};
-		expect(podRequests(pod)).toEqual({ cpuMilli: 500, memoryBytes: 64 * 2 ** 20 });
+		expect(podResourceRequests(pod)).toEqual({ cpuMilli: 500, memoryBytes: 64 * 2 ** 20 });
 	});
 
 	it('folds controllers into kube-controller-manager', () => {

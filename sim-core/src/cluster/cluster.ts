@@ -58,6 +58,7 @@ import { SimCloud, type SimCloudState } from './sim-cloud.ts';
 import { cloudControllerManagerObjects } from './bootstrap/cloud.ts';
 import { podNetworkObjects, type PodNetworkAddon } from './bootstrap/pod-network.ts';
 import { complete, kubectlVerbs, type Completion, type ResourceKind } from './completion.ts';
+import { nodeViews, podViews, type NodeView, type PodView } from './map-view.ts';
 import { COMMANDS as KUBECTL_COMMANDS } from '../kubectl/cmd/index.ts';
 
 /** Everything a snapshot holds: plain JSON. */
@@ -501,6 +502,16 @@ export class Cluster {
 			namespaces: () => this.list('namespaces').map((o) => o.metadata.name ?? ''),
 			nodes: () => this.nodeNames(),
 		});
+	}
+
+	/** The nodes as a map draws them: Ready, taints, problems, and what the Pods bound to each request of it (cluster/map-view.ts). Read from etcd; no request, no trace. */
+	nodeViews(): NodeView[] {
+		return nodeViews(this.list('nodes'), this.list('pods'), { isPartitioned: (node) => this.isPartitioned(node), isPoweredOff: (node) => this.isPoweredOff(node) });
+	}
+
+	/** The Pods as a map draws them, with kubectl's READY, STATUS and RESTARTS cells (cluster/map-view.ts). Read from etcd; no request, no trace. */
+	podViews(): PodView[] {
+		return podViews(this.list('pods'), this.kernel.wallMs());
 	}
 
 	/** The names of the cluster's machines (nodes), in order. */
