@@ -14,7 +14,7 @@ export interface FieldError {
 	type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueNotFound' | 'InternalError' | 'FieldValueTypeInvalid';
 	/** The offending value, rendered as upstream renders it in messages. */
 	value?: unknown;
-	/** The value exactly as upstream prints it when that is not a plain string or number (Go `%#v`, e.g. `map[string]string{"app":"web"}`); wins over `value`. */
+	/** The value exactly as upstream prints it when that is not a plain string or number (its JSON since v1.34, e.g. `{"app":"web"}`); wins over `value`. */
 	rendered?: string;
 	detail?: string;
 }

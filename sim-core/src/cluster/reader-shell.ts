@@ -337,7 +337,7 @@ export class ReaderShell {
 	 * if any: a client certificate's identity, or a bearer token (`token:`,
 	 * or `tokenFile:` read from this machine).
 	 */
-	private kubeconfigIdentity(ctx: CommandContext, explicit: string | undefined): { user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string } | undefined {
+	private kubeconfigIdentity(ctx: CommandContext, explicit: string | undefined): ({ user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string }) & { namespace?: string } | undefined {
 		const fs = ctx.host.fs;
 		const path = explicit ?? (ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`);
 		const file = fs.resolve(path);
@@ -345,18 +345,20 @@ export class ReaderShell {
 		try {
 			const config = parseYaml(fs.readFile(file)) as {
 				'current-context'?: string;
-				contexts?: Array<{ name: string; context: { user: string } }>;
+				contexts?: Array<{ name: string; context: { user: string; namespace?: string } }>;
 				users?: Array<{ name: string; user: { 'client-certificate-data'?: string; token?: string; tokenFile?: string } }>;
 			};
 			const context = config.contexts?.find((c) => c.name === config['current-context']);
 			const user = config.users?.find((u) => u.name === context?.context.user);
 			const pem = user?.user['client-certificate-data'] ? decodeBase64(user.user['client-certificate-data']) : undefined;
 			const subject = pem ? certificateSubject(pem) : undefined;
-			if (subject) return { ...subject, path };
+			// The current context's namespace is kubectl's default (`kubectl config set-context --current --namespace=...`).
+			const namespace = context?.context.namespace ? { namespace: String(context.context.namespace) } : {};
+			if (subject) return { ...subject, path, ...namespace };
 			// A user with a token (client-go: `token` wins over `tokenFile`).
 			const tokenFile = user?.user.tokenFile ? fs.resolve(String(user.user.tokenFile)) : undefined;
 			const token = user?.user.token ? String(user.user.token) : tokenFile && fs.exists(tokenFile) && !fs.isDir(tokenFile) ? fs.readFile(tokenFile).trim() : undefined;
-			return token ? { token, path } : undefined;
+			return token ? { token, path, ...namespace } : undefined;
 		} catch {
 			return undefined;
 		}
@@ -402,7 +404,7 @@ export class ReaderShell {
 		const fsOf = ctx.host.fs;
 		const env: KubectlEnvironment = {
 			client: (impersonate) => new ApiClient(cluster.transport, processId, impersonate ? { user: impersonate.user, groups: impersonate.groups } : undefined),
-			defaultNamespace: 'default',
+			defaultNamespace: identity.namespace ?? 'default',
 			serverUrl: this.apiServerUrl,
 			readFile: (path) => {
 				const resolved = fsOf.resolve(path);
@@ -412,7 +414,7 @@ export class ReaderShell {
 				const resolved = fsOf.resolve(path);
 				return fsOf.isDir(resolved) ? fsOf.list(resolved) : undefined;
 			},
-			// The reader's editor: the sandbox's YAML panel, whose saves arrive with the line (ClusterInput exec `edit`).
+			// The reader's editor (the one the sandbox opens in its terminal), whose saves arrive with the line (ClusterInput exec `edit`).
 			editor: (_path, text) => {
 				this.editorOpened.push(text);
 				return this.edits.shift() ?? text;

@@ -213,14 +213,20 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 	if (!command) {
 		const suggestions = commands.filter((c) => distance(c.name, name) <= 2 || c.name.startsWith(name)).map((c) => c.name);
 		const hint = suggestions.length ? `\n\nDid you mean this?\n${suggestions.map((s) => `\t${s}`).join('\n')}` : '';
-		return fail(`error: unknown command "${name}" for "kubectl"${hint}\n\nRun 'kubectl --help' for usage.`);
+		// component-base silences cobra's own error printing (and its "Run 'kubectl --help' for usage." trailer): only CheckErr's line shows.
+		return fail(`error: unknown command "${name}" for "kubectl"${hint}`);
 	}
 	const rest = [...argv.slice(0, index), ...argv.slice(index + 1)];
 	let args: ParsedArgs;
 	try {
 		args = parseFlags(rest, [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))]);
 	} catch (error) {
-		if (error instanceof FlagError) return fail(`error: ${error.message}\nSee 'kubectl ${command.name} --help' for usage.`);
+		if (error instanceof FlagError) {
+			// cobra finds the subcommand before parsing flags, so the usage hint names it (`kubectl rollout status`).
+			const sub = rest.find((word) => !word.startsWith('-'));
+			const path = sub !== undefined && command.subcommands?.includes(sub) ? `${command.name} ${sub}` : command.name;
+			return fail(`error: ${error.message}\nSee 'kubectl ${path} --help' for usage.`);
+		}
 		throw error;
 	}
 	if (args.flags.help === true && !command.handlesHelp) return ok(`${command.summary}\n\nUsage:\n  ${command.usage}\n`);
@@ -256,6 +262,8 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
  * the command prints at the end; errors come last.
  */
 function inWriteOrder(result: CommandResult, requestLog = ''): CommandResult {
+	// A command that kept its own write order (drain, edit) knows better: only the request log goes first.
+	if (result.chunks) return requestLog ? { ...result, stderr: requestLog + result.stderr, chunks: [{ fd: 2, text: requestLog }, ...result.chunks] } : result;
 	const lines = result.stderr.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 	const warnings = lines.filter((l) => l.startsWith('Warning: ')).join('');
 	const rest = lines.filter((l) => !l.startsWith('Warning: ')).join('');

@@ -64,7 +64,7 @@ describe('the API server with default strategies and admission', () => {
 		const result = admin.create(R.deployments, 'default', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } } } });
 		// The causes, in upstream's order and wording; errors.ts prints the kind without its group.
 		expect(!result.ok && result.message).toBe(
-			'Deployment.apps "web" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`]',
+			'Deployment.apps "web" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`]',
 		);
 	});
 
@@ -100,7 +100,7 @@ describe('the API server with default strategies and admission', () => {
 		expect(b).toBeGreaterThanOrEqual(96);
 		expect(b).toBeLessThanOrEqual(111);
 		const clash = admin.create(R.services, 'default', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'api' }, spec: { clusterIP: ip, ports: [{ port: 80 }] } });
-		expect(!clash.ok && clash.message).toBe(`Service "api" is invalid: spec.clusterIPs: Invalid value: []string{"${ip}"}: failed to allocate IP ${ip}: provided IP is already allocated`);
+		expect(!clash.ok && clash.message).toBe(`Service "api" is invalid: spec.clusterIPs: Invalid value: ["${ip}"]: failed to allocate IP ${ip}: provided IP is already allocated`);
 	});
 
 	it('refuses to create in a missing namespace with 404 namespaces "foo" not found', () => {

@@ -9,7 +9,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
-import { asRecord, asStringMap, child, goIntOrString, goLabelSelector, invalid, notSupported, required, type FieldError } from './field.ts';
+import { asRecord, asStringMap, child, jsonIntOrString, jsonLabelSelector, invalid, notSupported, required, type FieldError } from './field.ts';
 import { isValidPercent, selectorMatches, selectorMismatch, validateLabelSelector, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
 import { defaultPodTemplate } from './pod-defaults.ts';
@@ -22,7 +22,7 @@ export type IntOrPercent = number | string | undefined;
 
 /** ValidatePositiveIntOrPercent. */
 export function validatePositiveIntOrPercent(value: IntOrPercent, path: string): FieldError[] {
-	if (typeof value === 'string') return isValidPercent(value).map((m) => invalid(path, value, m, goIntOrString(value)));
+	if (typeof value === 'string') return isValidPercent(value).map((m) => invalid(path, value, m, jsonIntOrString(value)));
 	if (typeof value === 'number') return validateNonnegative(value, path);
 	return [];
 }
@@ -37,7 +37,7 @@ export function intOrPercentValue(value: IntOrPercent): number {
 /** IsNotMoreThan100Percent. */
 export function notMoreThan100Percent(value: IntOrPercent, path: string): FieldError[] {
 	if (typeof value !== 'string' || !/^[0-9]+%$/.test(value)) return [];
-	return intOrPercentValue(value) <= 100 ? [] : [invalid(path, value, 'must not be greater than 100%', goIntOrString(value))];
+	return intOrPercentValue(value) <= 100 ? [] : [invalid(path, value, 'must not be greater than 100%', jsonIntOrString(value))];
 }
 
 /**
@@ -53,7 +53,7 @@ export function validateSelectorAndTemplate(spec: Json, path: string, emptyMessa
 	else {
 		errs.push(...validateLabelSelector(selector, child(path, 'selector')));
 		if (Object.keys(asRecord(sel?.matchLabels) ?? {}).length + ((sel?.matchExpressions as unknown[] | undefined)?.length ?? 0) === 0) {
-			errs.push(invalid(child(path, 'selector'), selector, emptyMessage, goLabelSelector(sel as Parameters<typeof goLabelSelector>[0])));
+			errs.push(invalid(child(path, 'selector'), selector, emptyMessage, jsonLabelSelector(sel as Parameters<typeof jsonLabelSelector>[0])));
 		}
 	}
 	errs.push(...validateTemplateForReplicaSet(spec, path, kind));
@@ -85,7 +85,7 @@ export function selectorImmutable(obj: KubeObject, old: KubeObject): FieldError[
 	const sel = asRecord(obj.spec)?.selector;
 	const oldSel = asRecord(old.spec)?.selector;
 	if (JSON.stringify(sel ?? null) === JSON.stringify(oldSel ?? null)) return [];
-	return [invalid('spec.selector', sel, 'field is immutable', goLabelSelector(sel as Parameters<typeof goLabelSelector>[0]))];
+	return [invalid('spec.selector', sel, 'field is immutable', jsonLabelSelector(sel as Parameters<typeof jsonLabelSelector>[0]))];
 }
 
 /**

@@ -8,7 +8,7 @@
  * ValidateDaemonSetUpdateStrategy).
  */
 import type { KubeObject } from '../../api/types.ts';
-import { asRecord, asStringMap, child, goLabelSelector, invalid, notSupported, required, type FieldError } from './field.ts';
+import { asRecord, asStringMap, child, jsonLabelSelector, invalid, notSupported, required, type FieldError } from './field.ts';
 import { metaErrors, selectorMatches, selectorMismatch, validateLabelSelector, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
 import { intOrPercentValue, notMoreThan100Percent, selectorImmutable, validatePositiveIntOrPercent, workloadStrategy, type IntOrPercent } from './apps-validation.ts';
@@ -64,7 +64,7 @@ function validateDaemonSetSpec(spec: Json): FieldError[] {
 	const sel = asRecord(spec.selector);
 	const empty = !!sel && Object.keys(asRecord(sel.matchLabels) ?? {}).length + ((sel.matchExpressions as unknown[] | undefined)?.length ?? 0) === 0;
 	if (!empty && !selectorMatches(spec.selector, labels)) errs.push(selectorMismatch('spec.template', labels));
-	if (empty) errs.push(invalid('spec.selector', sel, 'empty selector is invalid for daemonset', goLabelSelector(sel as Parameters<typeof goLabelSelector>[0])));
+	if (empty) errs.push(invalid('spec.selector', sel, 'empty selector is invalid for daemonset', jsonLabelSelector(sel as Parameters<typeof jsonLabelSelector>[0])));
 	errs.push(...validatePodTemplateSpec(template, 'spec.template'));
 	const podSpec = asRecord(template.spec) ?? {};
 	const restartPolicy = String(podSpec.restartPolicy ?? '');

@@ -10,7 +10,7 @@
  * ValidateDeploymentSpec).
  */
 import type { KubeObject } from '../../api/types.ts';
-import { asRecord, child, forbidden, goIntOrString, invalid, notSupported, required, type FieldError } from './field.ts';
+import { asRecord, child, forbidden, jsonIntOrString, invalid, notSupported, required, type FieldError } from './field.ts';
 import { metaErrors, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
 import { intOrPercentValue, notMoreThan100Percent, selectorImmutable, validatePositiveIntOrPercent, validateSelectorAndTemplate, workloadStrategy, type IntOrPercent } from './apps-validation.ts';
 
@@ -50,7 +50,7 @@ function validateStrategy(strategy: Json, path: string): FieldError[] {
 			errs.push(...validatePositiveIntOrPercent(maxUnavailable, child(rp, 'maxUnavailable')));
 			errs.push(...validatePositiveIntOrPercent(maxSurge, child(rp, 'maxSurge')));
 			if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
-				errs.push(invalid(child(rp, 'maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0', goIntOrString(maxUnavailable)));
+				errs.push(invalid(child(rp, 'maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0', jsonIntOrString(maxUnavailable)));
 			}
 			errs.push(...notMoreThan100Percent(maxUnavailable, child(rp, 'maxUnavailable')));
 			break;

@@ -1,8 +1,8 @@
 /**
  * Builders for validation errors, as apimachinery's field package makes
- * them, and the Go `%#v` renderings upstream puts in messages for values
- * that are not plain strings or numbers (maps, label selectors,
- * IntOrString...). The text of each error is produced by ../errors.ts
+ * them, and the renderings upstream puts in messages for values that are
+ * not plain strings or numbers (maps, label selectors, IntOrString...: their
+ * JSON). The text of each error is produced by ../errors.ts
  * (formatFieldError).
  *
  * Mirrors
@@ -10,7 +10,7 @@
  * staging/src/k8s.io/apimachinery/pkg/util/validation/field/path.go.
  */
 import type { FieldError } from '../errors.ts';
-import { compareGoStrings, goQuote } from '../../golang/json.ts';
+import { compactJson, goQuote } from '../../golang/json.ts';
 
 export type { FieldError };
 
@@ -19,7 +19,7 @@ export function required(field: string, detail = ''): FieldError {
 	return detail ? { field, type: 'FieldValueRequired', detail } : { field, type: 'FieldValueRequired' };
 }
 
-/** field.Invalid; `rendered` is the Go `%#v` text when the value is not a string or a number. */
+/** field.Invalid; `rendered` is the value's text as ErrorBody prints it when that is not a string or a number (its JSON). */
 export function invalid(field: string, value: unknown, detail: string, rendered?: string): FieldError {
 	const e: FieldError = { field, type: 'FieldValueInvalid', value, detail };
 	if (rendered !== undefined) e.rendered = rendered;
@@ -72,25 +72,24 @@ export function child(path: string, ...names: string[]): string {
 	return [path, ...names].filter((p) => p !== '').join('.');
 }
 
-// ---- Go %#v renderings --------------------------------------------------------
+// ---- how ErrorBody renders a bad value -------------------------------------------
+// field.Error.ErrorBody prints a string `%q`, a number or bool `%v`, and
+// anything else as its json.Marshal text (since v1.34; before, Go's `%#v`:
+// `map[string]string{"app":"web"}`, `v1.LabelSelector{MatchLabels:...}`).
 
-/** `map[string]string{"a":"1", "b":"2"}`: fmt sorts map keys; a nil map prints `map[string]string(nil)`. */
-export function goStringMap(map: Record<string, string> | undefined | null): string {
-	if (!map) return 'map[string]string(nil)';
-	const keys = Object.keys(map).sort(compareGoStrings);
-	return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(map[k])}`).join(', ')}}`;
+/** A map[string]string as json.Marshal writes it (keys sorted), `null` for a nil map: `{"app":"web"}`. */
+export function jsonStringMap(map: Record<string, string> | undefined | null): string {
+	return map ? compactJson(map) : 'null';
 }
 
-/** `[]string{"a", "b"}`, or `[]string(nil)`. */
-export function goStringSlice(values: readonly string[] | undefined | null): string {
-	if (!values) return '[]string(nil)';
-	return `[]string{${values.map((v) => goQuote(v)).join(', ')}}`;
+/** A []string as json.Marshal writes it, `null` for a nil slice: `["a","b"]`. */
+export function jsonStringSlice(values: readonly string[] | undefined | null): string {
+	return values ? compactJson([...values]) : 'null';
 }
 
-/** intstr.IntOrString as `%#v` prints the value type (its String method has a pointer receiver). */
-export function goIntOrString(value: number | string | undefined): string {
-	if (typeof value === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(value)}}`;
-	return `intstr.IntOrString{Type:0, IntVal:${value ?? 0}, StrVal:""}`;
+/** An intstr.IntOrString through its MarshalJSON: `25` or `"25%"`. */
+export function jsonIntOrString(value: number | string | undefined): string {
+	return typeof value === 'string' ? compactJson(value) : String(value ?? 0);
 }
 
 interface SelectorLike {
@@ -98,15 +97,16 @@ interface SelectorLike {
 	matchExpressions?: Array<{ key: string; operator: string; values?: string[] | null }> | null;
 }
 
-/** A metav1.LabelSelector as `%#v` prints the dereferenced value (`v1.LabelSelector{...}`). */
-export function goLabelSelector(selector: SelectorLike | undefined | null, pkg = 'v1'): string {
+/** A metav1.LabelSelector as json.Marshal writes the struct: its fields in order, empty ones omitted (`omitempty`): `{"matchLabels":{"app":"b"}}`. */
+export function jsonLabelSelector(selector: SelectorLike | undefined | null): string {
 	if (!selector) return 'null';
-	const expressions = selector.matchExpressions
-		? `[]${pkg}.LabelSelectorRequirement{${selector.matchExpressions
-				.map((e) => `${pkg}.LabelSelectorRequirement{Key:${goQuote(e.key)}, Operator:${goQuote(e.operator)}, Values:${goStringSlice(e.values)}}`)
-				.join(', ')}}`
-		: `[]${pkg}.LabelSelectorRequirement(nil)`;
-	return `${pkg}.LabelSelector{MatchLabels:${goStringMap(selector.matchLabels)}, MatchExpressions:${expressions}}`;
+	const fields: string[] = [];
+	if (selector.matchLabels && Object.keys(selector.matchLabels).length) fields.push(`"matchLabels":${compactJson(selector.matchLabels)}`);
+	if (selector.matchExpressions?.length) {
+		const requirements = selector.matchExpressions.map((e) => `{"key":${compactJson(e.key)},"operator":${compactJson(e.operator)}${e.values?.length ? `,"values":${compactJson([...e.values])}` : ''}}`);
+		fields.push(`"matchExpressions":[${requirements.join(',')}]`);
+	}
+	return `{${fields.join(',')}}`;
 }
 
 // ---- small readers for untyped JSON ---------------------------------------------

@@ -70,7 +70,7 @@ describe('Job validation', () => {
 			'a hand-written selector without manualSelector',
 			job({ selector: { matchLabels: { app: 'pi' } }, template: { metadata: { labels: { app: 'pi' } }, ...template() } }),
 			[
-				`spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"pi", "batch.kubernetes.io/controller-uid":"${UID}"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: \`selector\` not auto-generated`,
+				`spec.selector: Invalid value: {"matchLabels":{"app":"pi","batch.kubernetes.io/controller-uid":"${UID}"}}: \`selector\` not auto-generated`,
 			],
 		],
 	])('rejects %s', (_name, obj, expected) => {

@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import { isDNS1123Label } from '../../api/labels.ts';
-import { asRecord, asStringMap, forbidden, goLabelSelector, goStringMap, invalid, key, notSupported, required, type FieldError } from './field.ts';
+import { asRecord, asStringMap, forbidden, jsonLabelSelector, jsonStringMap, invalid, key, notSupported, required, type FieldError } from './field.ts';
 import { metaErrors, selectorMatches, selectorMismatch, validateLabelSelector, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
 import { workloadStrategy } from './apps-validation.ts';
@@ -61,7 +61,7 @@ function generateSelector(obj: KubeObject): void {
 function hasLabel(labels: Record<string, string> | undefined, k: string, expected: string): FieldError[] {
 	const path = key('spec.template.metadata.labels', k);
 	if (!labels || !(k in labels)) return [required(path, `must be '${expected}'`)];
-	return labels[k] === expected ? [] : [invalid(path, labels, `must be '${expected}'`, goStringMap(labels))];
+	return labels[k] === expected ? [] : [invalid(path, labels, `must be '${expected}'`, jsonStringMap(labels))];
 }
 
 /** validateGeneratedSelector: without manualSelector the labels and selector must be the generated ones. */
@@ -82,7 +82,7 @@ function validateGeneratedSelector(obj: KubeObject): FieldError[] {
 	const matchLabels = asStringMap(asRecord(spec.selector)?.matchLabels) ?? {};
 	const expressions = (asRecord(spec.selector)?.matchExpressions as unknown[] | undefined) ?? [];
 	const generated = Object.keys(matchLabels).length === 1 && matchLabels[CONTROLLER_UID_LABEL] === uid && expressions.length === 0;
-	if (!generated) errs.push(invalid('spec.selector', spec.selector, '`selector` not auto-generated', goLabelSelector(spec.selector as Parameters<typeof goLabelSelector>[0])));
+	if (!generated) errs.push(invalid('spec.selector', spec.selector, '`selector` not auto-generated', jsonLabelSelector(spec.selector as Parameters<typeof jsonLabelSelector>[0])));
 	return errs;
 }
 
@@ -133,7 +133,7 @@ function validateJobUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
 	const oldSpec = asRecord(old.spec) ?? {};
 	const errs = [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateJob(obj)];
 	if (JSON.stringify(spec.selector ?? null) !== JSON.stringify(oldSpec.selector ?? null)) {
-		errs.push(invalid('spec.selector', spec.selector, 'field is immutable', goLabelSelector(spec.selector as Parameters<typeof goLabelSelector>[0])));
+		errs.push(invalid('spec.selector', spec.selector, 'field is immutable', jsonLabelSelector(spec.selector as Parameters<typeof jsonLabelSelector>[0])));
 	}
 	if (spec.completions !== oldSpec.completions) errs.push(invalid('spec.completions', spec.completions ?? null, 'field is immutable'));
 	if (spec.completionMode !== oldSpec.completionMode) errs.push(invalid('spec.completionMode', spec.completionMode ?? null, 'field is immutable'));

@@ -12,7 +12,7 @@
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, labelSelectorFromObject, SelectorError } from '../../api/labels.ts';
 import { utf8Length } from '../../golang/utf8.ts';
-import { child, forbidden, goStringMap, index, invalid, required, tooLong, type FieldError } from './field.ts';
+import { child, forbidden, jsonStringMap, index, invalid, required, tooLong, type FieldError } from './field.ts';
 
 /** apimachineryvalidation.FieldImmutableErrorMsg. */
 const FIELD_IMMUTABLE = 'field is immutable';
@@ -303,5 +303,5 @@ export function selectorMatches(selector: unknown, labels: Record<string, string
 
 /** The `selector does not match template labels` error on `<path>.metadata.labels`. */
 export function selectorMismatch(templatePath: string, templateLabels: Record<string, string> | undefined): FieldError {
-	return invalid(child(templatePath, 'metadata', 'labels'), templateLabels, '`selector` does not match template `labels`', goStringMap(templateLabels));
+	return invalid(child(templatePath, 'metadata', 'labels'), templateLabels, '`selector` does not match template `labels`', jsonStringMap(templateLabels));
 }

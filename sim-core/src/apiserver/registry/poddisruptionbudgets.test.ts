@@ -37,7 +37,7 @@ describe('the PodDisruptionBudget strategy', () => {
 			{ minAvailable: 2, maxUnavailable: 1 },
 			'spec: Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0xc000a3e1a0), Selector:(*v1.LabelSelector)(0xc000b1c2d0), MaxUnavailable:(*intstr.IntOrString)(0xc000a3e1c0), UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: minAvailable and maxUnavailable cannot be both set',
 		],
-		['a percentage over 100', { maxUnavailable: '150%' }, 'spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%'],
+		['a percentage over 100', { maxUnavailable: '150%' }, 'spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%'],
 		['a negative number', { minAvailable: -1 }, 'spec.minAvailable: Invalid value: -1: must be greater than or equal to 0'],
 		['an unknown eviction policy', { minAvailable: 1, unhealthyPodEvictionPolicy: 'Sometimes' }, 'spec.unhealthyPodEvictionPolicy: Unsupported value: "Sometimes": supported values: "AlwaysAllow", "IfHealthyBudget"'],
 	])('refuses %s', (_what, spec, cause) => {

@@ -53,7 +53,7 @@ describe('RBAC validation', () => {
 			'non-resource URLs in a namespaced Role',
 			roleStrategyNamespaced,
 			{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] },
-			['rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs'],
+			['rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs'],
 		],
 		['a ClusterRole name with a slash', clusterRoleStrategy, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'a/b' }, rules: [] }, ["metadata.name: Invalid value: \"a/b\": may not contain '/'"]],
 	])('rejects %s', (_name, strategy, o, expected) => {
@@ -64,7 +64,7 @@ describe('RBAC validation', () => {
 		const old = create(roleBindingStrategy, binding({})).obj;
 		const next = create(roleBindingStrategy, binding({ roleRef: { kind: 'Role', name: 'writer' } })).obj;
 		expect(roleBindingStrategy.validateUpdate!(next, old, ctx).map(formatFieldError)).toEqual([
-			'roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"writer"}: cannot change roleRef',
+			'roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"Role","Name":"writer"}: cannot change roleRef',
 		]);
 	});
 });

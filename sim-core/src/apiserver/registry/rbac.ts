@@ -12,8 +12,8 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
-import { asArray, asRecord, child, index, invalid, notSupported, required, type FieldError } from './field.ts';
-import { goQuote } from '../../golang/json.ts';
+import { asArray, asRecord, child, index, invalid, jsonStringSlice, notSupported, required, type FieldError } from './field.ts';
+import { compactJson } from '../../golang/json.ts';
 import { metaErrors, nameIsDNSSubdomain, nameIsValidPathSegment, validateObjectMetaUpdate } from './objectmeta.ts';
 
 type Json = Record<string, unknown>;
@@ -27,7 +27,7 @@ function validatePolicyRule(rule: Json, namespaced: boolean, path: string): Fiel
 	if (asArray(rule.verbs).length === 0) errs.push(required(child(path, 'verbs'), 'verbs must contain at least one value'));
 	const urls = asArray<string>(rule.nonResourceURLs);
 	if (urls.length > 0) {
-		const rendered = `[]string{${urls.map((u) => goQuote(u)).join(', ')}}`;
+		const rendered = jsonStringSlice(urls);
 		if (namespaced) errs.push(invalid(child(path, 'nonResourceURLs'), urls, 'namespaced rules cannot apply to non-resource URLs', rendered));
 		if (asArray(rule.apiGroups).length || asArray(rule.resources).length || asArray(rule.resourceNames).length) {
 			errs.push(invalid(child(path, 'nonResourceURLs'), urls, 'rules cannot apply to both regular resources and non-resource URLs', rendered));
@@ -67,9 +67,9 @@ function validateSubject(subject: Json, namespaced: boolean, path: string): Fiel
 	return errs;
 }
 
-/** `rbac.RoleRef{...}` as `%#v` prints it in the "cannot change roleRef" error. */
-function goRoleRef(ref: Json): string {
-	return `rbac.RoleRef{APIGroup:${goQuote(String(ref.apiGroup ?? ''))}, Kind:${goQuote(String(ref.kind ?? ''))}, Name:${goQuote(String(ref.name ?? ''))}}`;
+/** The internal rbac.RoleRef as json.Marshal writes it in the "cannot change roleRef" error (no json tags: Go's field names). */
+function roleRefJson(ref: Json): string {
+	return `{"APIGroup":${compactJson(String(ref.apiGroup ?? ''))},"Kind":${compactJson(String(ref.kind ?? ''))},"Name":${compactJson(String(ref.name ?? ''))}}`;
 }
 
 function validateBinding(obj: KubeObject, namespaced: boolean): FieldError[] {
@@ -114,7 +114,7 @@ function bindingStrategy(namespaced: boolean): Strategy {
 			const ref = asRecord(obj.roleRef) ?? {};
 			const oldRef = asRecord(old.roleRef) ?? {};
 			if (ref.apiGroup !== oldRef.apiGroup || ref.kind !== oldRef.kind || ref.name !== oldRef.name) {
-				errs.push(invalid('roleRef', ref, 'cannot change roleRef', goRoleRef(ref)));
+				errs.push(invalid('roleRef', ref, 'cannot change roleRef', roleRefJson(ref)));
 			}
 			return errs;
 		},

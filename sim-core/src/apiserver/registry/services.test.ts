@@ -111,13 +111,13 @@ describe('Service validation', () => {
 
 	it('rejects a requested cluster IP that is taken, with the allocator wording', () => {
 		expect(create(svc({ ...http(), clusterIP: '10.96.0.10' }), context([taken])).errors).toEqual([
-			'spec.clusterIPs: Invalid value: []string{"10.96.0.10"}: failed to allocate IP 10.96.0.10: provided IP is already allocated',
+			'spec.clusterIPs: Invalid value: ["10.96.0.10"]: failed to allocate IP 10.96.0.10: provided IP is already allocated',
 		]);
 	});
 
 	it('rejects a requested cluster IP outside the service range', () => {
 		expect(create(svc({ ...http(), clusterIP: '10.0.0.1' })).errors).toEqual([
-			'spec.clusterIPs: Invalid value: []string{"10.0.0.1"}: failed to allocate IP 10.0.0.1: the provided IP (10.0.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
+			'spec.clusterIPs: Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: the provided IP (10.0.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
 		]);
 	});
 
@@ -145,6 +145,6 @@ describe('Service updates', () => {
 		const next = JSON.parse(JSON.stringify(old)) as KubeObject;
 		(next.spec as { clusterIP: string }).clusterIP = '10.96.0.51';
 		serviceStrategy.prepareForUpdate!(next, old, context([old]));
-		expect(serviceStrategy.validateUpdate!(next, old, context([old])).map(formatFieldError)).toEqual(['spec.clusterIPs[0]: Invalid value: []string{"10.96.0.51"}: may not change once set']);
+		expect(serviceStrategy.validateUpdate!(next, old, context([old])).map(formatFieldError)).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.51"]: may not change once set']);
 	});
 });

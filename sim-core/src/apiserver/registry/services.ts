@@ -12,7 +12,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
-import { asArray, asRecord, asStringMap, child, duplicate, forbidden, goIntOrString, goStringSlice, index, invalid, notSupported, required, type FieldError } from './field.ts';
+import { asArray, asRecord, asStringMap, child, duplicate, forbidden, jsonIntOrString, jsonStringSlice, index, invalid, notSupported, required, type FieldError } from './field.ts';
 import { goQuote } from '../../golang/json.ts';
 import { metaErrors, nameIsDNS1035Label, validateDNS1123Label, validateDNS1123Subdomain, validateIP, validateLabels, validateObjectMetaUpdate, validatePortNumOrName, validateQualifiedName, isValidPortNum } from './objectmeta.ts';
 import { allocateClusterIP, allocateNodePort, clusterIPProblem, nodePortProblem } from './service-allocation.ts';
@@ -129,9 +129,9 @@ function allocateNodePorts(obj: KubeObject, ctx: StrategyContext): void {
 	}
 }
 
-/** `core.ServicePort{...}` as `%#v` prints the duplicate-port key. */
-function goServicePortKey(protocol: string, port: number): string {
-	return `core.ServicePort{Name:"", Protocol:${goQuote(protocol)}, AppProtocol:(*string)(nil), Port:${port}, TargetPort:${goIntOrString(0)}, NodePort:0}`;
+/** The duplicate-port key, an internal core.ServicePort, as json.Marshal writes it: no json tags, so Go's field names. */
+function servicePortKeyJson(protocol: string, port: number): string {
+	return `{"Name":"","Protocol":${goQuote(protocol)},"AppProtocol":null,"Port":${port},"TargetPort":${jsonIntOrString(0)},"NodePort":0}`;
 }
 
 function validateServicePort(p: Json, requireName: boolean, names: Set<string>, path: string): FieldError[] {
@@ -160,8 +160,8 @@ function validateClusterIPFields(spec: Json): FieldError[] {
 	const ips = asArray<string>(spec.clusterIPs);
 	if (ip) {
 		if (ips.length === 0) errs.push(required('spec.clusterIPs'));
-		else if (ips[0] !== ip) errs.push(invalid('spec.clusterIPs', ips, 'first value must match `clusterIP`', goStringSlice(ips)));
-	} else if (ips.length) errs.push(invalid('spec.clusterIPs', ips, 'must be empty when `clusterIP` is not specified', goStringSlice(ips)));
+		else if (ips[0] !== ip) errs.push(invalid('spec.clusterIPs', ips, 'first value must match `clusterIP`', jsonStringSlice(ips)));
+	} else if (ips.length) errs.push(invalid('spec.clusterIPs', ips, 'must be empty when `clusterIP` is not specified', jsonStringSlice(ips)));
 	const seen = new Set<string>();
 	asArray<string>(spec.ipFamilies).forEach((f, i) => {
 		if (f !== 'IPv4' && f !== 'IPv6') errs.push(notSupported(`spec.ipFamilies[${i}]`, f, ['IPv4', 'IPv6']));
@@ -177,7 +177,7 @@ function validateClusterIPFields(spec: Json): FieldError[] {
 		if (i === 0 && value === 'None') {
 			if (ips.length > 1) {
 				badIPs = true;
-				errs.push(invalid('spec.clusterIPs', ips, "'None' must be the first and only value", goStringSlice(ips)));
+				errs.push(invalid('spec.clusterIPs', ips, "'None' must be the first and only value", jsonStringSlice(ips)));
 			}
 			return;
 		}
@@ -185,9 +185,9 @@ function validateClusterIPFields(spec: Json): FieldError[] {
 		if (e.length) badIPs = true;
 		errs.push(...e);
 	});
-	if (ips.length > 2) errs.push(invalid('spec.clusterIPs', ips, 'may only hold up to 2 values', goStringSlice(ips)));
+	if (ips.length > 2) errs.push(invalid('spec.clusterIPs', ips, 'may only hold up to 2 values', jsonStringSlice(ips)));
 	if (badIPs) return errs;
-	if (ips.length > 1) errs.push(invalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family', goStringSlice(ips)));
+	if (ips.length > 1) errs.push(invalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family', jsonStringSlice(ips)));
 	return errs;
 }
 
@@ -234,7 +234,7 @@ function validateService(obj: KubeObject): FieldError[] {
 			nodePorts.add(k);
 		}
 		const k = `${str(p?.protocol)}/${p?.port}`;
-		if (portKeys.has(k)) errs.push(duplicate(`spec.ports[${i}]`, k, goServicePortKey(str(p?.protocol), Number(p?.port))));
+		if (portKeys.has(k)) errs.push(duplicate(`spec.ports[${i}]`, k, servicePortKeyJson(str(p?.protocol), Number(p?.port))));
 		portKeys.add(k);
 	});
 	if (spec.allocateLoadBalancerNodePorts !== undefined && type !== 'LoadBalancer') {
@@ -264,7 +264,7 @@ function allocationErrors(obj: KubeObject, ctx: StrategyContext, old?: KubeObjec
 	const ips = asArray<string>(spec.clusterIPs);
 	if (spec.type !== 'ExternalName' && ips.length && ips[0] !== 'None' && ips[0] !== asArray<string>(oldSpec.clusterIPs)[0]) {
 		const problem = clusterIPProblem(ctx, obj, ips[0]);
-		if (problem) errs.push(invalid('spec.clusterIPs', ips, `failed to allocate IP ${ips[0]}: ${problem}`, goStringSlice(ips)));
+		if (problem) errs.push(invalid('spec.clusterIPs', ips, `failed to allocate IP ${ips[0]}: ${problem}`, jsonStringSlice(ips)));
 	}
 	const oldNodePorts = new Set(asArray<Json>(oldSpec.ports).map((p) => p?.nodePort));
 	asArray<Json>(spec.ports).forEach((p, i) => {
@@ -284,13 +284,13 @@ function clusterIPUpdateErrors(spec: Json, oldSpec: Json): FieldError[] {
 	const errs: FieldError[] = [];
 	if (oldIPs.length === ips.length) {
 		oldIPs.forEach((ip, i) => {
-			if (ip !== ips[i]) errs.push(invalid(`spec.clusterIPs[${i}]`, ips, 'may not change once set', goStringSlice(ips)));
+			if (ip !== ips[i]) errs.push(invalid(`spec.clusterIPs[${i}]`, ips, 'may not change once set', jsonStringSlice(ips)));
 		});
 	} else if (oldIPs.length > ips.length) {
-		if (ips.length === 0) errs.push(invalid('spec.clusterIPs[0]', ips, 'primary clusterIP can not be unset', goStringSlice(ips)));
-		else if (ips[0] !== oldIPs[0]) errs.push(invalid('spec.clusterIPs[0]', ips, 'may not change once set', goStringSlice(ips)));
+		if (ips.length === 0) errs.push(invalid('spec.clusterIPs[0]', ips, 'primary clusterIP can not be unset', jsonStringSlice(ips)));
+		else if (ips[0] !== oldIPs[0]) errs.push(invalid('spec.clusterIPs[0]', ips, 'may not change once set', jsonStringSlice(ips)));
 	} else if (oldIPs.length > 0 && ips[0] !== oldIPs[0]) {
-		errs.push(invalid('spec.clusterIPs[0]', ips, 'may not change once set', goStringSlice(ips)));
+		errs.push(invalid('spec.clusterIPs[0]', ips, 'may not change once set', jsonStringSlice(ips)));
 	}
 	return errs;
 }

@@ -11,7 +11,7 @@
  * ValidatePodTemplateSpecForStatefulSet, ValidateStatefulSetUpdate).
  */
 import type { KubeObject } from '../../api/types.ts';
-import { asRecord, asStringMap, child, forbidden, goIntOrString, goLabelSelector, invalid, jsonEquals, notSupported, required, type FieldError } from './field.ts';
+import { asRecord, asStringMap, child, forbidden, jsonIntOrString, jsonLabelSelector, invalid, jsonEquals, notSupported, required, type FieldError } from './field.ts';
 import { metaErrors, selectorMatches, selectorMismatch, validateAnnotations, validateLabels, validateLabelSelector, validateNonnegative, validateObjectMetaUpdate } from './objectmeta.ts';
 import { validatePodAnnotations } from './pod-validation.ts';
 import { intOrPercentValue, notMoreThan100Percent, validatePositiveIntOrPercent, workloadStrategy, type IntOrPercent } from './apps-validation.ts';
@@ -59,7 +59,7 @@ function validateStatefulSetSpec(spec: Json): FieldError[] {
 			if (maxUnavailable !== undefined && maxUnavailable !== null) {
 				const path = 'spec.updateStrategy.rollingUpdate.maxUnavailable';
 				errs.push(...validatePositiveIntOrPercent(maxUnavailable, path));
-				if (intOrPercentValue(maxUnavailable) === 0) errs.push(invalid(path, maxUnavailable, 'cannot be 0', goIntOrString(maxUnavailable)));
+				if (intOrPercentValue(maxUnavailable) === 0) errs.push(invalid(path, maxUnavailable, 'cannot be 0', jsonIntOrString(maxUnavailable)));
 				errs.push(...notMoreThan100Percent(maxUnavailable, path));
 			}
 			break;
@@ -73,7 +73,7 @@ function validateStatefulSetSpec(spec: Json): FieldError[] {
 	else {
 		errs.push(...validateLabelSelector(sel, 'spec.selector'));
 		if (Object.keys(asRecord(sel.matchLabels) ?? {}).length + ((sel.matchExpressions as unknown[] | undefined)?.length ?? 0) === 0) {
-			errs.push(invalid('spec.selector', sel, 'empty selector is invalid for statefulset', goLabelSelector(sel as Parameters<typeof goLabelSelector>[0])));
+			errs.push(invalid('spec.selector', sel, 'empty selector is invalid for statefulset', jsonLabelSelector(sel as Parameters<typeof jsonLabelSelector>[0])));
 		}
 	}
 	const template = asRecord(spec.template) ?? {};

@@ -1,21 +1,26 @@
 /**
  * `kubectl config`: the reader's kubeconfig, the admin.conf kubeadm writes
  * (cluster `kubernetes`, user `kubernetes-admin`, context
- * `kubernetes-admin@kubernetes`). Read-only subcommands: view (secrets
- * shortened to `DATA+OMITTED` unless `--raw`), current-context,
- * get-contexts, get-clusters, get-users.
+ * `kubernetes-admin@kubernetes`). Reading: view (secrets shortened to
+ * `DATA+OMITTED` unless `--raw`), current-context, get-contexts,
+ * get-clusters, get-users. Writing: set-context on the one context (its
+ * namespace, which kubectl then uses by default, as kubernetes.io's
+ * "Setting the namespace preference" does) and use-context; the rest
+ * (new clusters, users and contexts) say they are not supported.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/config/view.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/current_context.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/get_contexts.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/get_clusters.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/get_users.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/set_context.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/use_context.go,
  * staging/src/k8s.io/client-go/tools/clientcmd/api/helpers.go
  * (ShortenConfig, RedactSecrets).
  */
 import type { CommandResult } from '../../shell/types.ts';
 import type { JsonValue } from '../../golang/json.ts';
-import { stringifyYaml } from '../../yaml/index.ts';
+import { parseYaml, stringifyYaml } from '../../yaml/index.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { formatTable } from '../printers/tabwriter.ts';
 import { executeJsonPath, JsonPathError } from '../printers/jsonpath.ts';
@@ -99,6 +104,42 @@ function getContexts(invocation: KubectlInvocation): CommandResult {
 	return { stdout: formatTable(rows), stderr: errors.length ? errorText(errors) : '', exitCode: errors.length ? 1 : 0 };
 }
 
+/**
+ * `kubectl config set-context (NAME | --current) [--namespace=NS]`: writes
+ * the namespace into the context in the kubeconfig file kubectl read (an
+ * empty value removes it). Only kubeadm's one context exists here.
+ */
+function setContext(invocation: KubectlInvocation): CommandResult {
+	const { args, env } = invocation;
+	const named = args.positionals[1];
+	if (args.flags.current === true && named !== undefined) return { stdout: '', stderr: errorText(['you cannot specify both a context name and --current']), exitCode: 1 };
+	if (args.flags.current !== true && named === undefined) return { stdout: '', stderr: errorText(['you must specify a non-empty context name or --current']), exitCode: 1 };
+	const name = named ?? KUBECONFIG.context;
+	if (name !== KUBECONFIG.context || (args.set.has('cluster') && args.flags.cluster !== KUBECONFIG.cluster) || (args.set.has('user') && args.flags.user !== KUBECONFIG.user))
+		return { stdout: '', stderr: errorText([`config set-context can only change the namespace of the context ${KUBECONFIG.context} in this simulated cluster`]), exitCode: 1 };
+	const path = env.kubeconfigPath;
+	const text = path ? env.readFile(path) : undefined;
+	if (!path || text === undefined || !env.writeFile) return { stdout: '', stderr: errorText(['no kubeconfig file to write']), exitCode: 1 };
+	const config = parseYaml(text) as { contexts?: Array<{ name: string; context: Record<string, unknown> }> };
+	const entry = config.contexts?.find((c) => c.name === name);
+	if (!entry) return { stdout: '', stderr: errorText([`no context exists with the name: ${JSON.stringify(name)}`]), exitCode: 1 };
+	if (args.set.has('namespace')) {
+		const namespace = String(args.flags.namespace ?? '');
+		if (namespace) entry.context.namespace = namespace;
+		else delete entry.context.namespace;
+	}
+	env.writeFile(path, stringifyYaml(config as unknown as JsonValue));
+	return { stdout: `Context ${JSON.stringify(name)} modified.\n`, stderr: '', exitCode: 0 };
+}
+
+/** `kubectl config use-context NAME`: the one context is already current. */
+function useContext(invocation: KubectlInvocation): CommandResult {
+	const name = invocation.args.positionals[1];
+	if (name === undefined) return { stdout: '', stderr: errorText(['empty context names are not allowed']), exitCode: 1 };
+	if (name !== KUBECONFIG.context) return { stdout: '', stderr: errorText([`no context exists with the name: ${JSON.stringify(name)}`]), exitCode: 1 };
+	return { stdout: `Switched to context ${JSON.stringify(name)}.\n`, stderr: '', exitCode: 0 };
+}
+
 /** Runs `kubectl config <subcommand>`. */
 function runConfig(invocation: KubectlInvocation): CommandResult {
 	const sub = invocation.args.positionals[0];
@@ -114,7 +155,9 @@ function runConfig(invocation: KubectlInvocation): CommandResult {
 		case 'get-users':
 			return { stdout: `NAME\n${KUBECONFIG.user}\n`, stderr: '', exitCode: 0 };
 		case 'use-context':
+			return useContext(invocation);
 		case 'set-context':
+			return setContext(invocation);
 		case 'set-cluster':
 		case 'set-credentials':
 		case 'set':
@@ -146,6 +189,7 @@ export const configCommand: KubectlCommand = {
 		{ name: 'flatten', kind: 'bool' },
 		{ name: 'merge', kind: 'bool', default: true },
 		{ name: 'no-headers', kind: 'bool' },
+		{ name: 'current', kind: 'bool' },
 	],
 	run: runConfig,
 };

@@ -329,10 +329,21 @@ function drainRun(inv: KubectlInvocation): CommandResult {
 	}
 	const found = findNodes(inv, 'drain NODE');
 	if ('result' in found) return { ...found.result, stderr: dry.stderr + found.result.stderr };
+	// The streams in the order written: the node is cordoned before the warnings about its Pods.
+	const chunks: Array<{ fd: 1 | 2; text: string }> = [];
+	const out = (text: string) => void (text && chunks.push({ fd: 1, text }));
+	const err = (text: string) => void (text && chunks.push({ fd: 2, text }));
+	const done = (result: CommandResult): CommandResult => {
+		out(result.stdout);
+		err(result.stderr);
+		const stream = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
+		return { stdout: stream(1), stderr: stream(2), exitCode: result.exitCode, chunks };
+	};
+	err(dry.stderr);
 	const cordoned = cordonNodes(inv, found.nodes, true, dry.strategy);
-	let stdout = cordoned.stdout;
-	let stderr = dry.stderr + cordoned.stderr;
-	if (cordoned.fatal) return checkErr(cordoned.fatal, stdout, stderr);
+	out(cordoned.stdout);
+	err(cordoned.stderr);
+	if (cordoned.fatal) return done(checkErr(cordoned.fatal));
 	const options: DrainOptions = {
 		force: args.flags.force === true,
 		ignoreDaemonSets: args.flags['ignore-daemonsets'] === true,
@@ -340,7 +351,7 @@ function drainRun(inv: KubectlInvocation): CommandResult {
 		skipWaitForDeleteTimeoutSeconds: Number(args.flags['skip-wait-for-delete-timeout'] ?? 0),
 	};
 	const printer = toPrinter(args, dry.strategy);
-	if ('error' in printer) return checkErr(printer.error, stdout, stderr);
+	if ('error' in printer) return done(checkErr(printer.error));
 	const fatal: KubectlError[] = [];
 	const remaining: string[] = [];
 	const info = resourceByName('', 'nodes')!;
@@ -351,35 +362,35 @@ function drainRun(inv: KubectlInvocation): CommandResult {
 		if ('error' in list) error = { kind: 'aggregate', errors: [list.error] };
 		else if (list.errors.length) error = { kind: 'aggregate', errors: list.errors.map(plain) };
 		else {
-			if (list.warnings) stderr += `Warning: ${list.warnings}\n`;
+			if (list.warnings) err(`Warning: ${list.warnings}\n`);
 			if (dry.strategy === 'client') {
-				for (const pod of list.pods) stdout += `evicting pod ${pod.metadata.namespace}/${pod.metadata.name} (dry run)\n`;
+				for (const pod of list.pods) out(`evicting pod ${pod.metadata.namespace}/${pod.metadata.name} (dry run)\n`);
 			} else if (list.pods.length) {
 				const removeAll = args.flags['disable-eviction'] === true ? deletePods : evictPods;
 				const run = removeAll(inv, list.pods, Number(args.flags['grace-period'] ?? -1), dry.strategy, timeout.ms > 0 ? timeout.ms : DRAIN_WAIT_CAP_MS);
-				stdout += run.stdout;
-				stderr += run.stderr;
+				out(run.stdout);
+				err(run.stderr);
 				if (run.error) {
 					error = run.error;
 					const pending = podsForDeletion(inv, name, podSelector, options);
 					if (!('error' in pending) && pending.pods.length) {
-						stderr += `There are pending pods in node ${JSON.stringify(name)} when an error occurred: ${errorText(run.error)}\n`;
-						for (const pod of pending.pods) stderr += `pod/${pod.metadata.name}\n`;
+						err(`There are pending pods in node ${JSON.stringify(name)} when an error occurred: ${errorText(run.error)}\n`);
+						for (const pod of pending.pods) err(`pod/${pod.metadata.name}\n`);
 					}
 				}
 			}
 		}
 		if (!error) {
-			stdout += printer.printer(typed(info, node as KubeObject), 'drained');
+			out(printer.printer(typed(info, node as KubeObject), 'drained'));
 			continue;
 		}
-		stderr += `error: unable to drain node ${JSON.stringify(name)} due to error: ${errorText(error)}, continuing command...\n`;
+		err(`error: unable to drain node ${JSON.stringify(name)} due to error: ${errorText(error)}, continuing command...\n`);
 		fatal.push(error);
 		remaining.push(name);
 	}
-	if (remaining.length) stderr += `There are pending nodes to be drained:\n${remaining.map((n) => ` ${n}\n`).join('')}`;
-	if (fatal.length) return checkErr({ kind: 'aggregate', errors: fatal }, stdout, stderr);
-	return { stdout, stderr, exitCode: 0 };
+	if (remaining.length) err(`There are pending nodes to be drained:\n${remaining.map((n) => ` ${n}\n`).join('')}`);
+	if (fatal.length) return done(checkErr({ kind: 'aggregate', errors: fatal }));
+	return done({ stdout: '', stderr: '', exitCode: 0 });
 }
 
 const NODE_FLAGS = [{ name: 'selector', short: 'l', kind: 'string' as const }, DRY_RUN_FLAG];
