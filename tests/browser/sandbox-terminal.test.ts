@@ -9,6 +9,17 @@ import { run, useStartedSandbox } from './sandbox-helpers.ts';
 const s = useStartedSandbox();
 
 describe('the sandbox terminal', () => {
+	it('replaces the suggested command when the reader clicks the prompt and types what the page says', async () => {
+		const input = s.sandbox.locator('.ca-term__input');
+		await s.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+		// The suggestion is on the prompt until the first command: this test runs first.
+		await expect.poll(() => input.inputValue()).toBe('kubectl get pods -n kube-system -o wide');
+		await input.click();
+		await s.page.keyboard.type('kubectl get nodes');
+		expect(await input.inputValue()).toBe('kubectl get nodes');
+		await input.fill('kubectl get pods -n kube-system -o wide');
+	});
+
 	it('offers the scenario\'s suggested command on the prompt, ready for Enter', async () => {
 		await expect.poll(() => s.sandbox.locator('.ca-term__input').inputValue()).toBe('kubectl get pods -n kube-system -o wide');
 		const output = await run(s.sandbox, 'kubectl get pods -n kube-system -o wide');

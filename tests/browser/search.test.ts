@@ -38,4 +38,14 @@ describe('search', () => {
 		expect(hits.every((p) => p.includes('/zh-cn/'))).toBe(true);
 		expect(problems).toEqual([]);
 	});
+
+	it('leaves the sandbox\'s static picture out of the index: no result quotes the map', async () => {
+		const { page, context } = await openWatched(browser, '');
+		// The picture lists every Pod with a status glyph (● Running); chapters name the Pod in prose and in command output.
+		const hits = await search(page, 'kube-scheduler-control-plane');
+		const texts = await page.locator('#starlight__search .pagefind-ui__result').allInnerTexts();
+		await context.close();
+		expect(hits.length).toBeGreaterThan(0);
+		expect(texts.filter((text) => text.includes('●'))).toEqual([]);
+	});
 });

@@ -261,7 +261,8 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 	if (!live) {
 		// The server-rendered picture (and the first render while hydrating): the starting cluster and what the live version does.
 		return (
-			<div class={`ca-sbx ca-sbx--static ca-sbx--h-${props.height}`} data-state="static">
+			// Not for search: the picture's pod names and states would come back as sub-results of every chapter with a sandbox.
+			<div class={`ca-sbx ca-sbx--static ca-sbx--h-${props.height}`} data-state="static" data-pagefind-ignore="all">
 				{MapPanel && <MapPanel {...panelProps('map')} />}
 				<p class="ca-sbx__nojs">{t('sandbox.static.note')}</p>
 			</div>

@@ -88,9 +88,15 @@ export function Terminal(props: TerminalProps) {
 		wasEditing.current = editing !== undefined;
 	}, [editing?.opened, editing === undefined]);
 
+	/** The line still holds a suggested command the reader has not touched: the first focus selects it, so typing replaces it. */
+	const untouchedDraft = useRef(!!props.draft?.text);
+	/** The focus just selected the draft: the click's mouseup must not put the caret down and undo that. */
+	const keepSelection = useRef(false);
+
 	useEffect(() => {
 		if (props.draft && props.draft.n > 0) {
 			setLine(props.draft.text);
+			untouchedDraft.current = true;
 			input.current?.focus();
 		}
 	}, [props.draft?.n]);
@@ -108,6 +114,7 @@ export function Terminal(props: TerminalProps) {
 
 	const run = async (text: string) => {
 		const trimmed = text.trim();
+		untouchedDraft.current = false;
 		setLine('');
 		browse.current = { index: history.current.length, saved: '' };
 		if (!trimmed) {
@@ -290,7 +297,19 @@ export function Terminal(props: TerminalProps) {
 					class="ca-term__input"
 					type="text"
 					value={line}
-					onInput={(event) => setLine((event.currentTarget as HTMLInputElement).value)}
+					onInput={(event) => {
+						untouchedDraft.current = false;
+						setLine((event.currentTarget as HTMLInputElement).value);
+					}}
+					onFocus={(event) => {
+						if (!untouchedDraft.current) return;
+						(event.currentTarget as HTMLInputElement).select();
+						keepSelection.current = true;
+					}}
+					onMouseUp={(event) => {
+						if (keepSelection.current) event.preventDefault();
+						keepSelection.current = false;
+					}}
 					onKeyDown={onKeyDown}
 					autocomplete="off"
 					autocapitalize="off"
