@@ -134,6 +134,26 @@ async function phase(name: keyof Phases): Promise<Result> {
 	return kb(all[name]);
 }
 
+/** Milliseconds from scrolling the first sandbox into view until `selector` matches inside it (and, with `painted`, the next frame is on screen). */
+function msFromScrollUntil(page: Page, selector: string, painted: boolean): Promise<number> {
+	return page.evaluate(
+		({ selector, painted }) =>
+			new Promise<number>((done) => {
+				const section = document.querySelector('section.ca-sandbox')!;
+				const start = performance.now();
+				const observer = new MutationObserver(() => {
+					if (!section.querySelector(selector)) return;
+					observer.disconnect();
+					if (painted) requestAnimationFrame(() => setTimeout(() => done(performance.now() - start)));
+					else done(performance.now() - start);
+				});
+				observer.observe(section, { subtree: true, childList: true, attributes: true });
+				section.scrollIntoView();
+			}),
+		{ selector, painted },
+	);
+}
+
 /** Milliseconds from scrolling the sandbox into view to the island answering input (hydrated), median of `samples`. */
 async function interactiveMs(samples = 9): Promise<Result> {
 	const missing = unavailable('ms');
@@ -143,24 +163,8 @@ async function interactiveMs(samples = 9): Promise<Result> {
 		for (let i = 0; i < samples; i++) {
 			await page.goto(url, { waitUntil: 'networkidle' });
 			await page.waitForTimeout(300);
-			const ms = await page.evaluate(
-				() =>
-					new Promise<number>((done) => {
-						const section = document.querySelector('section.ca-sandbox')!;
-						const start = performance.now();
-						const check = () => {
-							const frame = section.querySelector('.ca-sbx');
-							if (frame && frame.getAttribute('data-state') !== 'static' && frame.querySelector('.ca-term__input')) {
-								observer.disconnect();
-								// The island answers once its first frame is painted.
-								requestAnimationFrame(() => setTimeout(() => done(performance.now() - start)));
-							}
-						};
-						const observer = new MutationObserver(check);
-						observer.observe(section, { subtree: true, childList: true, attributes: true });
-						section.scrollIntoView();
-					}),
-			);
+			// The island answers once its first frame is painted.
+			const ms = await msFromScrollUntil(page, '.ca-sbx:not([data-state="static"]) .ca-term__input', true);
 			times.push(ms);
 		}
 		// Each sample is a fresh page load, so the chunks come from the browser's cache after the first: as on a reader's second chapter.
@@ -177,21 +181,7 @@ async function clusterReadyMs(samples = 5): Promise<Result> {
 		for (let i = 0; i < samples; i++) {
 			await page.goto(url, { waitUntil: 'networkidle' });
 			await page.waitForTimeout(300);
-			const ms = await page.evaluate(
-				() =>
-					new Promise<number>((done) => {
-						const section = document.querySelector('section.ca-sandbox')!;
-						const start = performance.now();
-						const observer = new MutationObserver(() => {
-							if (section.querySelector('.ca-sbx[data-state="ready"]')) {
-								observer.disconnect();
-								done(performance.now() - start);
-							}
-						});
-						observer.observe(section, { subtree: true, childList: true, attributes: true });
-						section.scrollIntoView();
-					}),
-			);
+			const ms = await msFromScrollUntil(page, '.ca-sbx[data-state="ready"]', false);
 			times.push(ms);
 		}
 		return { value: median(times), unit: 'ms (median)', note: `scroll into view -> cluster running; samples ${times.map((t) => t.toFixed(0)).join(' ')}` };

@@ -142,6 +142,10 @@ export const REBOOT_MS = 30_000;
  */
 const UNREGISTERED_POD_CIDR = nodePodCidr(255);
 
+/** What tab completion knows without asking the cluster: kubectl's verbs and flags, discovery's kinds (aggregated ones are not kubectl's to list here). */
+const COMPLETION_VERBS = kubectlVerbs(KUBECTL_COMMANDS);
+const COMPLETION_KINDS: ResourceKind[] = RESOURCES.filter((r) => r.verbs.length > 0 && !r.aggregated).map((r) => ({ name: r.resource, shortNames: r.shortNames, kind: r.kind, namespaced: r.namespaced }));
+
 export class Cluster {
 	readonly kernel: Kernel;
 	readonly options: ClusterOptions & { seed: number; startTime: string };
@@ -488,16 +492,14 @@ export class Cluster {
 	 * Reads the cluster as an observer; records nothing.
 	 */
 	complete(line: string, cursor: number): Completion {
-		const kinds: ResourceKind[] = RESOURCES.filter((r) => r.verbs.length > 0 && !r.aggregated).map((r) => ({ name: r.resource, shortNames: r.shortNames, kind: r.kind, namespaced: r.namespaced }));
 		return complete(line, cursor, {
 			// Words only: bash completes `[` and `:` too, but no reader tabs for them.
 			commands: this.shell.session.commandNames().filter((name) => /^[a-z]/.test(name)),
-			kubectl: kubectlVerbs(KUBECTL_COMMANDS),
-			resources: kinds,
+			kubectl: COMPLETION_VERBS,
+			resources: COMPLETION_KINDS,
 			names: (resource, namespace) => {
-				const kind = kinds.find((k) => k.name === resource || k.kind.toLowerCase() === resource || k.shortNames.includes(resource));
-				if (!kind) return [];
-				return this.list(kind.name, kind.namespaced ? namespace : undefined).map((o) => o.metadata.name ?? '');
+				const info = findResource(resource);
+				return info ? this.list(info.resource, info.namespaced ? namespace : undefined).map((o) => o.metadata.name ?? '') : [];
 			},
 			namespaces: () => this.list('namespaces').map((o) => o.metadata.name ?? ''),
 			nodes: () => this.nodeNames(),

@@ -33,6 +33,7 @@ import { durationFlag } from './delete.ts';
 import { DRY_RUN_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, withDryRun, type DryRunStrategy } from './print-flags.ts';
 import { isFatalCall, typed } from './resource-info.ts';
 import { visit } from './visit.ts';
+import { chunkedResult } from './run-attach.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** How long drain waits between eviction attempts a PodDisruptionBudget refused (drain.go EvictErrorRetryDelay = 5s). */
@@ -336,8 +337,7 @@ function drainRun(inv: KubectlInvocation): CommandResult {
 	const done = (result: CommandResult): CommandResult => {
 		out(result.stdout);
 		err(result.stderr);
-		const stream = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
-		return { stdout: stream(1), stderr: stream(2), exitCode: result.exitCode, chunks };
+		return chunkedResult(chunks, result.exitCode);
 	};
 	err(dry.stderr);
 	const cordoned = cordonNodes(inv, found.nodes, true, dry.strategy);

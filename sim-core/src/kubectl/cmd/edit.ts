@@ -24,6 +24,7 @@ import { parseYaml, stringifyYaml, YamlError } from '../../yaml/index.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { callError, checkErr, plain, type KubectlError } from './check-err.ts';
 import { createThreeWayMergePatch } from './three-way-merge.ts';
+import { chunkedResult } from './run-attach.ts';
 import { objectRefName } from '../names.ts';
 import { isFatalCall } from './resource-info.ts';
 import { visit } from './visit.ts';
@@ -111,8 +112,7 @@ function run(inv: KubectlInvocation): CommandResult {
 	const chunks: Array<{ fd: 1 | 2; text: string }> = [];
 	const out = (text: string) => void chunks.push({ fd: 1, text });
 	const err = (text: string) => void chunks.push({ fd: 2, text });
-	const stream = (fd: 1 | 2) => chunks.filter((c) => c.fd === fd).map((c) => c.text).join('');
-	const done = (code: number): CommandResult => ({ stdout: stream(1), stderr: stream(2), exitCode: code, chunks });
+	const done = (code: number): CommandResult => chunkedResult(chunks, code);
 	/** preservedFile: the edits stay in /tmp, and the reader is told where. */
 	const preserved = (message: string): CommandResult => {
 		err(`A copy of your changes has been stored to ${JSON.stringify(file)}\nerror: ${message}\n`);
