@@ -215,6 +215,8 @@ describe('while the cluster plays at 60x', () => {
 			// A failure above must not leave the clock running for the tests after it.
 			await s.sandbox.getByRole('button', { name: 'Pause', exact: true }).click();
 		}
+		// Views the worker pushed before it took the Pause may still land: read the clock once the sandbox says it is paused.
+		await expect.poll(() => s.sandbox.locator('.ca-time__state--playing').count()).toBe(0);
 		const paused = await clock.innerText();
 		await s.page.waitForTimeout(1500);
 		expect(await clock.innerText()).toBe(paused);

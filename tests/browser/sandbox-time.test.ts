@@ -101,6 +101,8 @@ describe('time in the sandbox', () => {
 		} finally {
 			await button('Pause').click();
 		}
+		// Views the worker pushed before it took the Pause may still land: read the clock once the sandbox says it is paused.
+		await expect.poll(() => s.sandbox.locator('.ca-time__state--playing').count()).toBe(0);
 		const paused = await clock(s.sandbox);
 		await s.page.waitForTimeout(1500);
 		expect(await clock(s.sandbox)).toBe(paused);
