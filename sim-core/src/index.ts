@@ -9,6 +9,7 @@ export { parseScenario, validateScenario, ScenarioError, COMPONENTS, NODE_COMPON
 
 export { Cluster, findResource, type ClusterSnapshot, type ClusterInput, type ExecResult, type EditSession, type Component, type ApplyResult } from './cluster/cluster.ts';
 export { complete, currentCommand, kubectlVerbs, type Completion, type CompletionContext, type KubectlVerb, type ResourceKind } from './cluster/completion.ts';
+export { readsOnly } from './cluster/read-only.ts';
 export type { ClusterOptions, NodeOptions, KubeSchedulerConfiguration } from './cluster/options.ts';
 export type { TraceEvent } from './sim/trace.ts';
 export type { SchedulingExplanation } from './scheduler/explanation.ts';
