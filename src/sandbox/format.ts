@@ -22,6 +22,29 @@ export function formatClock(wallMs: number): string {
 	return `${pad(Math.floor(day / 3600))}:${pad(Math.floor((day % 3600) / 60))}:${pad(day % 60)}`;
 }
 
+/** The clock to the millisecond, e.g. `08:00:33.009`: Next event often steps between events milliseconds apart. */
+export function formatClockMs(wallMs: number): string {
+	return `${formatClock(wallMs)}.${String(((Math.floor(wallMs) % 1000) + 1000) % 1000).padStart(3, '0')}`;
+}
+
+type Translate = (key: string, values?: Record<string, string | number>) => string;
+
+/** A span of virtual time in the locale's words, e.g. `3 min 19 s`, `1 h 5 min`. */
+export function formatSpan(ms: number, t: Translate): string {
+	const total = Math.max(0, Math.round(ms / 1000));
+	const h = Math.floor(total / 3600);
+	const m = Math.floor((total % 3600) / 60);
+	const s = total % 60;
+	if (h) return t('sandbox.time.span.h', { h, m });
+	if (m) return t('sandbox.time.span.m', { m, s });
+	return t('sandbox.time.span.s', { s });
+}
+
+/** A count of commands in the locale's words (`1 command`, `4 commands`). */
+export function formatCommands(n: number, t: Translate): string {
+	return n === 1 ? t('sandbox.time.commands.one') : t('sandbox.time.commands.other', { n });
+}
+
 /** Virtual time since the reader took over, e.g. `+0:05`, `+12:30`, `+1:02:03`. */
 export function formatElapsed(ms: number): string {
 	const total = Math.max(0, Math.floor(ms / 1000));

@@ -56,6 +56,26 @@ export interface ClusterView {
 	/** Time-travel bounds: the earliest instant one can go back to, and the latest reached. */
 	earliestMs: number;
 	latestMs: number;
+	/** After travelling back: the history after the moment shown, which any change sets aside (reading does not). */
+	later?: { ms: number; commands: number };
+	/** After continuing from an earlier moment: what was set aside, which `undo-continue` brings back. */
+	setAside?: { atMs: number; ms: number; commands: number };
+}
+
+/** Where Next event stepped to and the first thing traced there; `none` when nothing was queued. */
+export interface StepOutcome {
+	atMs: number;
+	component?: string;
+	msg?: string;
+	none?: boolean;
+}
+
+/** One command of a shared session as its sender's terminal showed it. */
+export interface TranscriptEntry {
+	prompt: string;
+	line: string;
+	output: string;
+	failed: boolean;
 }
 
 /** A YAML syntax error at a place in the editor's text (sim-core's YamlError: 1-based line and column over the whole text, all documents). */
@@ -106,12 +126,16 @@ export type Request =
 	| { type: 'travel'; toMs: number }
 	/** After travelling back: forget what came after the moment shown and carry on from it (any other change does the same). */
 	| { type: 'continue' }
+	/** Bring back the history the last continue set aside, and show the moment it continued from. */
+	| { type: 'undo-continue' }
 	| { type: 'session' }
 	| { type: 'reset' };
 
 export type Response =
-	| { type: 'view'; view: ClusterView }
-	| { type: 'exec'; result: ExecResult; view: ClusterView }
+	/** `stepped`: the answer to `step`; `transcript`: the answer to `start` with a shared session's inputs. */
+	| { type: 'view'; view: ClusterView; stepped?: StepOutcome; transcript?: TranscriptEntry[] }
+	/** `readInPast`: the line only read, so it ran on a copy of the earlier moment shown, and nothing was recorded. */
+	| { type: 'exec'; result: ExecResult; view: ClusterView; readInPast?: boolean }
 	/**
 	 * The line opened an editor (kubectl edit) and waits for the reader: show
 	 * `text` to edit, then send the line again with `edit` plus what was saved

@@ -18,8 +18,8 @@
  * or reordered, only cut. Same scenario, seed and inputs give the same
  * fingerprint (tests/site/sandbox-session.test.ts checks it).
  */
-import { findResource, restoreCluster, startScenario, type Cluster, type ClusterInput, type ExecResult, type Scenario } from '@cluster-anatomy/sim-core';
-import type { ClusterView, Request, Response, Speed } from './protocol.ts';
+import { findResource, readsOnly, restoreCluster, startScenario, type Cluster, type ClusterInput, type ExecResult, type Scenario } from '@cluster-anatomy/sim-core';
+import type { ClusterView, Request, Response, Speed, StepOutcome, TranscriptEntry } from './protocol.ts';
 import { buildView } from './view.ts';
 import { lintYaml, scenarioManifests } from './yaml-check.ts';
 import { matchesTraceFilter } from './panels/trace-filter.ts';
@@ -56,6 +56,20 @@ export const SESSION_LIMITS: Readonly<SessionLimits> = {
 	storiesMax: 50,
 };
 
+
+/** The later history set aside when the reader continued from an earlier moment, kept so that it can be brought back. */
+interface SetAside {
+	branch: TimedInput[];
+	checkpoints: Checkpoint[];
+	checkpointEveryMs: number;
+	stories: Array<{ line: string; index: number }>;
+	branchEndMs: number;
+	/** The moment the reader continued from, and what was set aside after it. */
+	atMs: number;
+	ms: number;
+	commands: number;
+}
+
 interface Checkpoint {
 	atMs: number;
 	/** Reader inputs applied when it was taken. */
@@ -69,6 +83,8 @@ const EDITOR_TEXT_MAX = SHARE_LIMITS.textCharsMax;
 
 /** A name the inspector may pass on to kubectl (no spaces, no shell syntax). */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,252}$/;
+
+/** Where Next event stepped to, and the first thing traced there (a timer may fire with nothing to trace). */
 
 export interface SessionOptions {
 	seed?: number;
@@ -109,6 +125,10 @@ export class SandboxSession {
 	private checkpointEveryMs: number;
 	/** Recent commands and the origin of what each caused. */
 	private stories: Array<{ line: string; index: number }> = [];
+	/** After continuing from an earlier moment: the later history, until the reader travels again. */
+	private setAside: SetAside | undefined;
+	/** The shared session's commands as its terminal showed them (empty for a fresh session). */
+	readonly transcript: TranscriptEntry[] = [];
 
 	constructor(scenario: Scenario, options: SessionOptions = {}) {
 		this.scenario = scenario;
@@ -122,7 +142,11 @@ export class SandboxSession {
 		this.startMs = run.cluster.now();
 		this.branchEndMs = this.startMs;
 		this.takeCheckpoint();
-		for (const input of options.inputs ?? []) this.record(input);
+		for (const input of options.inputs ?? []) {
+			const prompt = this.cluster.prompt();
+			const { result } = this.record(input);
+			if (input.kind === 'exec' && result) this.transcript.push({ prompt, line: input.line, output: result.output, failed: result.exitCode !== 0 });
+		}
 		this.playing = !(options.paused ?? (options.inputs?.length ?? 0) > 0);
 	}
 
@@ -159,7 +183,16 @@ export class SandboxSession {
 			earliestMs: this.startMs,
 			latestMs: this.applied ? this.branchEndMs : this.cluster.now(),
 			tasks: this.scenario.tasks,
+			later: this.applied ? this.later() : undefined,
+			setAside: this.setAside && { atMs: this.setAside.atMs, ms: this.setAside.ms, commands: this.setAside.commands },
 		});
+	}
+
+	/** After travelling back: how much history lies after the moment shown (what continuing from here sets aside). */
+	private later(): { ms: number; commands: number } {
+		const now = this.cluster.now();
+		const commands = this.branch.slice(this.appliedWhole).filter((t) => t.input.kind === 'exec' && t.atMs >= now).length;
+		return { ms: Math.max(0, this.branchEndMs - now), commands };
 	}
 
 	private current(): TimedInput[] {
@@ -199,18 +232,35 @@ export class SandboxSession {
 		return recorded;
 	}
 
-	/** Runs the clock to the next queued event (heartbeats included). False when nothing is queued. */
-	step(): boolean {
+	/**
+	 * Runs the clock to the next queued event (heartbeats included) and says
+	 * what happened then: the first thing traced at that moment. Undefined
+	 * when nothing is queued.
+	 */
+	step(): StepOutcome | undefined {
 		// The kernel's queue is read, never changed: the advance below is the input.
 		const next = this.cluster.nextEventAtMs();
-		if (next === undefined) return false;
+		if (next === undefined) return undefined;
+		const events = this.cluster.trace({});
+		const afterSeq = events.length ? events[events.length - 1].seq : -1;
 		this.record({ kind: 'advance', ms: Math.max(0, next - this.cluster.now()) });
-		return true;
+		const first = this.cluster.trace({ afterSeq })[0];
+		return { atMs: this.cluster.now(), component: first?.component, msg: first?.msg };
 	}
 
 	/** After travelling back: drops the later inputs and carries on from the moment shown. */
 	continueHere(): void {
 		if (!this.applied) return;
+		const later = this.later();
+		this.setAside = {
+			branch: this.branch,
+			checkpoints: this.checkpoints,
+			checkpointEveryMs: this.checkpointEveryMs,
+			stories: this.stories,
+			branchEndMs: this.branchEndMs,
+			atMs: this.cluster.now(),
+			...later,
+		};
 		const keepCheckpoints = this.appliedWhole;
 		this.branch = this.applied;
 		this.applied = null;
@@ -226,6 +276,7 @@ export class SandboxSession {
 	 */
 	travel(toMs: number): void {
 		this.playing = false;
+		this.setAside = undefined;
 		const target = Math.max(this.startMs, Math.min(Math.round(toMs), this.branchEndMs));
 		const toEnd = target >= this.branchEndMs;
 		if (toEnd && !this.applied) return;
@@ -249,6 +300,36 @@ export class SandboxSession {
 		this.cluster = cluster;
 		this.applied = toEnd ? null : applied;
 		this.appliedWhole = whole;
+	}
+
+	/**
+	 * Brings back the history set aside by the last "continue from here" and
+	 * shows the moment the reader continued from, as before: what was done
+	 * since is dropped instead. False when nothing is set aside.
+	 */
+	undoContinue(): boolean {
+		const aside = this.setAside;
+		if (!aside) return false;
+		this.branch = aside.branch;
+		this.checkpoints = aside.checkpoints;
+		this.checkpointEveryMs = aside.checkpointEveryMs;
+		this.stories = aside.stories;
+		this.branchEndMs = aside.branchEndMs;
+		this.applied = null;
+		this.travel(aside.atMs);
+		return true;
+	}
+
+	/**
+	 * While the reader looks at an earlier moment, a line that only reads
+	 * (`kubectl get pods`: see sim-core's `readsOnly`) runs on a copy of that
+	 * moment, so reading never sets the later history aside. Undefined for
+	 * any other line, which continues from here as every change does.
+	 */
+	private readInThePast(request: Extract<Request, { type: 'exec' }>): ExecResult | undefined {
+		if (!this.applied || request.stdin !== undefined || request.edit !== undefined || !readsOnly(request.line)) return undefined;
+		const copy = restoreCluster(JSON.parse(JSON.stringify(this.cluster.snapshot())));
+		return copy.exec(request.line);
 	}
 
 	// ---- checkpoints -----------------------------------------------------------------
@@ -325,6 +406,8 @@ export class SandboxSession {
 	handle(request: Exclude<Request, { type: 'start' }>): Response {
 		switch (request.type) {
 			case 'exec': {
+				const past = this.readInThePast(request);
+				if (past) return { type: 'exec', result: past, view: this.view(), readInPast: true };
 				const waiting = this.editorWaiting(request);
 				if (waiting) return waiting;
 				const input: ClusterInput = { kind: 'exec', line: request.line };
@@ -356,9 +439,10 @@ export class SandboxSession {
 				this.record({ kind: 'advance', ms });
 				return { type: 'view', view: this.view() };
 			}
-			case 'step':
-				this.step();
-				return { type: 'view', view: this.view() };
+			case 'step': {
+				const stepped = this.step();
+				return { type: 'view', view: this.view(), stepped: stepped ?? { atMs: this.cluster.now(), none: true } };
+			}
 			case 'fault': {
 				const outcome = this.record(request.node ? { kind: request.verb, component: request.component, node: request.node } : { kind: request.verb, component: request.component });
 				return outcome.error ? { type: 'error', message: outcome.error } : { type: 'view', view: this.view() };
@@ -403,6 +487,9 @@ export class SandboxSession {
 				return { type: 'view', view: this.view() };
 			case 'continue':
 				this.continueHere();
+				return { type: 'view', view: this.view() };
+			case 'undo-continue':
+				this.undoContinue();
 				return { type: 'view', view: this.view() };
 			case 'session':
 				return { type: 'session', scenarioId: this.scenario.id, seed: this.seed, inputs: this.inputs() };

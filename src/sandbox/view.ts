@@ -23,6 +23,8 @@ export interface ViewContext {
 	/** The latest instant the session reached (greater than now after travelling back). */
 	latestMs: number;
 	tasks?: Scenario['tasks'];
+	later?: ClusterView['later'];
+	setAside?: ClusterView['setAside'];
 }
 
 /** How many of the newest messages the map receives. */
@@ -73,5 +75,7 @@ export function buildView(cluster: Cluster, context: ViewContext): ClusterView {
 		lastSeq: events.length ? events[events.length - 1].seq : -1,
 		earliestMs: context.earliestMs,
 		latestMs: Math.max(context.latestMs, cluster.now()),
+		...(context.later && { later: context.later }),
+		...(context.setAside && { setAside: context.setAside }),
 	};
 }

@@ -53,7 +53,7 @@ function handle(request: Request): Response {
 		started = request;
 		session = undefined;
 		session = new SandboxSession(request.scenario, { seed: request.seed, inputs: request.inputs });
-		return { type: 'view', view: session.view() };
+		return session.transcript.length ? { type: 'view', view: session.view(), transcript: session.transcript } : { type: 'view', view: session.view() };
 	}
 	if (request.type === 'reset') {
 		if (!started) return { type: 'error', message: 'the sandbox has not started' };

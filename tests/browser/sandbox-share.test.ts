@@ -60,6 +60,13 @@ describe('share links', () => {
 		const s = await openAt(link.slice(link.indexOf('#')));
 		await until(async () => (await s.sandbox.getAttribute('data-state')) === 'ready', 'the shared session to replay');
 		await expect.poll(() => s.sandbox.locator('.ca-sbx__notice').innerText()).toContain('This is the shared session, replayed.');
+		// The recipient sees what the sender typed and what came back, before typing anything.
+		const screen = s.sandbox.locator('.ca-term__screen');
+		await expect.poll(() => screen.innerText()).toContain('The shared session\'s commands, replayed');
+		const transcript = await screen.innerText();
+		expect(transcript).toContain('kubectl create namespace shared-here\nnamespace/shared-here created');
+		expect(transcript).toContain('kubectl create deployment shared --image=nginx:1.27 --replicas=2\ndeployment.apps/shared created');
+		expect(transcript).toContain(original.pods.trim().split('\n')[0]!);
 		expect(await clock(s.sandbox)).toBe(original.clock);
 		expect(await run(s.sandbox, 'kubectl get namespaces -o name')).toBe(original.namespaces);
 		// The pods and the stopped scheduler are exactly as they were (names come from the seed).

@@ -11,7 +11,8 @@ import { act } from 'preact/test-utils';
 import { readFileSync } from 'node:fs';
 import { parseScenario, startScenario } from '@cluster-anatomy/sim-core';
 import { ErrorBoundary } from '../../src/islands/sandbox/ErrorBoundary.tsx';
-import { Tasks } from '../../src/islands/sandbox/Tasks.tsx';
+import { Tasks, type TasksProps } from '../../src/islands/sandbox/Tasks.tsx';
+import { useTaskProgress } from '../../src/islands/sandbox/use-task-progress.ts';
 import { Faults } from '../../src/islands/sandbox/Faults.tsx';
 import SandboxIsland from '../../src/islands/sandbox/SandboxIsland.tsx';
 import { buildView } from '../../src/sandbox/view.ts';
@@ -54,20 +55,29 @@ describe('the error boundary', () => {
 	});
 });
 
+/** The Tasks tab with the progress the sandbox keeps for it (use-task-progress.ts). */
+function TasksWithProgress(props: Omit<TasksProps, 'progress'> & { onDone: (ids: string[]) => void }) {
+	const progress = useTaskProgress(props.scenarioId, props.view.tasks, props.onDone);
+	return h(Tasks, { ...props, progress });
+}
+
 describe('the tasks panel', () => {
-	it('marks a task done when the view says its checks hold, keeps it, and announces it', () => {
-		const props = { scenarioId: 'start/overview', tasks: overview.tasks!, t, locale: 'en' as const, tryCommand: () => {} };
-		const el = mount(h(Tasks, { ...props, view }));
+	it('marks a task done when the view says its checks hold, keeps it, and tells the sandbox once', () => {
+		const onDone = vi.fn();
+		const props = { scenarioId: 'start/overview', tasks: overview.tasks!, t, locale: 'en' as const, tryCommand: () => {}, onDone };
+		const el = mount(h(TasksWithProgress, { ...props, view }));
 		const first = () => el.querySelector('[data-task="find-the-control-plane"] .ca-task__state')!.textContent;
 		expect(first()).toBe('Not done yet');
 		const done: ClusterView = { ...view, tasks: view.tasks.map((task) => (task.id === 'find-the-control-plane' ? { ...task, done: true } : task)) };
-		act(() => render(h(Tasks, { ...props, view: done }), root));
+		act(() => render(h(TasksWithProgress, { ...props, view: done }), root));
 		expect(first()).toBe('Done');
-		expect(el.querySelector('[role="status"]')!.textContent).toBe('Task done: Find the control plane.');
+		expect(onDone.mock.calls).toEqual([[['find-the-control-plane']]]);
 		expect(JSON.parse(localStorage.getItem(progressKey('start/overview'))!).tasks['find-the-control-plane'].done).toBe(true);
-		// A later view where the check fails again does not take it back.
-		act(() => render(h(Tasks, { ...props, view }), root));
+		// A later view where the check fails again does not take it back, nor tell it twice.
+		act(() => render(h(TasksWithProgress, { ...props, view }), root));
+		act(() => render(h(TasksWithProgress, { ...props, view: done }), root));
 		expect(first()).toBe('Done');
+		expect(onDone).toHaveBeenCalledOnce();
 	});
 });
 
@@ -101,13 +111,14 @@ describe('the faults panel', () => {
 });
 
 describe('the island before it goes live', () => {
-	it('renders the static picture: the map and the sentence, nothing to click', async () => {
+	it('renders the static picture: the map, the sentence and one button a keyboard reaches, which starts it', async () => {
 		const { renderToString } = await import('preact-render-to-string');
 		const html = renderToString(h(SandboxIsland, { scenario: overview, view, strings: en as Record<string, string>, locale: 'en', panels: ['map', 'terminal', 'tasks'], height: 'medium' }));
 		expect(html).toContain('data-state="static"');
 		expect(html).toContain('etcd-control-plane');
 		expect(html).toContain('With JavaScript on, it becomes a live cluster you drive');
-		expect(html).not.toMatch(/<(button|input)\b/);
+		expect(html.match(/<(button|input|a)\b[^>]*>/g)).toEqual(['<button type="button" class="ca-sbx-btn ca-sbx-btn--primary ca-sbx__wake">']);
+		expect(html).toContain('Start the live cluster');
 		expect(html).not.toMatch(/\sstyle=/);
 	});
 });

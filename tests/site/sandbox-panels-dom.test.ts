@@ -27,7 +27,7 @@ function mount(Panel: ComponentType<PanelProps>, worker: FakeWorker, overrides: 
 	root = document.createElement('div');
 	document.body.appendChild(root);
 	const opened: unknown[] = [];
-	const props: PanelProps = { view: { ...view, lastSeq: 1 }, request: worker.request, t: translator('en'), locale: 'en', open: (p, target) => opened.push([p, target]), live: true, ...overrides };
+	const props: PanelProps = { view: { ...view, lastSeq: 1 }, request: worker.request, t: translator('en'), locale: 'en', open: (p, target) => opened.push([p, target]), has: () => true, live: true, ...overrides };
 	render(h(Panel, props), root);
 	return { root, opened, rerender: (more: Partial<PanelProps>) => render(h(Panel, { ...props, ...more }), root!) };
 }

@@ -13,6 +13,7 @@ function props(overrides: Partial<PanelProps> = {}): PanelProps {
 		t: translator('en'),
 		locale: 'en',
 		open: () => {},
+		has: () => true,
 		live: false,
 		...overrides,
 	};

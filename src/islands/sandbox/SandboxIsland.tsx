@@ -21,7 +21,11 @@ import type { Scenario } from '@cluster-anatomy/sim-core';
 import type { ClusterView, Locale, Request, Response } from '../../sandbox/protocol.ts';
 import type { InspectTarget, PanelId, PanelProps } from './panel-props.ts';
 import { SandboxClient } from '../../sandbox/client.ts';
-import { translator } from '../../sandbox/format.ts';
+import { terminalText, translator } from '../../sandbox/format.ts';
+import { sandboxTabs } from '../../sandbox/tabs.ts';
+import type { FeedEntry } from './Terminal.tsx';
+import { useTaskProgress } from './use-task-progress.ts';
+import { useWideFrame } from './use-wide-frame.ts';
 import { ErrorBoundary, SandboxFailure } from './ErrorBoundary.tsx';
 import { Terminal as TerminalPanel } from './Terminal.tsx';
 import { Frozen, pure } from './Frozen.tsx';
@@ -74,8 +78,8 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 	const [busy, setBusy] = useState(0);
 	const [notice, setNotice] = useState<string>();
 	const [crash, setCrash] = useState<string>();
-	// Tabs for the panels that exist (a scenario without tasks has no Tasks tab).
-	const tabs = props.panels.filter((p) => p !== 'map' && (p === 'tasks' ? (scenario.tasks ?? []).length > 0 : p === 'terminal' || p === 'faults' || hasLazyPanel(p)));
+	// Tabs for the panels that exist (a scenario without tasks has no Tasks tab; a map brings the Inspector its clicks open).
+	const tabs = useMemo(() => sandboxTabs(props.panels, (scenario.tasks ?? []).length).filter((p) => p === 'terminal' || p === 'faults' || p === 'tasks' || hasLazyPanel(p)), [props.panels, scenario]);
 	const [active, setActive] = useState<PanelId | undefined>(tabs[0]);
 	const [opened, setOpened] = useState<PanelId[]>(tabs.slice(0, 1));
 	const [targets, setTargets] = useState<Partial<Record<PanelId, InspectTarget>>>({});
@@ -83,7 +87,19 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 	const [terminalKey, setTerminalKey] = useState(0);
 	const [fullscreen, setFullscreen] = useState<Fullscreen>('off');
 	const [shareUrl, setShareUrl] = useState<string>();
+	/** What the sandbox writes on the terminal's screen (a shared session's transcript, a task done). */
+	const [feed, setFeed] = useState<{ entries: FeedEntry[]; n: number }>({ entries: [], n: 0 });
+	/** Said to screen readers when the terminal (whose screen is a live log) is not the tab shown. */
+	const [announcement, setAnnouncement] = useState('');
+	/** On phones: whether the time controls and actions are shown (the terminal comes first). */
+	const [controlsOpen, setControlsOpen] = useState(false);
 	const root = useRef<HTMLDivElement>(null);
+	/** The server-rendered picture: keyboard focus inside it when the island goes live moves to the terminal. */
+	const picture = useRef<HTMLDivElement>(null);
+	const focusWhenLive = useRef(false);
+	const activeRef = useRef(active);
+	activeRef.current = active;
+	const wide = useWideFrame(root, live && fullscreen === 'off');
 	const tabRefs = useRef<Partial<Record<PanelId, HTMLButtonElement | null>>>({});
 	const start = useRef<Request>({ type: 'start', scenario, locale });
 	const client = useRef<SandboxClient>();
@@ -100,7 +116,19 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		});
 	}, []);
 
+	const feedTerminal = (entries: FeedEntry[]) => setFeed((f) => ({ entries, n: f.n + 1 }));
+
+	const taskProgress = useTaskProgress(scenario.id, view.tasks, (ids) => {
+		const titles = ids.map((id) => scenario.tasks?.find((task) => task.id === id)?.title[locale]).filter((x): x is string => !!x);
+		if (!titles.length) return;
+		feedTerminal(titles.map((title) => ({ note: true, output: `${t('sandbox.terminal.taskDone', { title })}\n` })));
+		setAnnouncement(activeRef.current === 'terminal' ? '' : t('sandbox.tasks.justDone', { title: titles.join(', ') }));
+	});
+	const tasksDone = (scenario.tasks ?? []).filter((task) => taskProgress.progress.tasks[task.id]?.done).length;
+
 	useEffect(() => {
+		// A keyboard reader who tabbed onto the picture's button lands in the terminal once the cluster is live.
+		focusWhenLive.current = !!picture.current && picture.current.contains(document.activeElement);
 		setLive(true);
 		const c = new SandboxClient(() => start.current);
 		c.onPush = (response) => {
@@ -149,6 +177,13 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		if (response.type === 'view') {
 			setView(response.view);
 			setNotice(t('sandbox.share.opened'));
+			if (response.transcript?.length) {
+				// The recipient sees what the sender typed and what came back, and can go on from there.
+				feedTerminal([
+					{ note: true, output: `${t('sandbox.terminal.replayed')}\n` },
+					...response.transcript.map((e) => ({ prompt: e.prompt, line: e.line, output: terminalText(e.output).text, failed: e.failed })),
+				]);
+			}
 		} else {
 			// The replay failed inside the simulation: start the scenario as written instead.
 			start.current = { type: 'start', scenario, locale };
@@ -184,8 +219,19 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		}
 	}, []);
 
+	// After going live, focus that was on the picture's button goes to the terminal's prompt (or the first tab).
+	useEffect(() => {
+		if (!live || !focusWhenLive.current) return;
+		focusWhenLive.current = false;
+		const el = root.current;
+		(el?.querySelector<HTMLElement>('.ca-term__input') ?? el?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'))?.focus();
+	}, [live]);
+
+	const hasPanel = useCallback((panel: PanelId) => tabs.includes(panel), [tabs]);
+
 	const openPanel = useCallback((panel: PanelId, target?: InspectTarget) => {
-		if (panel === 'map') return;
+		// A panel this sandbox has no tab for is never opened: that would hide every panel.
+		if (panel === 'map' || !tabs.includes(panel)) return;
 		setActive(panel);
 		setOpened((list) => (list.includes(panel) ? list : [...list, panel]));
 		if (target) setTargets((all) => ({ ...all, [panel]: target }));
@@ -201,6 +247,7 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 			await request(start.current);
 		} else setView(props.view);
 		setTerminalKey((k) => k + 1);
+		setFeed({ entries: [], n: 0 });
 		setDraft({ text: scenario.suggestedCommand ?? '', n: 0 });
 		setNotice(t('sandbox.frame.resetDone'));
 	};
@@ -254,7 +301,7 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		tabRefs.current[tabs[next]]?.focus();
 	};
 
-	const panelProps = (id: PanelId): PanelProps => ({ view, request, t, locale, open: openPanel, live, target: targets[id] });
+	const panelProps = (id: PanelId): PanelProps => ({ view, request, t, locale, open: openPanel, has: hasPanel, live, target: targets[id] });
 	const showMap = props.panels.includes('map') && ClusterMap !== undefined;
 	const MapPanel = ClusterMap;
 
@@ -262,7 +309,11 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		// The server-rendered picture (and the first render while hydrating): the starting cluster and what the live version does.
 		return (
 			// Not for search: the picture's pod names and states would come back as sub-results of every chapter with a sandbox.
-			<div class={`ca-sbx ca-sbx--static ca-sbx--h-${props.height}`} data-state="static" data-pagefind-ignore="all">
+			<div ref={picture} class={`ca-sbx ca-sbx--static ca-sbx--h-${props.height}`} data-state="static" data-pagefind-ignore="all">
+				{/* Something a keyboard reaches: focusing it scrolls the sandbox into view, which starts it (hidden where scripts are off). */}
+				<button type="button" class="ca-sbx-btn ca-sbx-btn--primary ca-sbx__wake">
+					{t('sandbox.static.start')}
+				</button>
 				{MapPanel && <MapPanel {...panelProps('map')} />}
 				<p class="ca-sbx__nojs">{t('sandbox.static.note')}</p>
 			</div>
@@ -273,15 +324,25 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 	return (
 		<div
 			ref={root}
-			class={`ca-sbx ca-sbx--h-${props.height}${fullscreen !== 'off' ? ' ca-sbx--full' : ''}${fullscreen === 'overlay' ? ' ca-sbx--overlay' : ''}`}
+			class={`ca-sbx ca-sbx--h-${props.height}${fullscreen !== 'off' ? ' ca-sbx--full' : ''}${fullscreen === 'overlay' ? ' ca-sbx--overlay' : ''}${wide ? ' ca-sbx--wide' : ''}${controlsOpen ? ' ca-sbx--controls-open' : ''}`}
+			style={wide ? { '--ca-sbx-extend': `${wide}px` } : undefined}
 			data-state={state}
 			aria-busy={busy > 0 || phase === 'starting'}
 			onKeyDown={(event) => {
 				if (event.key === 'Escape' && fullscreen === 'overlay') setFullscreen('off');
 			}}
 		>
-			<div class="ca-sbx__bar">
-				<TimeControls view={view} request={request} t={t} />
+			<div class="ca-sbx__bar" id={`${uid}-bar`}>
+				<TimeControls
+					view={view}
+					request={request}
+					t={t}
+					more={
+						<button type="button" class="ca-sbx-btn ca-sbx__controls-toggle" aria-expanded={controlsOpen} aria-controls={`${uid}-bar`} onClick={() => setControlsOpen((open) => !open)}>
+							{t('sandbox.frame.controls')}
+						</button>
+					}
+				/>
 				<div class="ca-sbx__actions" role="group" aria-label={t('sandbox.frame.actions')}>
 					<span class="ca-sbx__phase" role="status">
 						{crash ? '' : phase === 'starting' ? t('sandbox.frame.starting') : busy > 0 ? t('sandbox.frame.working') : ''}
@@ -297,6 +358,9 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 					</button>
 				</div>
 			</div>
+			<p class="ca-sbx-visually-hidden" role="status">
+				{announcement}
+			</p>
 			{crash && <SandboxFailure t={t} message={crash} onReset={props.restart} />}
 			{notice && (
 				<p class="ca-sbx__notice" role="status">
@@ -331,7 +395,7 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 									onClick={() => openPanel(id)}
 									onKeyDown={(event) => onTabKey(event, index)}
 								>
-									{t(`sandbox.tab.${id}`)}
+									{id === 'tasks' ? t('sandbox.tab.tasksProgress', { done: tasksDone, total: (scenario.tasks ?? []).length }) : t(`sandbox.tab.${id}`)}
 								</button>
 							))}
 						</div>
@@ -347,7 +411,7 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 							>
 								{opened.includes(id) && (
 									<Frozen active={active === id}>
-										{id === 'terminal' && <Terminal key={terminalKey} prompt={view.prompt} request={request} t={t} draft={draft} starting={phase !== 'ready'} />}
+										{id === 'terminal' && <Terminal key={terminalKey} prompt={view.prompt} request={request} t={t} draft={draft} starting={phase !== 'ready'} feed={feed} />}
 										{id === 'faults' && <Faults view={view} request={request} t={t} />}
 										{id === 'tasks' && (
 											<Tasks
@@ -356,6 +420,7 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 												view={view}
 												t={t}
 												locale={locale}
+												progress={taskProgress}
 												tryCommand={(command) => {
 													openPanel('terminal');
 													setDraft((d) => ({ text: command, n: d.n + 1 }));

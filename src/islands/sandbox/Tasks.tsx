@@ -1,15 +1,15 @@
 /**
  * Tasks: each scenario goal with its live check (run by the worker after
  * every change and carried in the view), hints revealed one at a time, the
- * answer on request, and progress kept in the browser. A task once done
- * stays done (a later change, a reset or a reload does not take it back);
- * the live state of its checks is shown beside it.
+ * answer on request. The progress is the sandbox's (use-task-progress.ts):
+ * a task once done stays done (a later change, a reset or a reload does not
+ * take it back); the live state of its checks is shown beside it.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Scenario } from '@cluster-anatomy/sim-core';
 import type { ClusterView, Locale } from '../../sandbox/protocol.ts';
 import { codeSegments } from '../../sandbox/format.ts';
-import { loadProgress, saveProgress, taskProgress, withTask, clearProgress, emptyProgress, type ScenarioProgress } from '../../sandbox/progress.ts';
+import { taskProgress, withTask, clearProgress, emptyProgress } from '../../sandbox/progress.ts';
+import type { TaskProgressState } from './use-task-progress.ts';
 
 type T = (key: string, values?: Record<string, string | number>) => string;
 
@@ -21,6 +21,7 @@ export interface TasksProps {
 	locale: Locale;
 	/** Puts a command on the terminal's prompt. */
 	tryCommand: (command: string) => void;
+	progress: TaskProgressState;
 }
 
 function Rich({ text }: { text: string }) {
@@ -31,38 +32,8 @@ function Rich({ text }: { text: string }) {
 	);
 }
 
-export function Tasks({ scenarioId, tasks, view, t, locale, tryCommand }: TasksProps) {
-	const [progress, setProgress] = useState<ScenarioProgress>(emptyProgress);
-	const [announcement, setAnnouncement] = useState('');
-	const loaded = useRef(false);
-
-	useEffect(() => {
-		setProgress(loadProgress(scenarioId));
-		loaded.current = true;
-	}, [scenarioId]);
-
-	const update = (next: ScenarioProgress) => {
-		setProgress(next);
-		saveProgress(scenarioId, next);
-	};
-
-	// The automatic check: a task whose checks all hold is done, and stays done.
-	useEffect(() => {
-		if (!loaded.current) return;
-		let next = progress;
-		const newlyDone: string[] = [];
-		for (const task of view.tasks) {
-			if (task.done && !taskProgress(next, task.id).done) {
-				next = withTask(next, task.id, { done: true });
-				const title = tasks.find((x) => x.id === task.id)?.title[locale];
-				if (title) newlyDone.push(title);
-			}
-		}
-		if (next !== progress) {
-			update(next);
-			setAnnouncement(t('sandbox.tasks.justDone', { title: newlyDone.join(', ') }));
-		}
-	}, [view.tasks, progress]);
+export function Tasks({ scenarioId, tasks, view, t, locale, tryCommand, progress: state }: TasksProps) {
+	const { progress, update } = state;
 
 	if (!tasks.length) return <p class="ca-sbx-note">{t('sandbox.tasks.none')}</p>;
 	const doneCount = tasks.filter((task) => taskProgress(progress, task.id).done).length;
@@ -70,9 +41,6 @@ export function Tasks({ scenarioId, tasks, view, t, locale, tryCommand }: TasksP
 	return (
 		<div class="ca-tasks">
 			<p class="ca-tasks__summary">{t('sandbox.tasks.summary', { done: doneCount, total: tasks.length })}</p>
-			<p class="ca-sbx-visually-hidden" role="status">
-				{announcement}
-			</p>
 			<ol class="ca-tasks__list">
 				{tasks.map((task) => {
 					const saved = taskProgress(progress, task.id);
@@ -144,8 +112,7 @@ export function Tasks({ scenarioId, tasks, view, t, locale, tryCommand }: TasksP
 					class="ca-sbx-btn ca-sbx-btn--small"
 					onClick={() => {
 						clearProgress(scenarioId);
-						setProgress(emptyProgress());
-						setAnnouncement('');
+						update(emptyProgress());
 					}}
 				>
 					{t('sandbox.tasks.forget')}

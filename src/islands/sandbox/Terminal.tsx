@@ -10,6 +10,11 @@
  * saving (Escape); after an invalid save kubectl reopens it with the errors
  * on top. Only then does the line run (see `editorWaiting` in session.ts).
  *
+ * The sandbox can also write to the screen (`feed`): a shared session's
+ * commands with their output, as its sender saw them, and a line when a
+ * task is done. A command read at an earlier moment (after time travel)
+ * says so under its output.
+ *
  * Tab completes only while the line has text; on an empty line, or after
  * Escape, Tab moves focus on as usual, so the terminal never traps the
  * keyboard.
@@ -33,6 +38,9 @@ interface Entry {
 	note?: boolean;
 }
 
+/** What the sandbox writes on the screen itself: a replayed command (prompt, line, output) or a note. */
+export type FeedEntry = Omit<Entry, 'id' | 'pending'>;
+
 export interface TerminalProps {
 	prompt: string;
 	request: (request: Request) => Promise<Response>;
@@ -41,6 +49,8 @@ export interface TerminalProps {
 	draft?: { text: string; n: number };
 	/** Whether the cluster is still starting (commands wait for it). */
 	starting: boolean;
+	/** Entries to add to the screen; `n` changes for each new batch. */
+	feed?: { entries: FeedEntry[]; n: number };
 }
 
 /** An editor kubectl opened in the middle of a line, waiting for the reader. */
@@ -102,6 +112,17 @@ export function Terminal(props: TerminalProps) {
 	}, [props.draft?.n]);
 
 	useEffect(() => {
+		const batch = props.feed;
+		if (!batch || batch.n === 0 || !batch.entries.length) return;
+		for (const entry of batch.entries) {
+			add(entry);
+			// A replayed command is in the history too, as if typed here.
+			if (entry.line) history.current = [...history.current, entry.line].slice(-HISTORY_MAX);
+		}
+		browse.current = { index: history.current.length, saved: '' };
+	}, [props.feed?.n]);
+
+	useEffect(() => {
 		const el = screen.current;
 		if (el) el.scrollTop = el.scrollHeight;
 	}, [entries]);
@@ -144,6 +165,7 @@ export function Terminal(props: TerminalProps) {
 			const done = list.map((e) => (e.id === entryId ? { ...e, output: result.text, pending: false, failed } : e));
 			return result.cleared ? done.filter((e) => e.id === entryId).map((e) => ({ ...e, prompt: undefined, line: undefined })) : done;
 		});
+		if (response.type === 'exec' && response.readInPast) add({ note: true, output: `${t('sandbox.terminal.readInPast')}\n` });
 	};
 
 	/** Closes the editor: with the reader's text (save), or with the text as it opened (kubectl then cancels). */

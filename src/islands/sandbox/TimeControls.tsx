@@ -2,12 +2,16 @@
  * Time controls: the virtual clock (always shown), play and pause, the
  * speed (1x, 10x, 60x: choosing one plays at it), a step to the next queued event, jumps ahead, and
  * the time-travel slider. Travelling back shows the cluster as it was; a
- * notice then offers to carry on from there or to return to the latest
- * moment. All the work happens in the worker; this is buttons and a slider.
+ * notice then says what continuing from there would set aside (reading
+ * does not: see `readInThePast` in session.ts) and offers to continue or
+ * to return to the latest moment; once a change has continued from there,
+ * another offers to undo it. Next event says what it stepped to. All the
+ * work happens in the worker; this is buttons and a slider.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import type { ClusterView, Request, Response, Speed } from '../../sandbox/protocol.ts';
-import { formatClock, formatElapsed } from '../../sandbox/format.ts';
+import type { ClusterView, Request, Response, Speed, StepOutcome } from '../../sandbox/protocol.ts';
+import { formatClock, formatClockMs, formatCommands, formatElapsed, formatSpan } from '../../sandbox/format.ts';
 
 type T = (key: string, values?: Record<string, string | number>) => string;
 
@@ -24,11 +28,16 @@ export interface TimeControlsProps {
 	view: ClusterView;
 	request: (request: Request) => Promise<Response>;
 	t: T;
+	/** Shown after Play (the sandbox's "more controls" toggle on phones). */
+	more?: ComponentChildren;
 }
 
-export function TimeControls({ view, request, t }: TimeControlsProps) {
+export function TimeControls({ view, request, t, more }: TimeControlsProps) {
 	const id = useId();
 	const [scrub, setScrub] = useState<number | undefined>(undefined);
+	const [stepped, setStepped] = useState<StepOutcome>();
+	/** The set-aside notice the reader dismissed (by the moment it continued from). */
+	const [dismissed, setDismissed] = useState<number>();
 	const timer = useRef<ReturnType<typeof setTimeout>>();
 	const travelled = view.nowMs < view.latestMs;
 	const span = view.latestMs - view.earliestMs;
@@ -51,6 +60,24 @@ export function TimeControls({ view, request, t }: TimeControlsProps) {
 		}, TRAVEL_SETTLE_MS);
 	};
 
+	const step = async () => {
+		const answer = await request({ type: 'step' });
+		setStepped(answer.type === 'view' ? answer.stepped : undefined);
+	};
+	// What Next event stepped to is news only until the clock moves otherwise.
+	useEffect(() => {
+		if (stepped && stepped.atMs !== view.nowMs) setStepped(undefined);
+	}, [view.nowMs]);
+
+	const steppedText = !stepped
+		? ''
+		: stepped.none
+			? t('sandbox.time.nothingQueued')
+			: stepped.component
+				? t('sandbox.time.stepped', { clock: formatClockMs(epochMs + stepped.atMs), component: stepped.component, msg: stepped.msg ?? '' })
+				: t('sandbox.time.steppedQuiet', { clock: formatClockMs(epochMs + stepped.atMs) });
+	const aside = view.setAside && view.setAside.atMs !== dismissed ? view.setAside : undefined;
+
 	const sliderValue = scrub ?? view.nowMs;
 	const state = view.playing ? t('sandbox.time.playingAt', { speed: view.speed }) : t('sandbox.time.paused');
 
@@ -70,6 +97,7 @@ export function TimeControls({ view, request, t }: TimeControlsProps) {
 					<span aria-hidden="true">{view.playing ? '❚❚' : '▶'} </span>
 					{view.playing ? t('sandbox.time.pause') : t('sandbox.time.play')}
 				</button>
+				{more}
 				<div class="ca-time__speeds" role="group" aria-label={t('sandbox.time.speed')}>
 					{SPEEDS.map((speed) => (
 						<button
@@ -84,7 +112,7 @@ export function TimeControls({ view, request, t }: TimeControlsProps) {
 						</button>
 					))}
 				</div>
-				<button type="button" class="ca-sbx-btn" onClick={() => request({ type: 'step' })}>
+				<button type="button" class="ca-sbx-btn" onClick={step}>
 					{t('sandbox.time.step')}
 				</button>
 				<div class="ca-time__jumps" role="group" aria-label={t('sandbox.time.jump')}>
@@ -113,15 +141,38 @@ export function TimeControls({ view, request, t }: TimeControlsProps) {
 					{clockOf(sliderValue)}
 				</output>
 			</div>
+			<p class="ca-time__stepped" role="status">
+				{steppedText}
+			</p>
 			{travelled && (
 				<div class="ca-time__past" role="status">
-					<p>{t('sandbox.time.past', { clock: clockOf(view.nowMs), latest: clockOf(view.latestMs) })}</p>
+					<p>
+						{t('sandbox.time.past', {
+							clock: clockOf(view.nowMs),
+							latest: clockOf(view.latestMs),
+							span: formatSpan(view.later?.ms ?? view.latestMs - view.nowMs, t),
+							commands: formatCommands(view.later?.commands ?? 0, t),
+						})}
+					</p>
 					<div class="ca-time__past-actions">
 						<button type="button" class="ca-sbx-btn ca-sbx-btn--primary" onClick={() => request({ type: 'continue' })}>
 							{t('sandbox.time.continue')}
 						</button>
 						<button type="button" class="ca-sbx-btn" onClick={() => request({ type: 'travel', toMs: view.latestMs })}>
 							{t('sandbox.time.latest')}
+						</button>
+					</div>
+				</div>
+			)}
+			{aside && !travelled && (
+				<div class="ca-time__aside" role="status">
+					<p>{t('sandbox.time.setAside', { clock: clockOf(aside.atMs), span: formatSpan(aside.ms, t), commands: formatCommands(aside.commands, t) })}</p>
+					<div class="ca-time__past-actions">
+						<button type="button" class="ca-sbx-btn ca-sbx-btn--primary" onClick={() => request({ type: 'undo-continue' })}>
+							{t('sandbox.time.undo')}
+						</button>
+						<button type="button" class="ca-sbx-btn" onClick={() => setDismissed(aside.atMs)}>
+							{t('sandbox.time.dismiss')}
 						</button>
 					</div>
 				</div>

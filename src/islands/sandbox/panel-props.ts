@@ -28,6 +28,8 @@ export interface PanelProps {
 	target?: InspectTarget;
 	/** Shows a panel, optionally focused on an object. */
 	open: (panel: PanelId, target?: InspectTarget) => void;
+	/** Whether this sandbox has that panel (a button that would open a missing one is not shown). */
+	has: (panel: PanelId) => boolean;
 	/** Whether scripts run (false while the page is server-rendered for readers without JavaScript). */
 	live: boolean;
 }

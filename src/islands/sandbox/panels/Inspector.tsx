@@ -80,7 +80,7 @@ export default function Inspector(props: PanelProps) {
 						</option>
 					))}
 				</select>
-				{target?.resource === 'pods' && (
+				{target?.resource === 'pods' && props.has('why') && (
 					<button type="button" class="ca-btn" onClick={() => props.open('why', target)}>
 						{t('sandbox.inspector.why')}
 					</button>

@@ -107,7 +107,7 @@ export default function Timeline(props: PanelProps) {
 								</span>
 								<span class="ca-event__msg">{e.msg}</span>
 								{e.object && <span class="ca-event__object">{e.object}</span>}
-								{startsRun && (
+								{startsRun && props.has('story') && (
 									<button
 										type="button"
 										class="ca-link ca-event__origin"
