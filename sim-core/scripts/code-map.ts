@@ -143,6 +143,7 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	'gnu/grep': cgit('https://git.savannah.gnu.org/cgit/grep.git'),
 	'gnu/sed': cgit('https://git.savannah.gnu.org/cgit/sed.git'),
 	'gnu/findutils': cgit('https://git.savannah.gnu.org/cgit/findutils.git'),
+	'gnu/diffutils': cgit('https://git.savannah.gnu.org/cgit/diffutils.git'),
 	'gnu/glibc': { blob: 'https://sourceware.org/git/?p=glibc.git;a=blob;f={path};hb=HEAD', tree: 'https://sourceware.org/git/?p=glibc.git;a=tree;f={path};hb=HEAD' },
 };
 

@@ -69,7 +69,7 @@ function missingAnnotationWarning(target: TargetInfo): string {
 	return `Warning: resource ${objectName(target)} is missing the ${LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`;
 }
 
-interface ApplyContext {
+export interface ApplyContext {
 	inv: KubectlInvocation;
 	dryRun: DryRunStrategy;
 	validation: 'Strict' | 'Warn' | 'Ignore';
@@ -90,7 +90,7 @@ function writeQuery(ctx: ApplyContext): NonNullable<import('../../api/request.ts
 }
 
 /** Applies one object; returns its error, if any (applyOneObject). */
-function applyOne(ctx: ApplyContext, target: TargetInfo, print: (obj: KubeObject, operation: string) => void): KubectlError | undefined {
+export function applyOne(ctx: ApplyContext, target: TargetInfo, print: (obj: KubeObject, operation: string) => void): KubectlError | undefined {
 	const { inv } = ctx;
 	const manifest = target.object as KubeObject;
 	const ref = refOf(target.info);
@@ -182,7 +182,7 @@ function applyOne(ctx: ApplyContext, target: TargetInfo, print: (obj: KubeObject
 }
 
 /** Reads the manifests and maps each to its resource, continuing past per-object errors (the builder with ContinueOnError). */
-function collectTargets(inv: KubectlInvocation, validate: boolean): { targets: TargetInfo[]; errors: KubectlError[] } | { stderr: string } {
+export function collectTargets(inv: KubectlInvocation, validate: boolean): { targets: TargetInfo[]; errors: KubectlError[] } | { stderr: string } {
 	const read = readManifests(inv, { validate });
 	if (!read.ok) return { stderr: read.error };
 	const explicitNamespace = inv.args.set.has('namespace');

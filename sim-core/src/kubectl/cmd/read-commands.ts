@@ -14,5 +14,7 @@ import { eventsCommand } from './events.ts';
 import { configCommand } from './config.ts';
 import { explainCommand } from './explain.ts';
 import { topCommand } from './top.ts';
+import { diffCommand } from './diff.ts';
+import { pluginCommand } from './plugin.ts';
 
-export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand];
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand];
