@@ -57,4 +57,16 @@ describe('kubectl output formats', () => {
 		expect(c.exec('kubectl config use-context kubernetes-admin@kubernetes').stdout).toBe('Switched to context "kubernetes-admin@kubernetes".\n');
 		expect(c.exec('kubectl config use-context nope').stderr).toBe('error: no context exists with the name: "nope"\n');
 	});
+
+	it('prints kubectl --help in upstream\'s command groups, names in a 16-column field, an empty plugins section', () => {
+		const help = cluster().exec('kubectl --help');
+		expect(help.exitCode).toBe(0);
+		expect(help.stdout.startsWith('kubectl controls the Kubernetes cluster manager.\n\n Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\nBasic Commands (Beginner):\n  create          Create a resource from a file or from stdin\n')).toBe(true);
+		const titles = help.stdout.split('\n').filter((l) => /^[A-Z].*:$/.test(l));
+		expect(titles).toEqual(['Basic Commands (Beginner):', 'Basic Commands (Intermediate):', 'Deploy Commands:', 'Cluster Management Commands:', 'Troubleshooting and Debugging Commands:', 'Advanced Commands:', 'Settings Commands:', 'Subcommands provided by plugins:', 'Other Commands:', 'Usage:']);
+		expect(help.stdout).toContain('Advanced Commands:\n  diff            Diff the live version against a would-be applied version\n  apply   ');
+		expect(help.stdout).toContain('Subcommands provided by plugins:\n\nOther Commands:\n  api-resources   Print the supported API resources on the server\n');
+		expect(help.stdout).toContain('  wait            Wait for a specific condition on one or many resources\n');
+		expect(cluster().exec('kubectl help').stdout).toBe(help.stdout);
+	});
 });

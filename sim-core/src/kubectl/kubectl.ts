@@ -191,12 +191,39 @@ export function runKubectl(argv: string[], stdin: string, env: KubectlEnvironmen
 	}
 }
 
+/**
+ * kubectl's command groups, in the order `kubectl --help` prints them
+ * (NewKubectlCommand's templates.CommandGroups). A command this simulation
+ * lacks is left out of its group; one in no group is listed under Other
+ * Commands, which cobra fills with what the groups do not name.
+ */
+const COMMAND_GROUPS: ReadonlyArray<{ title: string; names: readonly string[] }> = [
+	{ title: 'Basic Commands (Beginner):', names: ['create', 'expose', 'run', 'set'] },
+	{ title: 'Basic Commands (Intermediate):', names: ['explain', 'get', 'edit', 'delete'] },
+	{ title: 'Deploy Commands:', names: ['rollout', 'scale', 'autoscale'] },
+	{ title: 'Cluster Management Commands:', names: ['certificate', 'cluster-info', 'top', 'cordon', 'uncordon', 'drain', 'taint'] },
+	{ title: 'Troubleshooting and Debugging Commands:', names: ['describe', 'logs', 'attach', 'exec', 'port-forward', 'proxy', 'cp', 'auth', 'debug', 'events'] },
+	{ title: 'Advanced Commands:', names: ['diff', 'apply', 'patch', 'replace', 'wait', 'kustomize'] },
+	{ title: 'Settings Commands:', names: ['label', 'annotate', 'completion'] },
+];
+/** cobra's name column: kubectl's names padded to 15 (its hidden completion commands are the longest), then a space. */
+const HELP_NAME_PADDING = 15;
+
 function topLevelHelp(commands: readonly KubectlCommand[]): string {
-	const lines = ['kubectl controls the Kubernetes cluster manager.', '', 'Commands:'];
-	const width = Math.max(...commands.map((c) => c.name.length)) + 2;
-	for (const c of [...commands].sort((a, b) => a.name.localeCompare(b.name))) lines.push(`  ${c.name.padEnd(width)}${c.summary}`);
-	lines.push('', 'Usage:', '  kubectl [flags] [options]', '', 'Use "kubectl <command> --help" for more information about a given command.');
-	return lines.join('\n') + '\n';
+	const byName = new Map(commands.map((c) => [c.name, c]));
+	const row = (c: KubectlCommand) => `  ${c.name.padEnd(HELP_NAME_PADDING)} ${c.summary}`;
+	const sections: string[] = [];
+	for (const group of COMMAND_GROUPS) {
+		const rows = group.names.flatMap((name) => (byName.has(name) ? [row(byName.get(name)!)] : []));
+		if (rows.length) sections.push([group.title, ...rows].join('\n'));
+	}
+	// No plugins are installed on the reader's workstation: the section is there, empty, as kubectl prints it.
+	sections.push('Subcommands provided by plugins:');
+	const grouped = new Set(COMMAND_GROUPS.flatMap((g) => g.names));
+	const other = commands.filter((c) => !grouped.has(c.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
+	if (other.length) sections.push(['Other Commands:', ...other.map(row)].join('\n'));
+	const head = 'kubectl controls the Kubernetes cluster manager.\n\n Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\n';
+	return `${head}${sections.join('\n\n')}\n\nUsage:\n  kubectl [flags] [options]\n\nUse "kubectl <command> --help" for more information about a given command.\n`;
 }
 
 function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, commands: readonly KubectlCommand[]): CommandResult {

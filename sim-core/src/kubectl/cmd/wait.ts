@@ -244,7 +244,7 @@ function waitOne(inv: KubectlInvocation, target: TargetInfo, cond: Condition, ti
 
 export const waitCommand: KubectlCommand = {
 	name: 'wait',
-	summary: 'Experimental: Wait for a specific condition on one or many resources',
+	summary: 'Wait for a specific condition on one or many resources',
 	usage: "kubectl wait ([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath='{}'[=value]]",
 	flags: [
 		{ name: 'for', kind: 'stringArray', noSplit: true },
