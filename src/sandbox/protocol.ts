@@ -78,6 +78,17 @@ export interface TranscriptEntry {
 	failed: boolean;
 }
 
+/** A command the reader ran, as the Story panel lists it to choose whose story to tell. */
+export interface StoryChoice {
+	/** The origin of what it caused (`input:7`). */
+	origin: string;
+	line: string;
+	/** When its first step happened (virtual ms; -1 if its steps have left the trace). */
+	atMs: number;
+	/** Whether it changed anything (wrote to etcd), directly or through what it set off. */
+	writes: boolean;
+}
+
 /** A YAML syntax error at a place in the editor's text (sim-core's YamlError: 1-based line and column over the whole text, all documents). */
 export interface YamlProblem {
 	line: number;
@@ -117,7 +128,11 @@ export type Request =
 	 * object contains the text. `limit`: only the newest `limit` matching events.
 	 */
 	| { type: 'trace'; afterSeq?: number; origin?: string; component?: string; object?: string; limit?: number }
-	/** The events of one command's origin: `origin` when given (`input:7`), else the command `line` last run, else the last command. */
+	/**
+	 * The events of one command's origin: `origin` when given (`input:7`),
+	 * else the command `line` last run, else the newest command that changed
+	 * something (a read does not push it aside), else the last command.
+	 */
 	| { type: 'story'; line?: string; origin?: string }
 	/** Checks YAML as `kubectl apply` would read it, without applying it: the parse errors, with positions in `yaml` (1-based, whole text). */
 	| { type: 'lint'; yaml: string }
@@ -146,8 +161,11 @@ export type Response =
 	| { type: 'explain'; explanation?: SchedulingExplanation }
 	| { type: 'inspect'; text: string }
 	| { type: 'trace'; events: TraceEvent[] }
-	/** `line`: the command line the origin stands for, when it is a reader's command. */
-	| { type: 'story'; origin?: string; line?: string; events: TraceEvent[] }
+	/**
+	 * `line`: the command line the origin stands for, when it is a reader's
+	 * command. `recent`: the reader's recent commands, newest first, to choose from.
+	 */
+	| { type: 'story'; origin?: string; line?: string; events: TraceEvent[]; recent?: StoryChoice[] }
 	| { type: 'lint'; problems: YamlProblem[] }
 	| { type: 'manifests'; manifests: Array<{ title: string; yaml: string }> }
 	| { type: 'session'; scenarioId: string; seed: number; inputs: ClusterInput[] }

@@ -23,6 +23,7 @@ import type { ClusterView, Request, Response, Speed, StepOutcome, TranscriptEntr
 import { buildView } from './view.ts';
 import { lintYaml, scenarioManifests } from './yaml-check.ts';
 import { matchesTraceFilter } from './panels/trace-filter.ts';
+import { defaultStory, storyChoices } from './panels/story.ts';
 import { SHARE_LIMITS } from './share.ts';
 
 /** An input and the virtual time it began. */
@@ -467,16 +468,17 @@ export class SandboxSession {
 			}
 			case 'story': {
 				const known = this.stories.filter((s) => s.index <= this.setupCount + this.current().length);
+				const recent = storyChoices(known, this.cluster.trace({}));
 				const story =
 					request.origin !== undefined
 						? known.find((s) => `input:${s.index}` === request.origin)
 						: request.line === undefined
-							? known[known.length - 1]
+							? known.find((s) => `input:${s.index}` === defaultStory(recent)?.origin)
 							: [...known].reverse().find((s) => s.line === request.line);
 				// An origin that is not a reader's command (a fault, the scenario's setup) still has a story, without a line.
 				const origin = story ? `input:${story.index}` : request.origin;
-				if (!origin) return { type: 'story', events: [] };
-				return { type: 'story', origin, line: story?.line, events: this.cluster.trace({ origin }).slice(0, this.limits.traceEventsMax) };
+				if (!origin) return { type: 'story', events: [], recent };
+				return { type: 'story', origin, line: story?.line, events: this.cluster.trace({ origin }).slice(0, this.limits.traceEventsMax), recent };
 			}
 			case 'lint':
 				return { type: 'lint', problems: lintYaml(request.yaml) };

@@ -132,6 +132,12 @@ describe('the story of a request', () => {
 		worker.cluster.exec('kubectl create deployment web --image=nginx:1.27 --replicas=2');
 		worker.cluster.advance('30s');
 		const { root } = mount(Story, worker);
+		await until(() => expect(root.querySelector('.ca-story__diagram')).not.toBeNull());
+		// The diagram is drawn on demand, below the station summary.
+		expect(root.querySelector('svg[role="img"]')).toBeNull();
+		const diagram = root.querySelector('.ca-story__diagram') as HTMLDetailsElement;
+		diagram.open = true;
+		diagram.dispatchEvent(new Event('toggle'));
 		await until(() => expect(root.querySelector('svg[role="img"]')).not.toBeNull());
 		expect(textOf(root.querySelector('.ca-story__subject'))).toBe('$ kubectl create deployment web --image=nginx:1.27 --replicas=2');
 		const svg = root.querySelector('svg[role="img"]')!;
@@ -156,10 +162,59 @@ describe('the story of a request', () => {
 		await until(() => expect(textOf(root.querySelector('.ca-story__subject'))).toBe('$ kubectl create namespace demo'));
 		await expand(root.querySelector('.ca-story__text'));
 		const before = root.querySelectorAll('.ca-story__text li').length;
-		const box = root.querySelector('input[type="checkbox"]') as HTMLInputElement;
+		const box = root.querySelector('input.ca-story__all') as HTMLInputElement;
 		box.click();
 		await until(() => expect(root.querySelectorAll('.ca-story__text li').length).toBeGreaterThan(before));
 		expect(textOf(root.querySelector('.ca-story__text'))).toContain('kube-apiserver: user kubernetes-admin');
+	});
+});
+
+describe('the story of a chosen command', () => {
+	it('sums the story up station by station, in road order, each row opening to its steps', async () => {
+		const worker = fakeWorker();
+		worker.cluster.exec('kubectl create deployment web --image=nginx:1.27 --replicas=2');
+		worker.cluster.advance('30s');
+		const { root } = mount(Story, worker);
+		await until(() => expect(root.querySelectorAll('.ca-station').length).toBeGreaterThan(5));
+		const names = [...root.querySelectorAll('.ca-station__name')].map((n) => n.textContent);
+		expect(names.slice(0, 6)).toEqual(['kubectl', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet']);
+		const scheduler = [...root.querySelectorAll('.ca-station')].find((li) => li.querySelector('.ca-station__name')?.textContent === 'kube-scheduler')!;
+		expect(textOf(scheduler.querySelector('.ca-station__what'))).toMatch(/^bound 2 Pods \(node-/);
+		const toggle = scheduler.querySelector('button') as HTMLButtonElement;
+		expect(toggle.getAttribute('aria-expanded')).toBe('false');
+		expect(scheduler.querySelector('.ca-station__steps')).toBeNull();
+		toggle.click();
+		await until(() => expect(toggle.getAttribute('aria-expanded')).toBe('true'));
+		const steps = scheduler.querySelector(`#${CSS.escape(toggle.getAttribute('aria-controls')!)}`)!;
+		expect(steps.querySelectorAll('li').length).toBeGreaterThan(2);
+		expect(textOf(steps)).toContain('kube-scheduler → kube-apiserver: bound default/web-');
+	});
+
+	it('keeps the story of the command that changed something when a read follows, and holds a kept one', async () => {
+		const worker = fakeWorker();
+		worker.cluster.exec('kubectl create deployment web --image=nginx:1.27 --replicas=2');
+		worker.cluster.advance('10s');
+		worker.cluster.exec('kubectl get pods');
+		const { root, rerender } = mount(Story, worker);
+		await until(() => expect(textOf(root.querySelector('.ca-story__subject'))).toBe('$ kubectl create deployment web --image=nginx:1.27 --replicas=2'));
+		const options = [...root.querySelectorAll('.ca-story__choice option')].map((o) => textOf(o));
+		expect(options).toEqual(['$ kubectl get pods (read only)', '$ kubectl create deployment web --image=nginx:1.27 --replicas=2']);
+		// Keep it, then a later write does not replace it either.
+		(root.querySelector('input.ca-story__keep') as HTMLInputElement).click();
+		await until(() => expect((root.querySelector('input.ca-story__keep') as HTMLInputElement).checked).toBe(true));
+		worker.cluster.exec('kubectl create namespace later');
+		rerender({ view: { ...view, lastSeq: 2 } });
+		await until(() => expect(root.querySelectorAll('.ca-story__choice option').length).toBe(3));
+		expect(textOf(root.querySelector('.ca-story__subject'))).toBe('$ kubectl create deployment web --image=nginx:1.27 --replicas=2');
+		// Unticked, it follows the newest command that wrote.
+		(root.querySelector('input.ca-story__keep') as HTMLInputElement).click();
+		await until(() => expect(textOf(root.querySelector('.ca-story__subject'))).toBe('$ kubectl create namespace later'));
+		// Choosing a command from the list shows it and keeps it.
+		const select = root.querySelector('.ca-story__choice') as HTMLSelectElement;
+		select.value = select.options[1].value;
+		select.dispatchEvent(new Event('change'));
+		await until(() => expect(textOf(root.querySelector('.ca-story__subject'))).toBe('$ kubectl get pods'));
+		expect((root.querySelector('input.ca-story__keep') as HTMLInputElement).checked).toBe(true);
 	});
 });
 

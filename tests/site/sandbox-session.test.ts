@@ -128,6 +128,25 @@ describe('a sandbox session', () => {
 		for (const actor of ['kubectl', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'container-runtime']) expect(actors).toContain(actor);
 	});
 
+	it('keeps telling the story of the last command that wrote when a read follows, and lists the recent commands', () => {
+		const session = new SandboxSession(overview);
+		session.handle({ type: 'exec', line: 'kubectl create deployment story --image=nginx:1.27' });
+		session.tick(5_000);
+		session.handle({ type: 'exec', line: 'kubectl get pods' });
+		const story = session.handle({ type: 'story' });
+		if (story.type !== 'story') throw new Error(story.type);
+		expect(story.line).toBe('kubectl create deployment story --image=nginx:1.27');
+		expect(story.recent?.map((c) => [c.line, c.writes])).toEqual([
+			['kubectl get pods', false],
+			['kubectl create deployment story --image=nginx:1.27', true],
+		]);
+		// Asked by origin, the read's own story.
+		const read = session.handle({ type: 'story', origin: story.recent![0].origin });
+		if (read.type !== 'story') throw new Error(read.type);
+		expect(read.line).toBe('kubectl get pods');
+		expect(read.events.every((e) => e.origin === story.recent![0].origin)).toBe(true);
+	});
+
 	it('answers the inspector without recording anything', () => {
 		const session = new SandboxSession(overview);
 		const before = session.fingerprint();
