@@ -73,6 +73,9 @@ describe('the story of a request', () => {
 		await jump(s.sandbox, '+10 s');
 		await openTab(s.sandbox, 'Story');
 		const story = s.sandbox.locator('.ca-story');
+		// The station summary comes first; the diagram is drawn when asked for.
+		await expect.poll(() => story.locator('.ca-station').count(), { timeout: 20_000 }).toBeGreaterThan(6);
+		await story.getByText(/^Sequence diagram \(\d+ participants\)$/).click();
 		await expect.poll(() => story.locator('.ca-story__head').count(), { timeout: 20_000 }).toBeGreaterThan(6);
 		const heads = await story.locator('.ca-story__head').evaluateAll((gs) => gs.map((g) => [...g.querySelectorAll('text')].map((t) => t.textContent).join(' ')));
 		expect(heads.slice(0, 5)).toEqual(['kubectl', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler']);
@@ -119,7 +122,7 @@ describe('the timeline', () => {
 			.first()
 			.click();
 		await expect.poll(() => s.sandbox.getByRole('tab', { name: 'Story', exact: true }).getAttribute('aria-selected')).toBe('true');
-		await expect.poll(() => s.sandbox.locator('.ca-story .ca-story__head').count()).toBeGreaterThan(2);
+		await expect.poll(() => s.sandbox.locator('.ca-story .ca-station').count()).toBeGreaterThan(2);
 	});
 
 	it('has no accessibility violations', async () => {
