@@ -3,7 +3,7 @@ import { h } from 'preact';
 import { render } from 'preact-render-to-string';
 import ClusterMap from '../../src/islands/sandbox/panels/ClusterMap.tsx';
 import type { PanelProps } from '../../src/islands/sandbox/panel-props.ts';
-import { componentLook, drawableMessages, flowLayout, formatBytes, formatCpu, inspectTargetOfComponent, nodeLook, percentOf, podTone, podsByNode, widthClass } from '../../src/sandbox/panels/map.ts';
+import { componentLook, drawableMessages, flowLayout, formatBytes, formatCpu, inspectTargetOfComponent, mapNotices, nodeLook, percentOf, podTone, podsByNode, statesAsLastRecorded, widthClass } from '../../src/sandbox/panels/map.ts';
 import { translator, view } from './fixtures/sandbox-view.ts';
 
 function props(overrides: Partial<PanelProps> = {}): PanelProps {
@@ -177,5 +177,57 @@ describe('map helpers', () => {
 		const drawn = drawableMessages([{ seq: 1, atMs: 0, from: 'container-runtime/b', to: 'kube-apiserver', label: 'x' }], layout);
 		expect(drawn[0].a.id).toBe('node/b');
 		expect(drawableMessages(view.messages, flowLayout(view.nodes.map((n) => n.name)), 2).map((m) => m.seq)).toEqual([12, 13]);
+	});
+});
+
+describe('what the map says about its own picture', () => {
+	type C = PanelProps['view']['components'][number];
+	const healthy: C[] = [
+		{ component: 'etcd', node: 'control-plane', running: true, failing: false },
+		{ component: 'kube-apiserver', node: 'control-plane', running: true, failing: false },
+		{ component: 'kube-controller-manager', node: 'control-plane', running: true, failing: false, leader: true },
+		{ component: 'kube-scheduler', node: 'control-plane', running: true, failing: false, leader: true },
+		{ component: 'kubelet', node: 'node-1', running: true, failing: false },
+	];
+	const with_ = (name: string, change: Partial<C>, list = healthy) => list.map((c) => (c.component === name ? { ...c, ...change } : c));
+	const keys = (components: C[]) => mapNotices(components).map((n) => `${n.tone}: ${n.keys.join(' + ')}${n.values ? ` ${JSON.stringify(n.values)}` : ''}`);
+
+	it('says nothing about a healthy cluster, nor about a component the reader stopped on its own', () => {
+		expect(mapNotices(healthy)).toEqual([]);
+		expect(mapNotices(with_('kube-scheduler', { running: false, failing: true, leader: false }))).toEqual([]);
+		expect(statesAsLastRecorded(healthy)).toBe(false);
+	});
+
+	it('marks the states as last recorded while etcd or kube-apiserver is down, stopped or restarting', () => {
+		expect(keys(with_('etcd', { running: false, failing: true }))).toEqual(['bad: sandbox.map.notice.etcdStopped + sandbox.map.notice.leasesLost']);
+		expect(keys(with_('etcd', { running: false, failing: false }))).toEqual(['bad: sandbox.map.notice.etcdStarting + sandbox.map.notice.leasesLost']);
+		expect(keys(with_('kube-apiserver', { running: false, failing: true }))).toEqual(['bad: sandbox.map.notice.apiserverStopped + sandbox.map.notice.leasesLost']);
+		expect(keys(with_('kube-apiserver', { running: false, failing: false }))).toEqual(['bad: sandbox.map.notice.apiserverStarting + sandbox.map.notice.leasesLost']);
+		expect(statesAsLastRecorded(with_('etcd', { running: false, failing: true }))).toBe(true);
+	});
+
+	it('after they return, names the components still waiting to take their Lease, until a leader is back', () => {
+		const back = with_('kube-scheduler', { leader: false }, with_('kube-controller-manager', { leader: false }));
+		expect(keys(back)).toEqual(['warn: sandbox.map.notice.noLeader {"components":"kube-controller-manager, kube-scheduler"}']);
+		// Restarting (not running) but not stopped by the reader: still waiting.
+		expect(keys(with_('kube-scheduler', { running: false }, back))).toEqual(['warn: sandbox.map.notice.noLeader {"components":"kube-controller-manager, kube-scheduler"}']);
+		expect(keys(with_('kube-controller-manager', { leader: true }, back))).toEqual(['warn: sandbox.map.notice.noLeader {"components":"kube-scheduler"}']);
+		expect(mapNotices(healthy)).toEqual([]);
+		// A standby takes over from a leader the reader stopped: it waits too.
+		const standby: C[] = [...with_('kube-scheduler', { running: false, failing: true, leader: false }), { component: 'kube-scheduler', node: 'control-plane-2', running: true, failing: false, leader: false }];
+		expect(keys(standby)).toEqual(['warn: sandbox.map.notice.noLeader {"components":"kube-scheduler"}']);
+	});
+
+	it('shows the note on the map and marks the node list, in both languages', () => {
+		const stopped = { ...view, components: with_('etcd', { running: false, failing: true }) };
+		const en = text(render(h(ClusterMap, props({ view: stopped }))));
+		expect(en).toContain('etcd is stopped. The Node and Pod states below are as etcd last recorded them');
+		expect(en).toContain('Nodes (as last recorded)');
+		const zh = text(render(h(ClusterMap, props({ view: stopped, t: translator('zh-cn'), locale: 'zh-cn' }))));
+		expect(zh).toContain('etcd 已停止。');
+		expect(zh).toContain('（最后记录的状态）');
+		const fine = text(render(h(ClusterMap, props({ view: { ...view, components: healthy } }))));
+		expect(fine).not.toContain('as last recorded');
+		expect(fine).not.toContain('Waiting for a leader');
 	});
 });

@@ -186,3 +186,50 @@ export function drawableMessages(messages: readonly MessageView[], layout: FlowL
 	}
 	return out.slice(-max);
 }
+
+/** A note the map shows above everything: why what it shows may be old, or what the cluster is waiting for. */
+export interface MapNotice {
+	tone: 'bad' | 'warn';
+	/** `sandbox.map.notice.*` keys, shown as one paragraph in order. */
+	keys: string[];
+	values?: Record<string, string>;
+}
+
+/** Components that run leader election on a Lease in kube-system. */
+const LEADER_ELECTED = ['kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager'];
+
+/**
+ * What the map must say about its own picture, from the components' states.
+ * The Node and Pod states it draws are read from etcd, so:
+ * - while etcd does not run (stopped, or restarting after its crash-loop
+ *   back-off), they are as etcd last recorded them;
+ * - while kube-apiserver does not run, they are as last recorded in etcd:
+ *   nothing can report a change;
+ * - in both cases the leader-elected components cannot renew their Leases
+ *   (they give up after the 10 s renew deadline and exit);
+ * - once both serve again, a component with no leader is waiting to take
+ *   its Lease: a restarted replica has a new identity and takes over only
+ *   once it has seen the old holder leave it unrenewed for the lease
+ *   duration (15 s), retrying every 2 s (k8s.io/component-base defaults).
+ */
+export function mapNotices(components: readonly ComponentView[]): MapNotice[] {
+	const of = (name: string) => components.filter((c) => c.component === name);
+	const runs = (name: string) => of(name).some((c) => c.running);
+	const stopped = (name: string) => of(name).some((c) => c.failing);
+	const elected = LEADER_ELECTED.filter((name) => of(name).some((c) => c.leader !== undefined));
+	const storage: string[] = [];
+	if (of('etcd').length && !runs('etcd')) storage.push(stopped('etcd') ? 'sandbox.map.notice.etcdStopped' : 'sandbox.map.notice.etcdStarting');
+	else if (of('kube-apiserver').length && !runs('kube-apiserver')) storage.push(stopped('kube-apiserver') ? 'sandbox.map.notice.apiserverStopped' : 'sandbox.map.notice.apiserverStarting');
+	if (storage.length) {
+		if (elected.length) storage.push('sandbox.map.notice.leasesLost');
+		return [{ tone: 'bad', keys: storage }];
+	}
+	// Back (or never gone): who has no leader although a replica the reader did not stop could lead.
+	const waiting = elected.filter((name) => !of(name).some((c) => c.leader) && of(name).some((c) => !c.failing));
+	return waiting.length ? [{ tone: 'warn', keys: ['sandbox.map.notice.noLeader'], values: { components: waiting.join(', ') } }] : [];
+}
+
+/** Whether the Node and Pod states the map shows are only as last recorded (etcd or kube-apiserver is not running). */
+export function statesAsLastRecorded(components: readonly ComponentView[]): boolean {
+	return mapNotices(components).some((n) => n.tone === 'bad');
+}

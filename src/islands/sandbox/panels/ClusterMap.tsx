@@ -3,6 +3,9 @@
  * shapes, the leader marked), the messages moving between components, and
  * each node with its status, taints, resource use and pods. Everything is
  * read from the view; a click (or Enter) on anything opens the inspector.
+ * While etcd or kube-apiserver is down, a note says that the states shown
+ * are as last recorded; after they return, what the cluster still waits
+ * for (a leader for its Lease).
  * Rendered on the server too, as the sandbox's picture without JavaScript.
  */
 import { useId } from 'preact/hooks';
@@ -15,6 +18,8 @@ import {
 	formatBytes,
 	formatCpu,
 	inspectTargetOfComponent,
+	mapNotices,
+	statesAsLastRecorded,
 	nodeLook,
 	percentOf,
 	podGlyph,
@@ -223,9 +228,21 @@ export default function ClusterMap(props: PanelProps) {
 	const { view, t } = props;
 	const { byNode, unscheduled } = podsByNode(view.nodes, view.pods);
 	const controlPlane = view.components.filter((c) => CONTROL_PLANE.includes(c.component));
+	const notices = mapNotices(view.components);
+	const stale = statesAsLastRecorded(view.components);
 	const id = useId();
 	return (
 		<div class="ca-panel ca-map">
+			<div class="ca-map__notices" role="status">
+				{notices.map((n) => (
+					<p key={n.keys.join(' ')} class={`ca-notice ca-tone-${n.tone}`}>
+						<span class="ca-glyph" aria-hidden="true">
+							{n.tone === 'bad' ? '✕' : '▲'}
+						</span>{' '}
+						{n.keys.map((k) => t(k, n.values)).join(' ')}
+					</p>
+				))}
+			</div>
 			<section class="ca-map__section" aria-labelledby={`${id}-cp`}>
 				<h3 class="ca-panel__title" id={`${id}-cp`}>
 					{t('sandbox.map.controlPlane')}
@@ -240,6 +257,7 @@ export default function ClusterMap(props: PanelProps) {
 			<section class="ca-map__section" aria-labelledby={`${id}-nodes`}>
 				<h3 class="ca-panel__title" id={`${id}-nodes`}>
 					{t('sandbox.map.nodes')}
+					{stale && <span class="ca-map__recorded"> {t('sandbox.map.asRecorded')}</span>}
 				</h3>
 				<ul class="ca-map__nodes">
 					{view.nodes.map((n) => (
@@ -251,6 +269,7 @@ export default function ClusterMap(props: PanelProps) {
 				<section class="ca-map__section" aria-labelledby={`${id}-pending`}>
 					<h3 class="ca-panel__title" id={`${id}-pending`}>
 						{t('sandbox.map.unscheduled')}
+						{stale && <span class="ca-map__recorded"> {t('sandbox.map.asRecorded')}</span>}
 					</h3>
 					<ul class="ca-pods">
 						{unscheduled.map((p) => (
