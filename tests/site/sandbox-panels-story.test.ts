@@ -75,7 +75,13 @@ describe('the story of kubectl create deployment', () => {
 		const layout = layoutStory(story, { laneWidth: 100, rowHeight: 20, gutter: 50 });
 		expect(layout.laneX.slice(0, 2)).toEqual([100, 200]);
 		expect(layout.stepY.slice(0, 2)).toEqual([20, 40]);
-		expect(layout.width).toBe(50 + 100 * story.lanes.length + 8);
+		// Wider by what the last lane's notes need: their labels run to the right of it.
+		const last = story.lanes.length - 1;
+		const longest = Math.max(0, ...story.steps.filter((s) => s.kind === 'note' && s.lane === last).map((s) => s.label.length));
+		expect(longest).toBeGreaterThan(10);
+		expect(layout.width).toBe(50 + 100 * story.lanes.length + 8 + Math.ceil(9 + longest * 6.5 - 50));
+		const noNotes = layoutStory({ ...story, steps: story.steps.filter((s) => s.kind === 'arrow') }, { laneWidth: 100, rowHeight: 20, gutter: 50 });
+		expect(noNotes.width).toBe(50 + 100 * story.lanes.length + 8);
 	});
 });
 

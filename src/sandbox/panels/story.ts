@@ -226,8 +226,11 @@ export function layoutStory(story: Story, metrics: { laneWidth?: number; rowHeig
 	const gutter = metrics.gutter ?? 64;
 	const laneX = story.lanes.map((_, i) => gutter + laneWidth * i + laneWidth / 2);
 	const stepY = story.steps.map((_, i) => rowHeight * (i + 1));
+	// A note's label runs to the right of its lane: on the last lane, the diagram widens so that it is not cut off (about 6.5 units a character at 11 px).
+	const last = story.lanes.length - 1;
+	const overhang = Math.max(0, ...story.steps.map((s) => (s.kind === 'note' && s.lane === last ? Math.ceil(9 + s.label.length * 6.5 - laneWidth / 2) : 0)));
 	return {
-		width: gutter + laneWidth * Math.max(1, story.lanes.length) + 8,
+		width: gutter + laneWidth * Math.max(1, story.lanes.length) + 8 + overhang,
 		headerHeight,
 		bodyHeight: rowHeight * (story.steps.length + 1),
 		laneX,
