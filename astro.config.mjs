@@ -41,7 +41,9 @@ export default defineConfig({
 				root: { label: 'English', lang: 'en' },
 				'zh-cn': { label: '简体中文', lang: 'zh-CN' },
 			},
-			logo: { src: './src/assets/logo.svg', replacesTitle: false },
+			// An <img> cannot follow the page's colours, so each theme has its own
+			// logo; the dark one is drawn in the dark theme's title colour.
+			logo: { light: './src/assets/logo.svg', dark: './src/assets/logo-dark.svg', replacesTitle: false },
 			favicon: '/favicon.svg',
 			editLink: { baseUrl: `${siteConfig.repository}/blob/${siteConfig.branch}/` },
 			sidebar,

@@ -38,6 +38,11 @@ describe('without JavaScript', () => {
 		for (const node of ['control-plane', 'node-1', 'node-2']) expect(await picture.locator('.ca-node').filter({ hasText: node }).count()).toBeGreaterThan(0);
 		expect(await picture.innerText()).toContain('etcd-control-plane');
 		expect(await picture.locator('.ca-sbx__nojs').innerText()).toContain('With JavaScript on, it becomes a live cluster you drive');
+		// The note is read before the picture, not after a map hundreds of pixels tall.
+		const noteBox = (await picture.locator('.ca-sbx__nojs').boundingBox())!;
+		const mapBox = (await picture.locator('.ca-map').boundingBox())!;
+		expect(noteBox.y + noteBox.height).toBeLessThanOrEqual(mapBox.y);
+		expect(noteBox.y - (await picture.boundingBox())!.y).toBeLessThan(40);
 		// Nothing to click that would do nothing: the button that starts the live cluster is hidden when scripts are off.
 		expect(await picture.locator('input').count()).toBe(0);
 		for (const button of await picture.locator('button').all()) expect(await button.isVisible()).toBe(false);

@@ -108,10 +108,12 @@ export async function run(sandbox: Locator, command: string): Promise<string> {
 	const tab = sandbox.getByRole('tab', { name: 'Terminal' });
 	if ((await tab.count()) && (await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
 	const input = sandbox.locator('.ca-term__input');
-	const before = await sandbox.locator('.ca-term__entry').count();
+	// Notes the sandbox writes on its own (a task just done, a read in the past) are not the command's entry.
+	const commands = sandbox.locator('.ca-term__entry:not(.ca-term__entry--note)');
+	const before = await commands.count();
 	await input.fill(command);
 	await input.press('Enter');
-	const entry = sandbox.locator('.ca-term__entry').nth(before);
+	const entry = commands.nth(before);
 	await entry.locator('.ca-term__out, .ca-term__cmd').first().waitFor();
 	await until(async () => (await entry.locator('.ca-term__pending').count()) === 0, `\`${command}\` to finish`);
 	const out = entry.locator('.ca-term__out');

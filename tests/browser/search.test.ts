@@ -48,4 +48,42 @@ describe('search', () => {
 		expect(hits.length).toBeGreaterThan(0);
 		expect(texts.filter((text) => text.includes('●'))).toEqual([]);
 	});
+
+	it('offers a Chinese query typed on an English page to the Chinese pages, and the link lands on their results', async () => {
+		const { page, problems, context } = await openWatched(browser, 'start/overview/');
+		await page.getByRole('button', { name: /search/i }).first().click();
+		await page.locator('#starlight__search input.pagefind-ui__search-input').fill('控制面');
+		const offer = page.locator('.ca-search-elsewhere');
+		await offer.waitFor({ state: 'visible' });
+		expect(await offer.innerText()).toBe('The Chinese pages have their own search index. Search the 简体中文 pages for “控制面”');
+		await offer.getByRole('link').click();
+		await page.waitForURL(/\/zh-cn\/start\/overview\/$/);
+		// The same chapter in Chinese, its search open with the query and answering it.
+		const input = page.locator('#starlight__search input.pagefind-ui__search-input');
+		await input.waitFor({ state: 'visible' });
+		expect(await input.inputValue()).toBe('控制面');
+		const results = page.locator('#starlight__search .pagefind-ui__result-link');
+		await results.first().waitFor({ state: 'visible', timeout: 10_000 });
+		const hits = await results.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).pathname));
+		expect(hits.some((p) => p.endsWith('/zh-cn/start/overview/'))).toBe(true);
+		expect(await page.locator('.ca-search-elsewhere').isVisible()).toBe(false);
+		await context.close();
+		expect(problems).toEqual([]);
+	});
+
+	it('offers an English word the Chinese pages do not use to the English pages', async () => {
+		const { page, problems, context } = await openWatched(browser, 'zh-cn/');
+		await page.getByRole('button', { name: /搜索/ }).first().click();
+		await page.locator('#starlight__search input.pagefind-ui__search-input').fill('meanwhile');
+		const offer = page.locator('.ca-search-elsewhere');
+		await offer.waitFor({ state: 'visible' });
+		expect(await offer.innerText()).toBe('英文页面有自己的搜索索引。在 English 页面中搜索“meanwhile”');
+		expect(await offer.getByRole('link').getAttribute('href')).toMatch(/\/\?search=meanwhile$/);
+		await offer.getByRole('link').click();
+		const results = page.locator('#starlight__search .pagefind-ui__result-link');
+		await results.first().waitFor({ state: 'visible', timeout: 10_000 });
+		expect(await results.count()).toBeGreaterThan(0);
+		await context.close();
+		expect(problems).toEqual([]);
+	});
 });

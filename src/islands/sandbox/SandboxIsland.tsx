@@ -310,12 +310,13 @@ function Sandbox(props: SandboxIslandProps & { t: T; restart: () => void }) {
 		return (
 			// Not for search: the picture's pod names and states would come back as sub-results of every chapter with a sandbox.
 			<div ref={picture} class={`ca-sbx ca-sbx--static ca-sbx--h-${props.height}`} data-state="static" data-pagefind-ignore="all">
+				{/* What the picture is comes before it: without scripts a reader would otherwise scroll past a map of up to 900 px to learn it. */}
+				<p class="ca-sbx__nojs">{t('sandbox.static.note')}</p>
 				{/* Something a keyboard reaches: focusing it scrolls the sandbox into view, which starts it (hidden where scripts are off). */}
 				<button type="button" class="ca-sbx-btn ca-sbx-btn--primary ca-sbx__wake">
 					{t('sandbox.static.start')}
 				</button>
 				{MapPanel && <MapPanel {...panelProps('map')} />}
-				<p class="ca-sbx__nojs">{t('sandbox.static.note')}</p>
 			</div>
 		);
 	}
