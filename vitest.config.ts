@@ -11,6 +11,8 @@ export default defineConfig({
 					name: 'unit',
 					include: ['sim-core/src/**/*.test.ts', 'sim-core/lint/**/*.test.ts', 'tests/site/**/*.test.ts', 'tests/content/**/*.test.ts'],
 					environment: 'node',
+					// Speed is measured by the benchmarks, not here: the timeout only has to catch a hang, also on a busy 2-core machine.
+					testTimeout: 30_000,
 				},
 			},
 			{

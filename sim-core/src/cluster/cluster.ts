@@ -364,7 +364,7 @@ export class Cluster {
 			this.transport.enroll(`kube-proxy/${node.name}`, this.identity(`kube-proxy/${node.name}`), node.name);
 		});
 
-		this.shell = new ReaderShell({ kernel: this.kernel, transport: this.transport, hosts: this.hosts, isPoweredOff: (node) => this.isPoweredOff(node), observe: (request) => this.apiServer.observe(request) }, apiServerUrl, restore?.shell);
+		this.shell = new ReaderShell({ kernel: this.kernel, transport: this.transport, hosts: this.hosts, isPoweredOff: (node) => this.isPoweredOff(node), observe: (request) => this.apiServer.observe(request), get: (resource, namespace, name) => this.get(resource, namespace, name) }, apiServerUrl, restore?.shell);
 		registerTools(context, this.shell);
 
 		if (restore) {

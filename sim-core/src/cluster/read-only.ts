@@ -59,7 +59,7 @@ const READERS = new Set([
 	'ps', 'df', 'du', 'free', 'uptime', 'ss', 'netstat', 'nslookup', 'dig', 'host', 'ping', 'traceroute', 'nc', 'telnet', 'file', 'stat',
 	'tree', 'less', 'more', 'man', 'history', 'sleep', 'journalctl', 'iptables-save', 'ip6tables-save', 'conntrack', 'lsof', 'mount', 'findmnt',
 	'getent', 'openssl', 'test', '[', 'seq', 'expr', 'basename', 'dirname', 'readlink', 'realpath', 'md5sum', 'sha256sum', 'xxd', 'od', 'diff',
-	'cmp', 'top', 'vmstat', 'lscpu', 'lsblk', 'arp', 'route', 'resolvectl', 'clear', 'exit',
+	'cmp', 'top', 'vmstat', 'lscpu', 'lsblk', 'arp', 'route', 'resolvectl', 'clear', 'exit', 'jobs',
 ]);
 /** Programs that run the rest of their words as a command. */
 const WRAPPERS = new Set(['sudo', 'time', 'nice', 'nohup', 'timeout', 'watch', 'command', 'exec']);

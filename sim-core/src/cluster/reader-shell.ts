@@ -35,6 +35,7 @@ import type { EditSession, ExecResult } from './cluster.ts';
 import type { ShellContext } from './wiring.ts';
 import { certificateSubject, workstationFiles } from './files.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
+import { WorkstationJobs, type WorkstationJob } from './workstation-jobs.ts';
 
 export interface ShellState {
 	session: SessionJSON;
@@ -45,6 +46,8 @@ export interface ShellState {
 	severed?: string[];
 	/** The container shell that has the terminal (`kubectl exec -it POD -- sh`), and the machine its kubectl ran on. */
 	container?: ContainerSession & { host: string };
+	/** Jobs still listening on the workstation (kubectl port-forward, proxy). */
+	jobs?: WorkstationJob[];
 }
 
 /** The reader's shell is pid 4242 (`$$`); each kubectl run gets the next pid, as a new process would. */
@@ -111,6 +114,12 @@ export class ReaderShell {
 	 * kubectl's User-Agent. Set by the tools wiring (./tools.ts).
 	 */
 	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string) => { status: number; body: string };
+	/** What keeps listening on the workstation after its line (kubectl port-forward, kubectl proxy). */
+	readonly jobs: WorkstationJobs;
+	/** The workstation's address on the lab network, which `--address` may name. Set by the tools wiring. */
+	workstationIp = '';
+	/** A free port of the workstation's ephemeral range (a local port of 0). Set by the tools wiring. */
+	freePort: () => number = () => 32768;
 
 	constructor(
 		private readonly cluster: ShellContext,
@@ -128,6 +137,7 @@ export class ReaderShell {
 		this.kubectlRuns = restore?.kubectlRuns ?? 0;
 		this.severed = [...(restore?.severed ?? [])];
 		this.container = restore?.container ? { ...restore.container } : undefined;
+		this.jobs = new WorkstationJobs(restore?.jobs);
 		fs.home = '/home/reader';
 		fs.cwd = '/home/reader';
 		this.workstation = { name: 'workstation', fs, commands: new Map(), user: 'reader', home: '/home/reader', kind: 'workstation' };
@@ -141,6 +151,8 @@ export class ReaderShell {
 		cluster.kernel.start(this.sink.id);
 
 		this.session.register('kubectl', (ctx) => this.kubectl(ctx));
+		this.workstation.commands.set('jobs', (ctx) => this.jobsCommand(ctx));
+		this.workstation.commands.set('kill', (ctx) => this.killCommand(ctx));
 		// ssh as the shell has it, behind a check that the machine is on.
 		const ssh = this.session.lookup('ssh')?.handler;
 		if (ssh) this.session.register('ssh', (ctx) => this.ssh(ctx, ssh));
@@ -172,8 +184,9 @@ export class ReaderShell {
 		}
 		if (this.container) return this.containerExec(line);
 		this.kubectlInLine = 0;
+		const reaped = this.reapJobs();
 		const result = this.session.exec(line, stdin === undefined ? {} : { stdin });
-		const out: ExecResult = { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
+		const out: ExecResult = { stdout: result.stdout, stderr: reaped + result.stderr, output: reaped + result.output, exitCode: result.exitCode };
 		// The line took a machine of the session down (`reboot`): its sshd closed the connection on the way.
 		const lost = this.closeSevered();
 		if (lost) {
@@ -227,6 +240,7 @@ export class ReaderShell {
 		const state: ShellState = { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON(), kubectlRuns: this.kubectlRuns };
 		if (this.severed.length) state.severed = [...this.severed];
 		if (this.container) state.container = { ...this.container };
+		if (this.jobs.list().length) state.jobs = this.jobs.toJSON();
 		return state;
 	}
 
@@ -364,6 +378,19 @@ export class ReaderShell {
 		}
 	}
 
+	/**
+	 * Who kubectl proxy's requests are from: the workstation kubeconfig's
+	 * user (a bearer token is checked by the API server), or undefined when
+	 * there is no kubeconfig to read.
+	 */
+	proxyIdentity(): { user: { username: string; groups: string[] } } | { token: string } | undefined {
+		const ctx: CommandContext = { argv: ['kubectl'], stdin: '', env: this.session.environment(), host: this.workstation, shell: this.session };
+		const identity = this.kubeconfigIdentity(ctx, undefined);
+		if (!identity) return undefined;
+		if (identity.token === undefined) return { user: { username: identity.user, groups: [...identity.groups, 'system:authenticated'] } };
+		return { token: identity.token };
+	}
+
 	/** `kubectl get --raw PATH`: dial as kubectl would, then the HTTP server answers with the kubeconfig's credentials. */
 	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined } | { token: string }, path: string): CallResult<string> {
 		const failure = this.cluster.transport.dial(processId);
@@ -466,7 +493,76 @@ export class ReaderShell {
 			bearerToken: identity.token !== undefined,
 			pid: SHELL_PID + this.kubectlRuns,
 		};
-		return runKubectl(ctx.argv.slice(1), ctx.stdin, env, COMMANDS);
+		let started: WorkstationJob | undefined;
+		if (ctx.host === this.workstation) {
+			env.listener = {
+				hostIp: this.workstationIp,
+				inUse: (address, port) => this.jobs.inUse(address, port),
+				freePort: () => {
+					for (;;) {
+						const port = this.freePort();
+						if (!this.jobs.list().some((j) => j.ports.some((p) => p.local === port))) return port;
+					}
+				},
+				listen: (job) => {
+					started = this.jobs.start({ ...job, command: `${ctx.argv.join(' ')} &`, pid: env.pid! });
+				},
+			};
+		}
+		const result = runKubectl(ctx.argv.slice(1), ctx.stdin, env, COMMANDS);
+		if (!started) return result;
+		// bash announces a background job before anything it writes; a line run in the foreground would hold the terminal
+		// until Ctrl-C, which one terminal cannot offer, so the sandbox makes it a job and says so.
+		if (ctx.background) {
+			const announce = `[${started.job}] ${started.pid}\n`;
+			const chunks = result.chunks ?? [{ fd: 1 as const, text: result.stdout }, { fd: 2 as const, text: result.stderr }];
+			return { ...result, stderr: announce + result.stderr, chunks: [{ fd: 2, text: announce }, ...chunks.filter((c) => c.text)] };
+		}
+		return { ...result, stderr: `${result.stderr}${foregroundJobNote(started)}` };
+	}
+
+	/**
+	 * Jobs whose work ended since the last line: a port-forward whose Pod is
+	 * gone (deleted, or replaced by another Pod of the same name) stops with
+	 * client-go's "lost connection to pod", and bash reports the job done.
+	 */
+	private reapJobs(): string {
+		let said = '';
+		for (const job of [...this.jobs.list()]) {
+			if (job.kind !== 'port-forward' || !job.pod) continue;
+			const pod = this.cluster.get('pods', job.pod.namespace, job.pod.name) as { metadata: { uid?: string }; status?: { phase?: string } } | undefined;
+			if (pod && pod.metadata.uid === job.pod.uid && pod.status?.phase === 'Running') continue;
+			said += 'error: lost connection to pod\n' + this.jobs.end(job, 'Exit 1');
+		}
+		return said;
+	}
+
+	/** `jobs [-l]`: the workstation's jobs. */
+	private jobsCommand(ctx: CommandContext): CommandResult {
+		const flags = ctx.argv.slice(1);
+		const bad = flags.find((f) => f !== '-l');
+		if (bad) return { stdout: '', stderr: bad.startsWith('-') ? `bash: jobs: ${bad}: invalid option\njobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n` : `bash: jobs: ${bad}: no such job\n`, exitCode: bad.startsWith('-') ? 2 : 1 };
+		return { stdout: this.jobs.table(flags.includes('-l')), stderr: '', exitCode: 0 };
+	}
+
+	/** `kill [-SIGNAL] %N|PID...` for the workstation's jobs (the shell's other processes are not modelled). */
+	private killCommand(ctx: CommandContext): CommandResult {
+		const args = ctx.argv.slice(1).filter((a) => !/^-(\d+|[A-Z]+|SIG[A-Z]+|s)$/.test(a));
+		if (!args.length) return { stdout: '', stderr: 'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n', exitCode: 2 };
+		let stderr = '';
+		let stdout = '';
+		let exitCode = 0;
+		for (const spec of args) {
+			const job = this.jobs.find(spec);
+			if (!job) {
+				stderr += spec.startsWith('%') ? `bash: kill: ${spec}: no such job\n` : /^\d+$/.test(spec) ? `bash: kill: (${spec}) - No such process\n` : `bash: kill: ${spec}: arguments must be process or job IDs\n`;
+				exitCode = 1;
+				continue;
+			}
+			// bash reports the job at the next prompt, which is right after this line here.
+			stdout += this.jobs.end(job, 'Terminated');
+		}
+		return { stdout, stderr, exitCode };
 	}
 }
 
@@ -513,4 +609,9 @@ function explicitKubeconfig(argv: readonly string[]): string | undefined {
 		if (a === '--kubeconfig') return argv[i + 1];
 	}
 	return undefined;
+}
+
+/** What the sandbox says after a port-forward or proxy typed without `&`: it keeps running, as a job. */
+function foregroundJobNote(job: WorkstationJob): string {
+	return `# ${job.kind === 'proxy' ? 'kubectl proxy' : 'kubectl port-forward'} keeps running as job [${job.job}] (this sandbox has one terminal): 'jobs' lists it, 'kill %${job.job}' stops it.\n`;
 }

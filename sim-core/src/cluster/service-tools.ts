@@ -27,6 +27,7 @@ import { goHttpAnswer, podHttpAnswer } from '../tools/curl/http-servers.ts';
 import { createIptables, createIptablesSave, createIpvsadm, createNft, type NetfilterDeps } from '../tools/netfilter/index.ts';
 import type { ConnectSource, Landing } from '../network/service-traffic.ts';
 import type { ToolsContext } from './wiring.ts';
+import type { NodeHost } from './node-host.ts';
 import { clusterConnect } from './node-network.ts';
 import { CoreDnsServers } from './cluster-dns.ts';
 import { resolveAddress, runClientTool, runDnsTool, type EchoResult, type NetDeps, type ToolDialects } from '../tools/net/index.ts';
@@ -67,6 +68,25 @@ function describe(landing: Landing, ip: string, port: number): string {
 	}
 }
 
+/**
+ * A TCP connection that reached a Pod's `ip:port` on `node`, from
+ * `clientIp`: refused when nothing listens there (the Pod's kernel answers
+ * the SYN with a reset), else the Pod's server answering each request.
+ */
+export function connectToPod(cluster: Pick<ToolsContext, 'kernel'>, node: NodeHost, ip: string, port: number, clientIp: string): CurlConnection {
+	if (node.runtime.serveHttp(ip, port, undefined, clientIp, '-')?.kind === 'refused') return { kind: 'refused' };
+	return {
+		kind: 'http',
+		serve: (request) => {
+			const userAgent = request.headers.find(([n]) => n.toLowerCase() === 'user-agent')?.[1] ?? '-';
+			const answer = node.runtime.serveHttp(ip, port, request.target, clientIp, userAgent);
+			if (answer?.kind === 'http') return { ...podHttpAnswer(answer, cluster.kernel.wallMs()), ...(answer.latencyMs ? { latencyMs: answer.latencyMs } : {}) };
+			// Not an HTTP server (a database's port): the connection closes without an HTTP answer.
+			return { protocol: 'HTTP/1.1', status: 0, headers: [], body: '' };
+		},
+	};
+}
+
 /** curl's network side: connect(), resolve(), and the version on a Pod's image. */
 export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, podHosts: PodHosts, dns?: CoreDnsServers): Pick<CurlDeps, 'connect' | 'resolve' | 'versionOn'> {
 	const sourceOf = (hostName: string): ConnectSource | undefined => {
@@ -105,21 +125,8 @@ export function serviceCurlDeps(cluster: ToolsContext, workstationIp: string, po
 					}
 					return { kind: 'refused' };
 				}
-				case 'pod': {
-					const host = cluster.hosts.get(landing.node)!;
-					// Nothing listens on that port of the Pod: its kernel answers the SYN with a reset.
-					if (host.runtime.serveHttp(landing.ip, landing.port, undefined, landing.clientIp, '-')?.kind === 'refused') return { kind: 'refused' };
-					return {
-						kind: 'http',
-						serve: (request) => {
-							const userAgent = request.headers.find(([n]) => n.toLowerCase() === 'user-agent')?.[1] ?? '-';
-							const answer = host.runtime.serveHttp(landing.ip, landing.port, request.target, landing.clientIp, userAgent);
-							if (answer?.kind === 'http') return { ...podHttpAnswer(answer, cluster.kernel.wallMs()), ...(answer.latencyMs ? { latencyMs: answer.latencyMs } : {}) };
-							// Not an HTTP server (a database's port): the connection closes without an HTTP answer.
-							return { protocol: 'HTTP/1.1', status: 0, headers: [], body: '' };
-						},
-					};
-				}
+				case 'pod':
+					return connectToPod(cluster, cluster.hosts.get(landing.node)!, landing.ip, landing.port, landing.clientIp);
 			}
 	};
 	return {

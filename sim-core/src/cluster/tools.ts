@@ -22,11 +22,14 @@ import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
 import type { ToolsContext } from './wiring.ts';
 import { certificateSubject } from './files.ts';
 import type { ReaderShell } from './reader-shell.ts';
-import { registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
+import { connectToPod, registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
 import { CoreDnsServers } from './cluster-dns.ts';
 import { createSimcloud } from '../tools/simcloud/simcloud.ts';
 import { ApiServerHttp } from '../tools/curl/apiserver-http.ts';
-import type { KubeletProxyAnswer } from '../tools/curl/types.ts';
+import type { CurlConnection, KubeletProxyAnswer, PlainHttpAnswer } from '../tools/curl/types.ts';
+import { goHttpAnswer } from '../tools/curl/http-servers.ts';
+import { httpDate } from '../golang/time.ts';
+import type { Pod } from '../api/types.ts';
 import { inGoOrder } from '../tools/curl/serialize.ts';
 import { parseYaml } from '../yaml/index.ts';
 import { podIpView } from '../tools/ip/pod-network.ts';
@@ -118,6 +121,56 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	const dns = new CoreDnsServers(cluster.kernel, cluster);
 	cluster.kernel.register(dns);
 	cluster.kernel.start(dns.id);
+	const serviceDeps = serviceCurlDeps(cluster, WORKSTATION_IP, podHosts, dns);
+	shell.workstationIp = WORKSTATION_IP;
+	const ports = random('workstation-ports');
+	// Linux's ephemeral range (net.ipv4.ip_local_port_range = 32768 60999), as a local port of 0 gets.
+	shell.freePort = () => 32768 + Math.floor(ports() * 28232);
+	/** What a job on the workstation writes to the terminal while a command runs (`Handling connection for 8080`). */
+	let jobOutput = '';
+	const workstationListener = (ip: string, port: number): CurlConnection | undefined => {
+		const job = shell.jobs.listening(ip, port);
+		// Nothing of the workstation's own listens there: its kernel refuses at once.
+		if (!job) return ip.startsWith('127.') || ip === '::1' || ip === WORKSTATION_IP ? { kind: 'refused' } : undefined;
+		if (job.kind === 'proxy') return { kind: 'http', serve: (request) => kubectlProxyAnswer(job.apiPrefix ?? '/', request) };
+		jobOutput += `Handling connection for ${port}\n`;
+		const forwarded = job.ports.find((p) => p.local === port)!;
+		const pod = job.pod && (cluster.get('pods', job.pod.namespace, job.pod.name) as Pod | undefined);
+		const node = pod?.spec?.nodeName ? cluster.hosts.get(pod.spec.nodeName) : undefined;
+		const podIp = pod?.status?.podIP;
+		const closed: CurlConnection = { kind: 'http', serve: () => ({ protocol: 'HTTP/1.1', status: 0, headers: [], body: '' }) };
+		if (!pod || pod.metadata.uid !== job.pod!.uid || !node || !podIp) return closed;
+		// The kubelet dials the port inside the Pod's network namespace: its server sees a client on 127.0.0.1.
+		const landing = connectToPod(cluster, node, podIp, forwarded.remote, '127.0.0.1');
+		if (landing.kind === 'refused') {
+			// The kubelet could not connect: the error comes back on the stream and the forward ends (client-go closes it).
+			jobOutput += 'error: lost connection to pod\n' + shell.jobs.end(job, 'Exit 1');
+			return closed;
+		}
+		return landing;
+	};
+	/** kubectl proxy: the filter (hosts and paths), the prefix, then the API server's answer to kubectl's credentials. */
+	const kubectlProxyAnswer = (prefix: string, request: { method: string; target: string; headers: Array<[string, string]> }): PlainHttpAnswer => {
+		const header = (name: string) => request.headers.find(([n]) => n.toLowerCase() === name)?.[1] ?? '';
+		const plain = (status: number, text: string) => goHttpAnswer(status, 'text/plain; charset=utf-8', text, cluster.kernel.wallMs(), [['X-Content-Type-Options', 'nosniff']]);
+		const [pathPart, query] = request.target.split(/\?(.*)/s);
+		let path = pathPart;
+		if (!prefix.startsWith('/api')) {
+			const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+			if (rest === undefined && path !== prefix.replace(/\/$/, '')) return plain(404, '404 page not found\n');
+			path = `/${rest ?? ''}`.replace(/^\/\//, '/');
+		} else if (!path.startsWith(prefix)) return plain(404, '404 page not found\n');
+		const host = header('host').replace(/^\[([^\]]*)\](:\d+)?$/, '$1').replace(/:\d+$/, '');
+		const hostOk = host === 'localhost' || host === '127.0.0.1';
+		const rejected = /^\/api\/.*\/pods\/.*\/(exec|attach)/.test(path);
+		if (!hostOk || rejected) return plain(403, 'Forbidden\n');
+		const identity = shell.proxyIdentity();
+		if (!identity) return plain(502, '');
+		const user = 'token' in identity ? cluster.authenticateToken(identity.token) : identity.user;
+		const answer = kubectlHttp.serve({ method: request.method, target: query === undefined ? path : `${path}?${query}`, headers: new Map([['user-agent', header('user-agent')]]) }, user ? { user } : { failed: true });
+		const canonical = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+		return { protocol: 'HTTP/1.1', status: answer.status, headers: [...answer.headers.map(([n, v]): [string, string] => [canonical(n), v]), ['Date', httpDate(cluster.kernel.wallMs())], ['Content-Length', String(new TextEncoder().encode(answer.body).length)]], body: answer.body };
+	};
 	const curlDeps: CurlDeps = {
 			apiServer: server,
 			reachable: (hostName) => {
@@ -144,14 +197,26 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			wallMs: () => cluster.kernel.wallMs(),
 			random: random('curl'),
 			elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
-			...serviceCurlDeps(cluster, WORKSTATION_IP, podHosts, dns),
+			...serviceDeps,
+			// The workstation's own listeners (kubectl port-forward, kubectl proxy) answer on its local ports first.
+			connect: (hostName, ip, port) => (hostName === 'workstation' ? workstationListener(ip, port) : undefined) ?? serviceDeps.connect?.(hostName, ip, port),
 			kubeletProxy: (node, path) => kubeletProxy(cluster, cp.name, node, path),
 			apiService: (group, version) => {
 				const found = cluster.get('apiservices', undefined, apiServiceName(group, version)) as ApiService | undefined;
 				return found ? (isAvailable(found) ? 'available' : 'unavailable') : 'absent';
 			},
 	};
-	shell.register('curl', createCurl(curlDeps));
+	const curl = createCurl(curlDeps);
+	// A job's lines (port-forward's `Handling connection for ...`) reach the terminal as the connection is made, before curl's own output.
+	shell.register('curl', (ctx) => {
+		jobOutput = '';
+		const result = curl(ctx);
+		const said = jobOutput;
+		jobOutput = '';
+		if (!said) return result;
+		const chunks = result.chunks ?? [{ fd: 1 as const, text: result.stdout }, { fd: 2 as const, text: result.stderr }];
+		return { ...result, stdout: said + result.stdout, chunks: [{ fd: 1 as const, text: said }, ...chunks.filter((c) => c.text)] };
+	});
 	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).
 	const kubectlHttp = new ApiServerHttp({ ...curlDeps, request: (_user, request) => cluster.transport.request('kubectl', request) });
 	shell.rawApi = (path, auth, userAgent) => {

@@ -56,6 +56,8 @@ export interface ShellContext {
 	isPoweredOff(node: string): boolean;
 	/** The API server's answer from its cache, without a request (the inspector's observer reads). */
 	observe(request: ApiRequest): ApiResponse;
+	/** An object as stored now (a port-forward job checks that its Pod is still there). */
+	get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
 }
 
 /** What the tools a reader types need, to be wired to the machines they run on. */

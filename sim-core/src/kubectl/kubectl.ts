@@ -97,6 +97,29 @@ export interface KubectlEnvironment {
 	bearerToken?: boolean;
 	/** This kubectl process's id, which klog prints in every `-v` line. */
 	pid?: number;
+	/**
+	 * The local ports of the machine kubectl runs on, for the commands that
+	 * listen (`port-forward`, `proxy`); absent where kubectl cannot listen.
+	 */
+	listener?: LocalListener;
+}
+
+/** A port a listening command binds, and where it leads (0 for kubectl proxy, which serves the API itself). */
+export interface ListenedPort {
+	local: number;
+	remote: number;
+}
+
+/** What `port-forward` and `proxy` need of the machine's network: free ports, and a job that keeps listening after the command line. */
+export interface LocalListener {
+	/** The machine's own IPv4 address (besides loopback), which `--address` may name. */
+	hostIp: string;
+	/** Whether something already listens on `address:port` (bind: address already in use). */
+	inUse(address: string, port: number): boolean;
+	/** A free port from Linux's ephemeral range, for a local port of 0. */
+	freePort(): number;
+	/** Keeps listening after the command returns: the forward (to `pod`) or the proxy (under `apiPrefix`) runs as a job. */
+	listen(job: { kind: 'port-forward' | 'proxy'; addresses: string[]; ports: ListenedPort[]; pod?: { namespace: string; name: string; uid: string }; apiPrefix?: string }): void;
 }
 
 /** An interactive shell in a container that owns the reader's terminal (see KubectlEnvironment.openContainerSession). */

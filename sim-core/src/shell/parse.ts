@@ -73,8 +73,12 @@ export interface Pipeline {
 	bang: boolean;
 	cmds: Array<SimpleCommand | ForCommand>;
 }
-/** Pipelines joined by `&&`/`||`, evaluated left to right with short-circuit. */
-export type AndOr = Array<{ op: '' | '&&' | '||'; pipe: Pipeline }>;
+/**
+ * Pipelines joined by `&&`/`||`, evaluated left to right with short-circuit.
+ * `background`: the list ended with `&` (bash runs it as a job; here only
+ * commands that keep running, such as `kubectl port-forward`, use it).
+ */
+export type AndOr = Array<{ op: '' | '&&' | '||'; pipe: Pipeline }> & { background?: boolean };
 /** One line's worth of commands (`a; b && c`), with its source text. */
 export interface Complete {
 	list: AndOr[];
@@ -163,8 +167,10 @@ export class Parser {
 		const start = this.#start,
 			list: AndOr[] = [];
 		for (;;) {
-			list.push(this.#andOr());
+			const ao = this.#andOr();
+			list.push(ao);
 			t = this.#take();
+			if (t.t === 'op' && t.v === '&') ao.background = true;
 			if (t.t === 'op' && (t.v === ';' || t.v === '&')) {
 				const u = this.#peek();
 				if (u.t !== 'nl' && u.t !== 'eof') continue;

@@ -147,6 +147,8 @@ export class ShellSession {
 	#depth = 0;
 	#count = 0;
 	#active = false;
+	/** Inside a list that ended with `&` (see AndOr.background). */
+	#background = false;
 	/** The pipelines being run, innermost last, with the host each runs on (see pipelineCommands). */
 	#pipes: Array<{ host: string; cmds: string[][] }> = [];
 
@@ -501,7 +503,13 @@ export class ShellSession {
 	}
 
 	#andOr(list: AndOr, stdin: string): void {
-		for (const { op, pipe } of list) if (!((op === '&&' && this.status) || (op === '||' && !this.status))) this.#pipeline(pipe, stdin);
+		const outer = this.#background;
+		this.#background = outer || list.background === true;
+		try {
+			for (const { op, pipe } of list) if (!((op === '&&' && this.status) || (op === '||' && !this.status))) this.#pipeline(pipe, stdin);
+		} finally {
+			this.#background = outer;
+		}
 	}
 
 	#pipeline(p: Pipeline, stdin: string): void {
@@ -652,7 +660,7 @@ export class ShellSession {
 		if (prefix) entries.push(...prefix);
 		let r: CommandResult;
 		try {
-			r = f.handler({ argv: [name, ...argv.slice(1)], stdin, env: Object.fromEntries(entries), host, shell: this, tty });
+			r = f.handler({ argv: [name, ...argv.slice(1)], stdin, env: Object.fromEntries(entries), host, shell: this, tty, ...(this.#background ? { background: true } : {}) });
 		} catch (e) {
 			if (e instanceof Abort || e instanceof ExitSignal) throw e;
 			r = e instanceof OutputLimit ? res(e.partial, '', 1) : res('', `${INTERNAL} ${name}: internal error: ${errText(e)}\n`, 1);

@@ -37,6 +37,8 @@ export interface CommandContext {
 	shell: ShellSession;
 	/** True when stdout goes straight to the reader's terminal (not a pipe, a file or `$(...)`), as isatty(1) would say; `ls` then prints columns. */
 	tty?: boolean;
+	/** The command's list ended with `&`: bash would run it as a background job. */
+	background?: boolean;
 }
 
 /** A command implementation. It must not throw for user errors: it reports them on stderr with a non-zero exitCode, as real tools do. */

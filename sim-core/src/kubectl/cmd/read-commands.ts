@@ -16,5 +16,7 @@ import { explainCommand } from './explain.ts';
 import { topCommand } from './top.ts';
 import { diffCommand } from './diff.ts';
 import { pluginCommand } from './plugin.ts';
+import { portForwardCommand } from './port-forward.ts';
+import { proxyCommand } from './proxy.ts';
 
-export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand];
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand];
