@@ -366,6 +366,8 @@ export class Cluster {
 
 		this.shell = new ReaderShell({ kernel: this.kernel, transport: this.transport, hosts: this.hosts, isPoweredOff: (node) => this.isPoweredOff(node), observe: (request) => this.apiServer.observe(request), get: (resource, namespace, name) => this.get(resource, namespace, name) }, apiServerUrl, restore?.shell);
 		registerTools(context, this.shell);
+		// `kubectl __complete` (the completion scripts' question) gets the answers Tab gets.
+		this.shell.completer = (line) => this.complete(line, line.length).candidates;
 
 		if (restore) {
 			this.kernel.restoreProcesses(restore.kernel);

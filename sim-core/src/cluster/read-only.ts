@@ -86,9 +86,9 @@ function forReads(loop: ForCommand): boolean {
 	return (loop.words ?? []).every(wordReads) && loop.body.every(andOrReads);
 }
 
-/** A word reads only when the commands it substitutes (`$(...)`) do. */
+/** A word reads only when the commands it substitutes (`$(...)`, `<(...)`) do. */
 function wordReads(word: Word): boolean {
-	return word.every((part) => part.k !== 'sub' || readsOnly(part.v));
+	return word.every((part) => (part.k !== 'sub' && part.k !== 'psub') || readsOnly(part.v));
 }
 
 function simpleReads(cmd: SimpleCommand): boolean {

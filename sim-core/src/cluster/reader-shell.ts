@@ -114,6 +114,8 @@ export class ReaderShell {
 	 * kubectl's User-Agent. Set by the tools wiring (./tools.ts).
 	 */
 	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string) => { status: number; body: string };
+	/** Tab completion's candidates for the end of a line, for `kubectl __complete`. Set by the cluster. */
+	completer?: (line: string) => string[];
 	/** What keeps listening on the workstation after its line (kubectl port-forward, kubectl proxy). */
 	readonly jobs: WorkstationJobs;
 	/** The workstation's address on the lab network, which `--address` may name. Set by the tools wiring. */
@@ -492,6 +494,7 @@ export class ReaderShell {
 			kubeconfigPath: identity.path,
 			bearerToken: identity.token !== undefined,
 			pid: SHELL_PID + this.kubectlRuns,
+			complete: this.completer,
 		};
 		let started: WorkstationJob | undefined;
 		if (ctx.host === this.workstation) {

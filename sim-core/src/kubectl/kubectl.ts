@@ -97,6 +97,8 @@ export interface KubectlEnvironment {
 	bearerToken?: boolean;
 	/** This kubectl process's id, which klog prints in every `-v` line. */
 	pid?: number;
+	/** What the shell's completion offers for the word at the end of `line` (for `kubectl __complete`). */
+	complete?(line: string): string[];
 	/**
 	 * The local ports of the machine kubectl runs on, for the commands that
 	 * listen (`port-forward`, `proxy`); absent where kubectl cannot listen.
@@ -259,6 +261,8 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 	}
 	const name = argv[index];
 	if (name === undefined || name === 'help') return ok(topLevelHelp(commands));
+	// cobra's hidden completion command: its words are what the reader typed, not flags to parse.
+	if (name === '__complete' || name === '__completeNoDesc') return completeWords(argv.slice(index + 1), env);
 	const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
 	if (!command) {
 		const suggestions = commands.filter((c) => distance(c.name, name) <= 2 || c.name.startsWith(name)).map((c) => c.name);
@@ -329,4 +333,15 @@ function inWriteOrder(result: CommandResult, requestLog = ''): CommandResult {
 			] as const
 		).filter((c) => c.text !== ''),
 	};
+}
+
+/**
+ * `kubectl __complete WORDS...`, cobra's hidden command behind the
+ * completion scripts: the candidates for the last word (possibly empty),
+ * one per line, then the directive line (`:4`: no file completion) and its
+ * name on stderr, as spf13/cobra completions.go writes them.
+ */
+function completeWords(words: string[], env: KubectlEnvironment): CommandResult {
+	const candidates = env.complete?.(['kubectl', ...words].join(' ')) ?? [];
+	return { stdout: candidates.map((c) => `${c}\n`).join('') + ':4\n', stderr: 'Completion ended with directive: ShellCompDirectiveNoFileComp\n', exitCode: 0 };
 }

@@ -139,6 +139,10 @@ const source: CommandHandler = ({ argv, shell, host, stdin }) => {
 		if (e instanceof FsError) return res('', `bash: ${f}: ${e.message}\n`, 1);
 		throw e;
 	}
+	// A completion script (`source <(kubectl completion bash)`) only defines functions and registers them with
+	// `complete`: silent in bash. This shell has no functions, and its Tab completion is built in, so sourcing one
+	// succeeds quietly instead of failing on the function syntax.
+	if (/^# bash completion\b/.test(text)) return res();
 	return shell.runScript(text, { stdin });
 };
 

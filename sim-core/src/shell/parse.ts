@@ -27,6 +27,7 @@
  *                   | { k: 'var'; v: name; q; op?; arg? }   $NAME ${NAME} ${NAME:-arg} ${NAME-arg} ${#NAME};
  *                                                 name '~' is tilde expansion
  *                   | { k: 'sub'; v: source; q }  $(...) or `...`, parsed when expanded
+ *                   | { k: 'psub'; v: source; q } <(...): the path of a file holding its output
  *
  * Parsing is incremental (`Parser.next()` yields one Complete at a time) so a
  * pasted script runs line by line as bash would, and a syntax error on one line
@@ -38,7 +39,10 @@ import { unescape } from './format.ts';
 
 /** A piece of a word before expansion. */
 export type WordPart =
-	{ k: 'lit'; v: string; q: boolean } | { k: 'var'; v: string; q: boolean; op?: string; arg?: string } | { k: 'sub'; v: string; q: boolean };
+	| { k: 'lit'; v: string; q: boolean }
+	| { k: 'var'; v: string; q: boolean; op?: string; arg?: string }
+	| { k: 'sub'; v: string; q: boolean }
+	| { k: 'psub'; v: string; q: boolean };
 /** A shell word: parts concatenated after expansion. */
 export type Word = WordPart[];
 /** `NAME=value` before a command (or alone). */
@@ -352,6 +356,13 @@ export class Parser {
 		if (fd) this.#i += fd.length;
 		for (const op of OPS) {
 			if (!s.startsWith(op, this.#i)) continue;
+			if (op === '<' && s[this.#i + 1] === '(' && !fd) {
+				// `<(LIST)` is a word: the name of a file that reads LIST's output (`source <(kubectl completion bash)`, `diff <(a) <(b)`).
+				const j = this.#closeParen(this.#i + 2);
+				const body = s.slice(this.#i + 2, j);
+				this.#i = j + 1;
+				return { t: 'w', w: [{ k: 'psub', v: body, q: true }] };
+			}
 			if ((op === '<' || op === '>') && s[this.#i + 1] === '(') throw unsupported(`process substitution '${op}(...)'`);
 			this.#i += op.length;
 			if ('<>&'.includes(op[0]) && op !== '&&' && op !== '&') {

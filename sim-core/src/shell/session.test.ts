@@ -175,6 +175,24 @@ describe('the reader’s paste examples', () => {
 		);
 		expect(out(s, 'type k')).toBe("k is aliased to 'kubectl'\n");
 	});
+
+	it('process substitution: <(...) names a file with the output, for the line only', () => {
+		const s = cluster();
+		expect(out(s, 'cat <(echo one) <(echo two)')).toBe('one\ntwo\n');
+		// bash's first pipe is /dev/fd/63, the next 62; the line's status is the command's, not the substituted list's.
+		expect(out(s, 'echo <(true) <(true)')).toBe('/dev/fd/63 /dev/fd/62\n');
+		expect(run(s, 'cat <(false); echo $?').stdout).toBe('0\n');
+		expect(out(s, 'cat < <(echo redirected)')).toBe('redirected\n');
+		expect(run(s, 'cat /dev/fd/63')).toMatchObject({ exitCode: 1 });
+	});
+
+	it('sourcing a completion script succeeds quietly (its functions are not interpreted), another script runs', () => {
+		const s = cluster();
+		s.exec("printf '# bash completion for tool\\n_tool() {\\n  COMPREPLY=()\\n}\\ncomplete -F _tool tool\\n' > comp.sh");
+		expect(run(s, 'source comp.sh; echo $?')).toMatchObject({ stdout: '0\n', stderr: '' });
+		s.exec("printf 'echo sourced\\n' > plain.sh");
+		expect(out(s, '. plain.sh')).toBe('sourced\n');
+	});
 });
 
 describe('lists, status and errors', () => {

@@ -149,6 +149,8 @@ export class ShellSession {
 	#active = false;
 	/** Inside a list that ended with `&` (see AndOr.background). */
 	#background = false;
+	/** The files standing for `<(...)` during the current input (see #psub). */
+	#fifos: Array<{ host: Host; path: string }> = [];
 	/** The pipelines being run, innermost last, with the host each runs on (see pipelineCommands). */
 	#pipes: Array<{ host: string; cmds: string[][] }> = [];
 
@@ -361,6 +363,9 @@ export class ShellSession {
 		} finally {
 			this.#active = false;
 			this.#depth = 0;
+			// The pipes of `<(...)` close with the line.
+			for (const { host, path } of this.#fifos) if (host.fs.exists(path)) host.fs.remove(path);
+			this.#fifos = [];
 		}
 		return { stdout: term.o, stderr: term.e, exitCode: this.status, output: term.a };
 	}
@@ -711,7 +716,26 @@ export class ShellSession {
 	}
 
 	#part(p: WordPart): string {
-		return p.k === 'lit' ? p.v : p.k === 'var' ? this.#param(p) : this.#subst(p.v);
+		return p.k === 'lit' ? p.v : p.k === 'var' ? this.#param(p) : p.k === 'psub' ? this.#psub(p.v) : this.#subst(p.v);
+	}
+
+	/**
+	 * `<(...)`: bash runs the list with its output on a pipe and passes
+	 * `/dev/fd/63` (62, 61... for the next ones); here the output is
+	 * collected first and the path names a file holding it until the
+	 * input line ends. `$?` is left alone, as bash leaves it.
+	 */
+	#psub(src: string): string {
+		const status = this.status;
+		const r = this.runScript(src, { isolate: true });
+		this.#term.w(r.stderr, true);
+		this.status = status;
+		const fs = this.host.fs;
+		const path = `/dev/fd/${63 - this.#fifos.filter((f) => f.host === this.host).length}`;
+		fs.mkdir('/dev/fd', true);
+		fs.writeFile(path, r.stdout);
+		this.#fifos.push({ host: this.host, path });
+		return path;
 	}
 
 	/** Expands a word into zero or more fields: unquoted expansions split on blanks; unquoted `* ? [` glob against the host's files. */

@@ -18,5 +18,6 @@ import { diffCommand } from './diff.ts';
 import { pluginCommand } from './plugin.ts';
 import { portForwardCommand } from './port-forward.ts';
 import { proxyCommand } from './proxy.ts';
+import { completionCommand } from './completion.ts';
 
-export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand];
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand, completionCommand];
