@@ -75,6 +75,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	'olekukonko/tablewriter': github('olekukonko/tablewriter', 'v0.0.5'),
 	// Ubuntu 24.04's systemd; the default branch renamed files since (journald-server.c).
 	'systemd/systemd': github('systemd/systemd', 'v255'),
+	// kustomize v5.8.1 (its api module v0.21.1), what kubectl v1.36 embeds (staging/src/k8s.io/kubectl/go.mod).
+	'kubernetes-sigs/kustomize': github('kubernetes-sigs/kustomize', 'api/v0.21.1'),
 	// The metrics-server release the manifest URL's `latest` stands for.
 	'kubernetes-sigs/metrics-server': github('kubernetes-sigs/metrics-server', 'v0.8.0'),
 	// Ubuntu 24.04's procps (ps, pgrep, pidof); the default branch moved on to 4.0.5+.

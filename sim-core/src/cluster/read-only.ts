@@ -17,7 +17,7 @@
 import { parse, type AndOr, type ForCommand, type SimpleCommand, type Word } from '../shell/parse.ts';
 
 /** kubectl verbs that never write (`kubectl rollout status`, `auth can-i`: see SUBCOMMANDS). */
-const KUBECTL_READS = new Set(['get', 'describe', 'logs', 'explain', 'api-resources', 'api-versions', 'version', 'cluster-info', 'top', 'events', 'wait', 'diff', 'completion', 'help', 'options']);
+const KUBECTL_READS = new Set(['get', 'describe', 'logs', 'explain', 'api-resources', 'api-versions', 'version', 'cluster-info', 'top', 'events', 'wait', 'diff', 'completion', 'kustomize', 'help', 'options']);
 /** kubectl verbs whose read-only subcommands are listed. */
 const KUBECTL_SUBCOMMANDS: Record<string, Set<string>> = {
 	rollout: new Set(['status', 'history']),

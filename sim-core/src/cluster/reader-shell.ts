@@ -135,6 +135,8 @@ export class ReaderShell {
 				fs.writeFile(path, text);
 			}
 			fs.mkdir('/home/reader', true);
+			// Every Linux machine has /tmp: tutorials write there (`cat <<EOF > /tmp/pod.yaml`).
+			fs.mkdir('/tmp', true);
 		}
 		this.kubectlRuns = restore?.kubectlRuns ?? 0;
 		this.severed = [...(restore?.severed ?? [])];
@@ -495,6 +497,7 @@ export class ReaderShell {
 			bearerToken: identity.token !== undefined,
 			pid: SHELL_PID + this.kubectlRuns,
 			complete: this.completer,
+			workingDir: fsOf.cwd,
 		};
 		let started: WorkstationJob | undefined;
 		if (ctx.host === this.workstation) {

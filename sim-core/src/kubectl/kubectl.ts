@@ -15,6 +15,7 @@ import type { ApiRequest, WatchEvent } from '../api/request.ts';
 import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec, type ParsedArgs } from './flags.ts';
 import { JSON_ACCEPT, RequestLogger, type HttpProfile } from './round-trippers.ts';
 import { BUILD_INFO } from '../api/version.ts';
+import { kustomizeDir } from './cmd/kustomize.ts';
 
 /** What kubectl can reach, provided by the cluster wiring. */
 export interface KubectlEnvironment {
@@ -97,6 +98,8 @@ export interface KubectlEnvironment {
 	bearerToken?: boolean;
 	/** This kubectl process's id, which klog prints in every `-v` line. */
 	pid?: number;
+	/** The shell's working directory on the machine kubectl runs on (`kubectl kustomize ./`). */
+	workingDir?: string;
 	/** What the shell's completion offers for the word at the end of `line` (for `kubectl __complete`). */
 	complete?(line: string): string[];
 	/**
@@ -284,6 +287,26 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 		throw error;
 	}
 	if (args.flags.help === true && !command.handlesHelp) return ok(`${command.summary}\n\nUsage:\n  ${command.usage}\n`);
+	// -k DIR: the kustomization's build stands for the manifests, as if given with `-f -` (FilenameOptions).
+	let notices = '';
+	if (typeof args.flags.kustomize === 'string' && args.flags.kustomize && command.flags.some((f) => f.name === 'filename')) {
+		if (((args.flags.filename as string[] | undefined) ?? []).length) return fail('error: only one of -f or -k can be specified');
+		const built = kustomizeDir(env, args.flags.kustomize);
+		if ('error' in built) return { stdout: '', stderr: `${built.warnings}error: ${built.error}\n`, exitCode: 1 };
+		notices = built.warnings;
+		args = { ...args, flags: { ...args.flags, filename: ['-'], kustomize: '' } };
+		stdin = built.yaml;
+	}
+	if (notices) {
+		const result = dispatchParsed(command, args, argv, stdin, env);
+		const chunks = result.chunks ?? [{ fd: 1 as const, text: result.stdout }, { fd: 2 as const, text: result.stderr }];
+		return { ...result, stderr: notices + result.stderr, chunks: [{ fd: 2, text: notices }, ...chunks.filter((c) => c.text)] };
+	}
+	return dispatchParsed(command, args, argv, stdin, env);
+}
+
+/** Runs a command whose flags are parsed: with `-v`, through the request logger. */
+function dispatchParsed(command: KubectlCommand, args: ParsedArgs, argv: string[], stdin: string, env: KubectlEnvironment): CommandResult {
 	const impersonate = args.set.has('as') ? { user: String(args.flags.as), groups: args.flags['as-group'] as string[] } : undefined;
 	const namespace = String(args.flags.namespace || env.defaultNamespace);
 	const verbosity = Number(args.flags.v) || 0;

@@ -251,7 +251,6 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	if (dry.strategy === 'server' && args.flags.force === true) return checkErr(plain('--dry-run=server cannot be used with --force'), '', dry.stderr);
 	if (args.flags.all === true && args.flags.selector) return checkErr(plain('cannot set --all and --selector at the same time'), '', dry.stderr);
 	if (args.flags.subresource && !serverSide) return checkErr(plain('--subresource can only be specified for --server-side'), '', dry.stderr);
-	if (kustomize) return checkErr(plain('kustomize directories (-k) are not supported by this simulated kubectl; use -f'), '', dry.stderr);
 	if (args.flags.prune === true) return checkErr(plain('--prune is not supported by this simulated kubectl'), '', dry.stderr);
 	if (serverSide) return checkErr(plain('--server-side apply is not supported by this simulated cluster; use client-side apply (the default, without --server-side)'), '', dry.stderr);
 	const printer = toPrinter(args, dry.strategy);
