@@ -175,6 +175,22 @@ describe('the sandbox terminal', () => {
 		await expect.poll(() => s.sandbox.locator('.ca-sbx-copy__status').first().innerText()).toBe('Copied.');
 	});
 
+	it("runs a pasted here-document as a terminal does, then kubectl kustomize prints the page's ConfigMap", async () => {
+		const input = s.sandbox.locator('.ca-term__input');
+		const before = await s.sandbox.locator('.ca-term__entry:not(.ca-term__entry--note)').count();
+		// kubernetes.io's block, pasted with its line breaks, the last line not yet ended.
+		const pasted = 'cat <<EOF >./kustomization.yaml\nconfigMapGenerator:\n- name: example-configmap-2\n  literals:\n  - FOO=Bar\nEOF\nkubectl kustomize ./';
+		await input.evaluate((field, text) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', text);
+			field.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+		}, pasted);
+		// The complete lines ran; the unfinished one waits at the prompt for Enter.
+		await expect.poll(() => s.sandbox.locator('.ca-term__entry:not(.ca-term__entry--note)').count()).toBe(before + 1);
+		await expect.poll(() => input.inputValue()).toBe('kubectl kustomize ./');
+		expect(await run(s.sandbox, 'kubectl kustomize ./')).toBe('apiVersion: v1\ndata:\n  FOO: Bar\nkind: ConfigMap\nmetadata:\n  name: example-configmap-2-g2hdhfc6tk\n');
+	});
+
 	it('logged no console error and no CSP violation', () => {
 		expect(s.problems).toEqual([]);
 	});

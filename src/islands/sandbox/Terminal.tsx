@@ -210,7 +210,11 @@ export function Terminal(props: TerminalProps) {
 		const next = before.slice(0, replaceFrom) + insert + before.slice(cursor);
 		setLine(next);
 		const caret = replaceFrom + insert.length;
-		requestAnimationFrame(() => input.current?.setSelectionRange(caret, caret));
+		// Only while the field still holds the completion: keys typed before the frame must not have their caret moved back.
+		requestAnimationFrame(() => {
+			const field = input.current;
+			if (field?.value === next) field.setSelectionRange(caret, caret);
+		});
 	};
 
 	const onKeyDown = (event: KeyboardEvent) => {
@@ -333,6 +337,20 @@ export function Terminal(props: TerminalProps) {
 						keepSelection.current = false;
 					}}
 					onKeyDown={onKeyDown}
+					onPaste={(event) => {
+						// A one-line field drops a paste's line breaks; kubernetes.io's examples are often here-documents.
+						// As in a terminal, the complete lines of the paste run at once and the last, unfinished one stays at the prompt.
+						const pasted = event.clipboardData?.getData('text/plain') ?? '';
+						if (!/[\r\n]/.test(pasted)) return;
+						event.preventDefault();
+						const field = event.currentTarget as HTMLInputElement;
+						const start = field.selectionStart ?? line.length;
+						const end = field.selectionEnd ?? line.length;
+						const text = (line.slice(0, start) + pasted + line.slice(end)).replace(/\r\n?/g, '\n');
+						const cut = text.lastIndexOf('\n');
+						const rest = text.slice(cut + 1);
+						void run(text.slice(0, cut)).then(() => setLine(rest));
+					}}
 					autocomplete="off"
 					autocapitalize="off"
 					spellcheck={false}
