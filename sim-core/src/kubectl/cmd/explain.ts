@@ -6,9 +6,14 @@
  * two spaces per level, type names as its typeGuess prints them:
  * `[]Container`, `map[string]string`, `Quantity`, `IntOrString`).
  *
- * Upstream's field descriptions are the API's documentation, which this
- * simulation does not carry: fields are listed without them, and a kind's
- * description is one line in our own words.
+ * Descriptions come from ./explain-descriptions.ts, written in this
+ * project's words (upstream's API documentation is not copied); where there
+ * is none, the template's own `<empty>` and `<no description>` show, as
+ * upstream prints them for an undocumented schema. The layout is the
+ * template's to the character: `FIELD:` followed by two blank lines, the
+ * description wrapped at 76 columns and indented 4 (with the line of four
+ * spaces its trailing newline leaves), each field's description under it
+ * and a blank line, a final newline.
  *
  * Mirrors
  * staging/src/k8s.io/kubectl/pkg/explain/v2/templates/plaintext.tmpl,
@@ -18,34 +23,7 @@ import { typeForKind, typeSchema, type FieldType, type TypeSchema } from '../../
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { errorText, resolveResourceType } from '../resource-args.ts';
-
-/** One line about each kind, written for this simulation. */
-const KIND_DESCRIPTIONS: Readonly<Record<string, string>> = {
-	Pod: 'A Pod is one or more containers scheduled together onto a node, sharing its network identity and volumes.',
-	Node: 'A Node is a machine that runs pods; its kubelet reports its capacity, conditions and addresses.',
-	Namespace: 'A Namespace is a named scope that groups objects and their names.',
-	Service: 'A Service gives a stable virtual IP and DNS name to the pods its selector matches.',
-	Endpoints: 'Endpoints lists the addresses behind a Service (superseded by EndpointSlice).',
-	ConfigMap: 'A ConfigMap holds configuration data as key-value pairs for pods to read.',
-	Secret: 'A Secret holds a small amount of sensitive data, such as a password, token or key.',
-	Event: 'An Event reports something that happened to an object, recorded by the component that saw it.',
-	ServiceAccount: 'A ServiceAccount is an identity for processes that run in pods.',
-	Binding: 'A Binding ties a pod to a node; the scheduler creates one to place a pod.',
-	Deployment: 'A Deployment keeps a number of identical pods running and rolls out changes to them through ReplicaSets.',
-	ReplicaSet: 'A ReplicaSet keeps a given number of pods matching its selector running.',
-	DaemonSet: 'A DaemonSet runs one copy of a pod on every node that matches it.',
-	StatefulSet: 'A StatefulSet runs pods with stable names and storage, created and removed in order.',
-	Job: 'A Job runs pods until a number of them complete successfully.',
-	CronJob: 'A CronJob creates Jobs on a repeating schedule.',
-	EndpointSlice: 'An EndpointSlice lists a subset of the network endpoints behind a Service.',
-	Lease: 'A Lease records which holder owns a lock and until when, for heartbeats and leader election.',
-	Role: 'A Role grants permissions on resources within one namespace.',
-	RoleBinding: 'A RoleBinding grants the permissions of a role to users, groups or service accounts within a namespace.',
-	ClusterRole: 'A ClusterRole grants permissions cluster-wide or to be reused by RoleBindings.',
-	ClusterRoleBinding: 'A ClusterRoleBinding grants the permissions of a ClusterRole across the whole cluster.',
-	PriorityClass: 'A PriorityClass maps a name to the scheduling priority of the pods that use it.',
-	PodDisruptionBudget: 'A PodDisruptionBudget limits how many pods of a set voluntary disruptions may take down at once.',
-};
+import { fieldDescription, TYPE_DESCRIPTIONS } from './explain-descriptions.ts';
 
 /** plaintext.tmpl typeGuess for a schema field type. */
 function typeGuess(type: FieldType): string {
@@ -81,13 +59,42 @@ function structOf(type: FieldType): TypeSchema | undefined {
 	return undefined;
 }
 
-/** plaintext.tmpl fieldList (short form): fields sorted, `-required-` marked, nested when recursive, cycles cut. */
+/** sprig's `wrap N`: words joined into lines of at most N columns (a longer word stays whole), each line of the text on its own. */
+export function wrapText(text: string, width: number): string {
+	return text
+		.split('\n')
+		.map((line) => {
+			const out: string[] = [];
+			let current = '';
+			for (const word of line.split(' ')) {
+				if (current && current.length + 1 + word.length > width) {
+					out.push(current);
+					current = word;
+				} else current = current ? `${current} ${word}` : word;
+			}
+			out.push(current);
+			return out.join('\n');
+		})
+		.join('\n');
+}
+
+/** sprig's `indent N`: every line, the empty one after a trailing newline too, starts with N spaces. */
+const indent = (text: string, n: number) => ' '.repeat(n) + text.replaceAll('\n', `\n${' '.repeat(n)}`);
+
+/** The template's "description": the field's own text, then its type's, each ended by a newline; `<empty>` when neither exists. */
+function descriptionBlock(parts: Array<string | undefined>): string {
+	const text = parts.filter((p): p is string => !!p).map((p) => `${p}\n`).join('');
+	return `DESCRIPTION:\n${indent(wrapText(text || '<empty>', 76), 4)}\n`;
+}
+
+/** plaintext.tmpl fieldList: fields sorted, `-required-` marked; each with its description (long form), or nested when recursive, cycles cut. */
 function fieldList(schema: TypeSchema, level: number, recursive: boolean, history: Set<string>): string {
 	let out = '';
 	for (const name of [...schema.fields.keys()].sort()) {
 		const field = schema.fields.get(name);
 		if (!field) continue;
 		out += `${'  '.repeat(level)}${name}\t<${typeGuess(field.type)}>${field.required ? ' -required-' : ''}\n`;
+		if (!recursive) out += `${indent(wrapText(fieldDescription(schema.key, name) ?? '<no description>', 78 - level * 2), level * 2 + 2)}\n\n`;
 		const nested = structOf(field.type);
 		// The template stops at a type already on the path (a cycle); 32 levels bound the walk besides.
 		if (recursive && nested && !history.has(nested.key) && level < 32) {
@@ -114,16 +121,22 @@ function runExplain(invocation: KubectlInvocation): CommandResult {
 	const recursive = args.flags.recursive === true;
 	let out = `${info.group ? `GROUP:      ${info.group}\n` : ''}KIND:       ${info.kind}\nVERSION:    ${info.version}\n\n`;
 	let current: TypeSchema | undefined = schema;
+	let description: Array<string | undefined> = [TYPE_DESCRIPTIONS[schema.key] ?? TYPE_DESCRIPTIONS[info.kind]];
 	for (let i = 0; i < path.length; i++) {
 		const field = current?.fields.get(path[i]);
 		if (!field) return { stdout: '', stderr: errorText([`field "${path[i]}" does not exist`]), exitCode: 1 };
-		if (i === path.length - 1) out += `FIELD: ${path[i]} <${typeGuess(field.type)}>\n\n`;
+		const owner: TypeSchema = current!;
 		current = structOf(field.type);
+		if (i === path.length - 1) {
+			out += `FIELD: ${path[i]} <${typeGuess(field.type)}>\n\n\n`;
+			description = [fieldDescription(owner.key, path[i]), current ? TYPE_DESCRIPTIONS[current.key] : undefined];
+		}
 		if (!current && i < path.length - 1) return { stdout: '', stderr: errorText([`field "${path[i + 1]}" does not exist`]), exitCode: 1 };
 	}
-	if (path.length === 0) out += `DESCRIPTION:\n    ${KIND_DESCRIPTIONS[info.kind] ?? '<empty>'}\n\n`;
+	out += descriptionBlock(description);
 	if (current && current.fields.size > 0) out += `FIELDS:\n${fieldList(current, 1, recursive, new Set([current.key]))}`;
-	return { stdout: out, stderr: '', exitCode: 0 };
+	// The template's last newline.
+	return { stdout: `${out}\n`, stderr: '', exitCode: 0 };
 }
 
 export const explainCommand: KubectlCommand = {

@@ -287,21 +287,40 @@ describe('kubectl config', () => {
 });
 
 describe('kubectl explain', () => {
-	it('lists a kind’s fields with their types', () => {
+	it('describes a kind and each of its fields in the template\'s layout', () => {
 		expect(kubectlFixture().kubectl('explain pods')).toEqual({
 			stdout: [
 				'KIND:       Pod',
 				'VERSION:    v1',
 				'',
 				'DESCRIPTION:',
-				'    A Pod is one or more containers scheduled together onto a node, sharing its network identity and volumes.',
-				'',
+				'    A Pod is one or more containers scheduled together onto a node, sharing its',
+				'    network identity and volumes.',
+				// sprig's indent also pads the empty line the description's newline leaves.
+				'    ',
 				'FIELDS:',
 				'  apiVersion\t<string>',
+				'    The versioned schema of this object, as group/version (or just the version',
+				'    for the core group). The API server converts between the versions it serves.',
+				'',
 				'  kind\t<string>',
+				'    The type of this object, in CamelCase. Together with apiVersion it tells',
+				'    clients and the server which schema applies.',
+				'',
 				'  metadata\t<ObjectMeta>',
+				'    Standard object metadata: name, namespace, labels, annotations, owners, and',
+				'    the fields the server sets (uid, resourceVersion, creationTimestamp).',
+				'',
 				'  spec\t<PodSpec>',
+				'    The desired state: what the user asks for. Controllers work to make the',
+				'    observed state match it.',
+				'',
 				'  status\t<PodStatus>',
+				'    The observed state, written by the system (controllers, the kubelet). Users',
+				'    do not set it; it may lag behind the spec.',
+				'',
+				// The template's last newline.
+				'',
 				'',
 			].join('\n'),
 			stderr: '',
@@ -309,19 +328,30 @@ describe('kubectl explain', () => {
 		});
 	});
 
-	it('follows a field path, with the group header for grouped kinds and upstream type names', () => {
-		expect(kubectlFixture().kubectl('explain deploy.spec.strategy').stdout).toBe(
-			['GROUP:      apps', 'KIND:       Deployment', 'VERSION:    v1', '', 'FIELD: strategy <DeploymentStrategy>', '', 'FIELDS:', '  rollingUpdate\t<RollingUpdateDeployment>', '  type\t<string>', ''].join('\n'),
+	it('explains one field: FIELD, two blank lines, its description and its type\'s, wrapped at 76', () => {
+		expect(kubectlFixture().kubectl('explain deployment.spec.replicas').stdout).toBe(
+			['GROUP:      apps', 'KIND:       Deployment', 'VERSION:    v1', '', 'FIELD: replicas <integer>', '', '', 'DESCRIPTION:', '    How many pods to run. Unset means 1; 0 keeps the Deployment but runs no', '    pods.', '    ', '', ''].join('\n'),
 		);
+		const strategy = kubectlFixture().kubectl('explain deploy.spec.strategy').stdout;
+		expect(strategy).toContain('FIELD: strategy <DeploymentStrategy>\n\n\nDESCRIPTION:\n    How old pods are replaced by new ones during a rollout.\n    How a Deployment replaces old pods with new ones.\n    \nFIELDS:\n');
+		expect(strategy).toContain('  rollingUpdate\t<RollingUpdateDeployment>\n    The limits of a rolling update; only with type RollingUpdate.\n\n  type\t<string>\n');
 		const resources = kubectlFixture().kubectl('explain pod.spec.containers.resources').stdout;
 		expect(resources).toContain('FIELD: resources <ResourceRequirements>\n');
-		expect(resources).toContain('  limits\t<map[string]Quantity>\n  requests\t<map[string]Quantity>\n');
-		expect(kubectlFixture().kubectl('explain pod.spec.containers').stdout).toContain('FIELD: containers <[]Container>\n');
-		expect(kubectlFixture().kubectl('explain pod.spec.containers').stdout).toContain('  name\t<string> -required-\n');
+		expect(resources).toContain('  limits\t<map[string]Quantity>\n');
+		expect(resources).toContain('  requests\t<map[string]Quantity>\n');
+		const containers = kubectlFixture().kubectl('explain pod.spec.containers').stdout;
+		expect(containers).toContain('FIELD: containers <[]Container>\n');
+		expect(containers).toContain('  name\t<string> -required-\n');
 	});
 
-	it('nests fields with --recursive', () => {
-		expect(kubectlFixture().kubectl('explain deploy.spec.strategy --recursive').stdout).toContain('FIELDS:\n  rollingUpdate\t<RollingUpdateDeployment>\n    maxSurge\t<IntOrString>\n    maxUnavailable\t<IntOrString>\n  type\t<string>\n');
+	it('says <empty> and <no description> where it has no description, as upstream does for an undocumented schema', () => {
+		const out = kubectlFixture().kubectl('explain pod.spec.containers.securityContext').stdout;
+		expect(out).toContain('DESCRIPTION:\n    <empty>\nFIELDS:\n');
+		expect(out).toContain('  privileged\t<boolean>\n    <no description>\n\n');
+	});
+
+	it('nests fields with --recursive, without descriptions', () => {
+		expect(kubectlFixture().kubectl('explain deploy.spec.strategy --recursive').stdout).toContain('FIELDS:\n  rollingUpdate\t<RollingUpdateDeployment>\n    maxSurge\t<IntOrString>\n    maxUnavailable\t<IntOrString>\n  type\t<string>\n\n');
 	});
 
 	it('rejects unknown fields and types', () => {
