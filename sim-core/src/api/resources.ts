@@ -87,8 +87,6 @@ export const RESOURCES: readonly ResourceInfo[] = [
 	...REVIEWS,
 	// `kubectl auth whoami` (authentication.k8s.io/v1, GA in v1.28): served, never stored.
 	{ group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', singular: 'selfsubjectreview', kind: 'SelfSubjectReview', namespaced: false, shortNames: [], verbs: ['create'], subresources: [] },
-	// A webhook token authenticator's question (authentication.k8s.io/v1): served, never stored.
-	{ group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', singular: 'tokenreview', kind: 'TokenReview', namespaced: false, shortNames: [], verbs: ['create'], subresources: [] },
 ];
 
 /** `apps/v1` or `v1`. */

@@ -10,7 +10,7 @@ describe('apiResources: the rows of kubectl api-resources', () => {
 		const rows = apiResources().map((r) => `${r.name} ${r.shortNames.join(',') || '-'} ${r.apiVersion} ${r.namespaced} ${r.kind}`);
 		// v1.36's built-in resources with a default kube-apiserver (every GA group version), as checked
 		// against the v1.36 OpenAPI document, k8s.io/api v0.36.3 and each storage's ShortNames; the
-		// review resources are added by ../resources.ts.
+		// other review resources are added by ../resources.ts.
 		expect(rows).toEqual([
 			'bindings - v1 true Binding',
 			'componentstatuses cs v1 false ComponentStatus',
@@ -42,6 +42,7 @@ describe('apiResources: the rows of kubectl api-resources', () => {
 			'deployments deploy apps/v1 true Deployment',
 			'replicasets rs apps/v1 true ReplicaSet',
 			'statefulsets sts apps/v1 true StatefulSet',
+			'tokenreviews - authentication.k8s.io/v1 false TokenReview',
 			'horizontalpodautoscalers hpa autoscaling/v2 true HorizontalPodAutoscaler',
 			'cronjobs cj batch/v1 true CronJob',
 			'jobs - batch/v1 true Job',

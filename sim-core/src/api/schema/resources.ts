@@ -15,7 +15,8 @@
  * release each v1 kind went GA in: MutatingAdmissionPolicy v1 in 1.36),
  * k8s.io/apiserver v0.36.3 (the MutatingAdmissionPolicy gate, GA and on in
  * 1.36) and the storages' ShortNames and Categories under pkg/registry.
- * The review resources are not rows: ../resources.ts adds them.
+ * The authorization reviews and SelfSubjectReview are not rows (they have
+ * no field schema here): ../resources.ts adds them.
  *
  * Mirrors pkg/registry/ (each storage's ShortNames and Categories),
  * staging/src/k8s.io/apiserver/pkg/endpoints/installer.go (the discovery
@@ -113,6 +114,8 @@ const ROWS: Row[] = [
 	['deployments', 'deploy', 'apps/v1', 1, 'Deployment', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
 	['replicasets', 'rs', 'apps/v1', 1, 'ReplicaSet', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
 	['statefulsets', 'sts', 'apps/v1', 1, 'StatefulSet', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
+	// Answered by the API server's token authenticator, never stored (../../apiserver/reviews.ts).
+	['tokenreviews', '', 'authentication.k8s.io/v1', 0, 'TokenReview', 'create'],
 	['horizontalpodautoscalers', 'hpa', 'autoscaling/v2', 1, 'HorizontalPodAutoscaler', '', 'all', STATUS],
 	['cronjobs', 'cj', 'batch/v1', 1, 'CronJob', '', 'all', STATUS],
 	['jobs', '', 'batch/v1', 1, 'Job', '', 'all', STATUS],

@@ -24,6 +24,7 @@ import { bind, evict } from '../registry/pod-storage.ts';
 import { updateScale } from '../registry/scale.ts';
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import { isReviewResource, serveReview } from '../reviews.ts';
+import { Authentication } from './filters/authentication.ts';
 import { authorize } from './filters/authorization.ts';
 import { create, createServiceAccountToken } from './handlers/create.ts';
 import { deleteCollection, deleteResource } from './handlers/delete.ts';
@@ -111,7 +112,10 @@ function putScale(scope: RequestScope, request: ApiRequest, info: ResourceInfo, 
 /** POST of an access, rules or self-subject review: answered from the authorizers (../reviews.ts). */
 function review(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller): ApiResponse {
 	const { server } = scope;
-	const response = serveReview(request, info, caller.user, server.deps.authorizers, server.reader, formatRfc3339(server.kernel.wallMs()));
+	const response = serveReview(request, info, caller.user, server.deps.authorizers, server.reader, formatRfc3339(server.kernel.wallMs()), {
+		authenticate: (token) => new Authentication(server).authenticateToken(token),
+		apiAudiences: server.tokenConfig().apiAudiences,
+	});
 	server.emit({ action: 'review', msg: `${info.kind} for ${caller.user.username}: ${response.code}` });
 	return response;
 }
