@@ -24,6 +24,7 @@ import { bind, evict } from '../registry/pod-storage.ts';
 import { updateScale } from '../registry/scale.ts';
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import { isReviewResource, serveReview } from '../reviews.ts';
+import { serveComponentStatuses } from '../registry/componentstatus.ts';
 import { Authentication } from './filters/authentication.ts';
 import { authorize } from './filters/authorization.ts';
 import { create, createServiceAccountToken } from './handlers/create.ts';
@@ -66,6 +67,11 @@ export function serveResource(scope: RequestScope, request: ApiRequest, info: Re
 
 	// Access and rules reviews are answered by the authorizers, never stored.
 	if (verb === 'create' && isReviewResource(info)) return review(scope, request, info, caller);
+	// ComponentStatuses are probed, not stored: the scheduler and controller manager on this machine, and etcd.
+	if (info.group === '' && info.resource === 'componentstatuses') {
+		const health = { scheduler: server.kernel.isRunning('kube-scheduler'), controllerManager: server.kernel.isRunning('kube-controller-manager'), etcd: server.ensureCache() !== undefined };
+		return serveComponentStatuses(request.name, health);
+	}
 	const store = server.ensureCache();
 	if (!store || !server.state.ready) {
 		return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request timed out', code: 500 } };
