@@ -8,7 +8,8 @@
  * Mirrors pkg/registry/ (the storage providers and each resource's
  * ShortNames),
  * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (the
- * etcd keys).
+ * etcd keys; the legacy ones as test/integration/etcd/data.go expects
+ * them).
  */
 import { apiResources } from './schema/index.ts';
 
@@ -41,6 +42,8 @@ const ETCD_PREFIXES: Record<string, string> = {
 	'/nodes': '/registry/minions',
 	'/services': '/registry/services/specs',
 	'/endpoints': '/registry/services/endpoints',
+	'/replicationcontrollers': '/registry/controllers',
+	'networking.k8s.io/ingresses': '/registry/ingress',
 };
 
 /** Review resources: served (create only), never stored. */
@@ -75,7 +78,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
 			subresources: r.subresources.map((sub) => sub.name.split('/')[1]),
 			categories: [...r.categories],
 		};
-		const prefix = r.group === '' ? ETCD_PREFIXES[`/${r.name}`] : r.group === 'apiregistration.k8s.io' ? `/registry/${r.group}/${r.name}` : undefined;
+		// The aggregator's and apiextensions-apiserver's storages keep their group in the key.
+		const prefix = ETCD_PREFIXES[`${r.group}/${r.name}`] ?? (r.group === 'apiregistration.k8s.io' || r.group === 'apiextensions.k8s.io' ? `/registry/${r.group}/${r.name}` : undefined);
 		if (prefix) info.etcdPrefix = prefix;
 		if (AGGREGATED_GROUPS.includes(r.group)) info.aggregated = true;
 		return info;

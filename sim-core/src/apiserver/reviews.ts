@@ -6,12 +6,14 @@
  * - SubjectAccessReview / LocalSubjectAccessReview: may this user?
  * - SelfSubjectRulesReview (`kubectl auth can-i --list`): what may I do here?
  * - SelfSubjectReview (`kubectl auth whoami`): who am I?
+ * - TokenReview: whose is this bearer token (a webhook authenticator's question)?
  *
  * Mirrors pkg/registry/authorization/selfsubjectaccessreview/rest.go,
  * pkg/registry/authorization/subjectaccessreview/rest.go,
  * pkg/registry/authorization/localsubjectaccessreview/rest.go,
  * pkg/registry/authorization/selfsubjectrulesreview/rest.go,
  * pkg/registry/authentication/selfsubjectreview/rest.go,
+ * pkg/registry/authentication/tokenreview/storage.go,
  * pkg/registry/rbac/validation/rule.go (VisitRulesFor).
  */
 import type { KubeObject, PolicyRule, RoleBinding, Subject } from '../api/types.ts';
@@ -24,9 +26,15 @@ const AUTHORIZATION = 'authorization.k8s.io';
 const AUTHENTICATION = 'authentication.k8s.io';
 const RBAC = 'rbac.authorization.k8s.io';
 
+/** What a TokenReview needs of the API server: its token authenticator and its `--api-audiences`. */
+export interface TokenReviewer {
+	authenticate(token: string): UserInfo | undefined;
+	readonly apiAudiences: readonly string[];
+}
+
 /** Whether a resource is one of the reviews served here. */
 export function isReviewResource(info: Pick<ResourceInfo, 'group' | 'resource'>): boolean {
-	return (info.group === AUTHORIZATION && /subjectaccessreviews$|selfsubjectrulesreviews$/.test(info.resource)) || (info.group === AUTHENTICATION && info.resource === 'selfsubjectreviews');
+	return (info.group === AUTHORIZATION && /subjectaccessreviews$|selfsubjectrulesreviews$/.test(info.resource)) || (info.group === AUTHENTICATION && (info.resource === 'selfsubjectreviews' || info.resource === 'tokenreviews'));
 }
 
 /** spec.resourceAttributes of an access review (authorizationv1.ResourceAttributes). */
@@ -135,12 +143,34 @@ function reviewResponse(body: KubeObject, info: ResourceInfo, status: Record<str
  * Answers one POST to a review resource for `user`. `now` is unused by the
  * answers themselves but kept for symmetry with stored resources.
  */
-export function serveReview(request: ApiRequest, info: ResourceInfo, user: UserInfo, authorizers: readonly Authorizer[], reader: AuthorizerReader, now: string): ApiResponse {
+export function serveReview(
+	request: ApiRequest,
+	info: ResourceInfo,
+	user: UserInfo,
+	authorizers: readonly Authorizer[],
+	reader: AuthorizerReader,
+	now: string,
+	tokens: TokenReviewer = { authenticate: () => undefined, apiAudiences: [] },
+): ApiResponse {
 	void now;
 	const body = request.body;
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return errors.badRequest('the body of the request was in an unknown format');
-	const review = body as KubeObject & { spec?: AccessReviewSpec & { namespace?: string } };
+	const review = body as KubeObject & { spec?: AccessReviewSpec & { namespace?: string; token?: string; audiences?: string[] } };
 	review.metadata ??= {};
+	if (info.resource === 'tokenreviews') {
+		// The token is authenticated as a request's bearer token would be; the answer names its user.
+		const token = review.spec?.token ?? '';
+		if (!token) return errors.badRequest('token is required for TokenReview in authentication');
+		// Tokens are checked against the API server's own audiences (`--api-audiences`); asked for others, a
+		// token is authenticated only for those of them that are the server's.
+		const audiences = review.spec?.audiences?.length ? review.spec.audiences.filter((a) => tokens.apiAudiences.includes(a)) : [...tokens.apiAudiences];
+		const who = audiences.length ? tokens.authenticate(token) : undefined;
+		if (!who) return reviewResponse(review, info, { user: {} });
+		const userInfo: Record<string, unknown> = { username: who.username };
+		if (who.uid) userInfo.uid = who.uid;
+		if (who.groups.length) userInfo.groups = [...who.groups];
+		return reviewResponse(review, info, { authenticated: true, user: userInfo, audiences });
+	}
 	if (info.group === AUTHENTICATION) {
 		// SelfSubjectReview: the caller's identity, as authentication saw it.
 		const userInfo: Record<string, unknown> = { username: user.username };

@@ -73,7 +73,7 @@ describe('parseResourceArgs', () => {
 		['a comma list of types lists each', ['pods,svc'], ['pods *@default l=', 'services *@default l=']],
 		['a comma list of types with a name names it in each type', ['pods,svc', 'web'], ['pods web@default', 'services web@default']],
 		['duplicate types collapse', ['pods,po,pod'], ['pods *@default l=']],
-		['`all` expands to the all category in discovery order', ['all'], ['pods *@default l=', 'services *@default l=', 'daemonsets.apps *@default l=', 'deployments.apps *@default l=', 'replicasets.apps *@default l=', 'statefulsets.apps *@default l=', 'horizontalpodautoscalers.autoscaling *@default l=', 'cronjobs.batch *@default l=', 'jobs.batch *@default l=']],
+		['`all` expands to the all category in discovery order', ['all'], ['pods *@default l=', 'replicationcontrollers *@default l=', 'services *@default l=', 'daemonsets.apps *@default l=', 'deployments.apps *@default l=', 'replicasets.apps *@default l=', 'statefulsets.apps *@default l=', 'horizontalpodautoscalers.autoscaling *@default l=', 'cronjobs.batch *@default l=', 'jobs.batch *@default l=']],
 		['cluster-scoped types ignore the namespace', ['nodes', 'node-1'], ['nodes node-1@-']],
 		['-n picks the namespace', ['pods', '-n', 'kube-system'], ['pods *@kube-system l=']],
 		['-A lists across namespaces', ['pods', '-A'], ['pods *@- l=']],

@@ -8,6 +8,7 @@
 //     --spec /path/to/swagger.json \
 //     --go-api /path/to/k8s.io/api \
 //     --go-apimachinery /path/to/k8s.io/apimachinery \
+//     --go-apiextensions /path/to/k8s.io/apiextensions-apiserver \
 //     --source "kubernetes release-1.36 api/openapi-spec/swagger.json (…)" \
 //     --go-source "k8s.io/api v0.36.3, k8s.io/apimachinery v0.36.3"
 //
@@ -46,6 +47,7 @@ for (let i = 2; i < process.argv.length; i++) {
 	if (a === '--spec') args.spec.push(v);
 	else if (a === '--go-api') args.goApi = v;
 	else if (a === '--go-apimachinery') args.goApimachinery = v;
+	else if (a === '--go-apiextensions') args.goApiextensions = v;
 	else if (a === '--source') args.source = v;
 	else if (a === '--go-source') args.goSource = v;
 	else if (a === '--out') args.out = v;
@@ -55,7 +57,7 @@ if (args.spec.length === 0) usage('--spec is required');
 if (!args.source) usage('--source is required (where the spec came from: repository, commit or tag)');
 
 function usage(msg) {
-	console.error(`generate.mjs: ${msg}\nusage: node generate.mjs --spec swagger.json [--spec …] --source "…" [--go-api dir --go-apimachinery dir --go-source "…"] [--out file]`);
+	console.error(`generate.mjs: ${msg}\nusage: node generate.mjs --spec swagger.json [--spec …] --source "…" [--go-api dir --go-apimachinery dir --go-apiextensions dir --go-source "…"] [--out file]`);
 	process.exit(2);
 }
 
@@ -90,6 +92,41 @@ const ROOTS = [
 	'io.k8s.api.scheduling.v1.PriorityClass',
 	'io.k8s.api.policy.v1.PodDisruptionBudget',
 	'io.k8s.api.autoscaling.v1.Scale',
+	// Every other built-in kind a default v1.36 kube-apiserver serves (GA group versions).
+	'io.k8s.api.core.v1.ComponentStatus',
+	'io.k8s.api.core.v1.LimitRange',
+	'io.k8s.api.core.v1.PersistentVolumeClaim',
+	'io.k8s.api.core.v1.PersistentVolume',
+	'io.k8s.api.core.v1.PodTemplate',
+	'io.k8s.api.core.v1.ReplicationController',
+	'io.k8s.api.core.v1.ResourceQuota',
+	'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
+	'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration',
+	'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy',
+	'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding',
+	'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy',
+	'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding',
+	'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+	'io.k8s.api.authentication.v1.TokenReview',
+	'io.k8s.api.certificates.v1.CertificateSigningRequest',
+	'io.k8s.api.flowcontrol.v1.FlowSchema',
+	'io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration',
+	'io.k8s.api.networking.v1.IngressClass',
+	'io.k8s.api.networking.v1.Ingress',
+	'io.k8s.api.networking.v1.IPAddress',
+	'io.k8s.api.networking.v1.NetworkPolicy',
+	'io.k8s.api.networking.v1.ServiceCIDR',
+	'io.k8s.api.node.v1.RuntimeClass',
+	'io.k8s.api.resource.v1.DeviceClass',
+	'io.k8s.api.resource.v1.ResourceClaim',
+	'io.k8s.api.resource.v1.ResourceClaimTemplate',
+	'io.k8s.api.resource.v1.ResourceSlice',
+	'io.k8s.api.storage.v1.CSIDriver',
+	'io.k8s.api.storage.v1.CSINode',
+	'io.k8s.api.storage.v1.CSIStorageCapacity',
+	'io.k8s.api.storage.v1.StorageClass',
+	'io.k8s.api.storage.v1.VolumeAttachment',
+	'io.k8s.api.storage.v1.VolumeAttributesClass',
 	'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
 	'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
 	'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
@@ -109,6 +146,11 @@ const SPECIAL = {
 	'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': 'u',
 	'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': 'x',
 	'io.k8s.apimachinery.pkg.runtime.RawExtension': 'x',
+	// A CRD's openAPIV3Schema is taken as any JSON object: its field names
+	// ($ref, x-kubernetes-*) do not fit the line format, and the empty
+	// status-subresource marker has no fields to list.
+	'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps': 'x',
+	'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus': 'x',
 };
 
 // Go name of each scalar code, as reflect prints it. Must match schema.ts.
@@ -176,13 +218,14 @@ const goPkgDir = (id) => {
 	const m = /^io\.k8s\.api\.(\w+)\.(\w+)\.\w+$/.exec(id);
 	if (m) return args.goApi && path.join(args.goApi, m[1], m[2]);
 	if (id.startsWith('io.k8s.apimachinery.pkg.apis.meta.v1.')) return args.goApimachinery && path.join(args.goApimachinery, 'pkg/apis/meta/v1');
+	if (id.startsWith('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.')) return args.goApiextensions && path.join(args.goApiextensions, 'pkg/apis/apiextensions/v1');
 	throw new Error(`no Go package known for ${id}`);
 };
 
 const goPackages = new Map(); // dir -> { name, imports: alias->pkgName, types: name->expr, structs: name->fields }
 function loadGoPackage(dir) {
 	if (goPackages.has(dir)) return goPackages.get(dir);
-	const pkg = { dir, name: '', imports: {}, types: {}, structs: {} };
+	const pkg = { dir, name: '', imports: {}, importPaths: {}, types: {}, structs: {} };
 	goPackages.set(dir, pkg);
 	const files = fs
 		.readdirSync(dir)
@@ -200,7 +243,10 @@ function loadGoPackage(dir) {
 			if (inImports) {
 				if (line === ')') { inImports = false; continue; }
 				const im = /^\s*(\w+)?\s*"([^"]+)"/.exec(line);
-				if (im) pkg.imports[im[1] ?? im[2].split('/').pop()] = im[2].split('/').pop();
+				if (im) {
+					pkg.imports[im[1] ?? im[2].split('/').pop()] = im[2].split('/').pop();
+					pkg.importPaths[im[1] ?? im[2].split('/').pop()] = im[2];
+				}
 				continue;
 			}
 			const single = /^import (\w+)?\s*"([^"]+)"/.exec(line);
@@ -245,7 +291,14 @@ function goUnderlying(expr, pkg) {
 	expr = expr.replace(/^\*/, '');
 	for (let guard = 0; guard < 10; guard++) {
 		const q = /^(\w+)\.(\w+)$/.exec(expr);
-		if (q) return { expr, pkg, named: true };
+		if (q) {
+			// A map or slice type of another k8s.io/api package (corev1.ResourceList): follow it there.
+			const from = pkg.importPaths[q[1]];
+			const there = from?.startsWith('k8s.io/api/') && args.goApi ? loadGoPackage(path.join(args.goApi, from.slice('k8s.io/api/'.length))) : undefined;
+			const next = there?.types[q[2]];
+			if (next && /^(\[\]|map\[)/.test(next)) return { expr: next, pkg: there, named: true };
+			return { expr, pkg, named: true };
+		}
 		if (pkg.types[expr] && /^[A-Z]/.test(expr)) {
 			const next = pkg.types[expr];
 			if (/^(\[\]|map\[)/.test(next)) return { expr: next, pkg, named: true };
@@ -351,7 +404,7 @@ function encode(p, go, where) {
 
 const lines = [];
 let fieldCount = 0;
-const goChecked = Boolean(args.goApi && args.goApimachinery);
+const goChecked = Boolean(args.goApi && args.goApimachinery && args.goApiextensions);
 for (const id of reachable) {
 	const d = defs[id];
 	const required = new Set(d.required ?? []);
@@ -392,7 +445,11 @@ for (const id of reachable) {
 }
 
 // Kinds: apiVersion/Kind, and the type key where it is not the kind itself.
-const OUR_GROUPS = new Set(['', 'apps', 'batch', 'discovery.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'policy', 'autoscaling', 'events.k8s.io']);
+const OUR_GROUPS = new Set([
+	'', 'apps', 'batch', 'discovery.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'policy', 'autoscaling', 'events.k8s.io',
+	'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'authentication.k8s.io', 'certificates.k8s.io', 'flowcontrol.apiserver.k8s.io',
+	'networking.k8s.io', 'node.k8s.io', 'resource.k8s.io', 'storage.k8s.io',
+]);
 const kinds = [];
 for (const id of ROOTS) {
 	const gvks = (defs[id]['x-kubernetes-group-version-kind'] ?? []).filter((g) => OUR_GROUPS.has(g.group) && g.version === 'v1');

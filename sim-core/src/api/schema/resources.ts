@@ -8,7 +8,15 @@
  * (upstream: each storage's ShortNames() and Categories() under
  * k8s.io/kubernetes/pkg/registry, and the verbs its REST storage
  * implements). Checked against a real v1.31 /api/v1 discovery document and
- * the v1.3x group documents; `pods/resize` is newer (v1.33+).
+ * the v1.3x group documents; `pods/resize` is newer (v1.33+). The rest of
+ * v1.36's built-in resources (every GA group version, which is what a
+ * default kube-apiserver enables) were taken from the v1.36 OpenAPI
+ * document (paths, scope, verbs, subresources), k8s.io/api v0.36.3 (the
+ * release each v1 kind went GA in: MutatingAdmissionPolicy v1 in 1.36),
+ * k8s.io/apiserver v0.36.3 (the MutatingAdmissionPolicy gate, GA and on in
+ * 1.36) and the storages' ShortNames and Categories under pkg/registry.
+ * The authorization reviews and SelfSubjectReview are not rows (they have
+ * no field schema here): ../resources.ts adds them.
  *
  * Mirrors pkg/registry/ (each storage's ShortNames and Categories),
  * staging/src/k8s.io/apiserver/pkg/endpoints/installer.go (the discovery
@@ -59,17 +67,23 @@ export interface ApiResource {
 
 const ALL_VERBS = 'create delete deletecollection get list patch update watch';
 const STATUS = 'status';
+/** The category of the resources that extend the API (admission policies and webhooks, CRDs, APIServices). */
+const EXT = 'api-extensions';
 
 // Subresources: `name[=Kind][@apiVersion][:verbs]`; verbs default to get patch update.
 // Resources: [name, shortNames, apiVersion, namespaced, kind, verbs?, categories?, subresources?]
 type Row = [string, string, string, 0 | 1, string, string?, string?, string?];
 const ROWS: Row[] = [
 	['bindings', '', 'v1', 1, 'Binding', 'create'],
+	['componentstatuses', 'cs', 'v1', 0, 'ComponentStatus', 'get list'],
 	['configmaps', 'cm', 'v1', 1, 'ConfigMap'],
 	['endpoints', 'ep', 'v1', 1, 'Endpoints'],
 	['events', 'ev', 'v1', 1, 'Event'],
+	['limitranges', 'limits', 'v1', 1, 'LimitRange'],
 	['namespaces', 'ns', 'v1', 0, 'Namespace', 'create delete get list patch update watch', '', `finalize:update ${STATUS}`],
 	['nodes', 'no', 'v1', 0, 'Node', '', '', `proxy=NodeProxyOptions:create,delete,get,patch,update ${STATUS}`],
+	['persistentvolumeclaims', 'pvc', 'v1', 1, 'PersistentVolumeClaim', '', '', STATUS],
+	['persistentvolumes', 'pv', 'v1', 0, 'PersistentVolume', '', '', STATUS],
 	[
 		'pods',
 		'po',
@@ -81,30 +95,61 @@ const ROWS: Row[] = [
 		'attach=PodAttachOptions:create,get binding=Binding:create ephemeralcontainers eviction=Eviction@policy/v1:create exec=PodExecOptions:create,get log:get ' +
 			`portforward=PodPortForwardOptions:create,get proxy=PodProxyOptions:create,delete,get,patch,update resize ${STATUS}`,
 	],
+	['podtemplates', '', 'v1', 1, 'PodTemplate'],
+	['replicationcontrollers', 'rc', 'v1', 1, 'ReplicationController', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
+	['resourcequotas', 'quota', 'v1', 1, 'ResourceQuota', '', '', STATUS],
 	['secrets', '', 'v1', 1, 'Secret'],
 	['serviceaccounts', 'sa', 'v1', 1, 'ServiceAccount', '', '', 'token=TokenRequest@authentication.k8s.io/v1:create'],
 	['services', 'svc', 'v1', 1, 'Service', '', 'all', `proxy=ServiceProxyOptions:create,delete,get,patch,update ${STATUS}`],
-	['apiservices', '', 'apiregistration.k8s.io/v1', 0, 'APIService', '', '', STATUS],
+	['mutatingadmissionpolicies', 'map', 'admissionregistration.k8s.io/v1', 0, 'MutatingAdmissionPolicy', '', EXT],
+	['mutatingadmissionpolicybindings', '', 'admissionregistration.k8s.io/v1', 0, 'MutatingAdmissionPolicyBinding', '', EXT],
+	['mutatingwebhookconfigurations', '', 'admissionregistration.k8s.io/v1', 0, 'MutatingWebhookConfiguration', '', EXT],
+	['validatingadmissionpolicies', '', 'admissionregistration.k8s.io/v1', 0, 'ValidatingAdmissionPolicy', '', EXT, STATUS],
+	['validatingadmissionpolicybindings', '', 'admissionregistration.k8s.io/v1', 0, 'ValidatingAdmissionPolicyBinding', '', EXT],
+	['validatingwebhookconfigurations', '', 'admissionregistration.k8s.io/v1', 0, 'ValidatingWebhookConfiguration', '', EXT],
+	['customresourcedefinitions', 'crd crds', 'apiextensions.k8s.io/v1', 0, 'CustomResourceDefinition', '', EXT, STATUS],
+	['apiservices', '', 'apiregistration.k8s.io/v1', 0, 'APIService', '', EXT, STATUS],
 	['controllerrevisions', '', 'apps/v1', 1, 'ControllerRevision'],
 	['daemonsets', 'ds', 'apps/v1', 1, 'DaemonSet', '', 'all', STATUS],
 	['deployments', 'deploy', 'apps/v1', 1, 'Deployment', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
 	['replicasets', 'rs', 'apps/v1', 1, 'ReplicaSet', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
 	['statefulsets', 'sts', 'apps/v1', 1, 'StatefulSet', '', 'all', `scale=Scale@autoscaling/v1 ${STATUS}`],
+	// Answered by the API server's token authenticator, never stored (../../apiserver/reviews.ts).
+	['tokenreviews', '', 'authentication.k8s.io/v1', 0, 'TokenReview', 'create'],
 	['horizontalpodautoscalers', 'hpa', 'autoscaling/v2', 1, 'HorizontalPodAutoscaler', '', 'all', STATUS],
 	['cronjobs', 'cj', 'batch/v1', 1, 'CronJob', '', 'all', STATUS],
 	['jobs', '', 'batch/v1', 1, 'Job', '', 'all', STATUS],
+	['certificatesigningrequests', 'csr', 'certificates.k8s.io/v1', 0, 'CertificateSigningRequest', '', '', `approval ${STATUS}`],
 	['leases', '', 'coordination.k8s.io/v1', 1, 'Lease'],
 	['endpointslices', '', 'discovery.k8s.io/v1', 1, 'EndpointSlice'],
 	['events', 'ev', 'events.k8s.io/v1', 1, 'Event'],
+	['flowschemas', '', 'flowcontrol.apiserver.k8s.io/v1', 0, 'FlowSchema', '', '', STATUS],
+	['prioritylevelconfigurations', '', 'flowcontrol.apiserver.k8s.io/v1', 0, 'PriorityLevelConfiguration', '', '', STATUS],
 	// metrics.k8s.io is not the API server's own: metrics-server serves it through the aggregator (APIService v1beta1.metrics.k8s.io).
 	['nodes', '', 'metrics.k8s.io/v1beta1', 0, 'NodeMetrics', 'get list'],
 	['pods', '', 'metrics.k8s.io/v1beta1', 1, 'PodMetrics', 'get list'],
+	['ingressclasses', '', 'networking.k8s.io/v1', 0, 'IngressClass'],
+	['ingresses', 'ing', 'networking.k8s.io/v1', 1, 'Ingress', '', '', STATUS],
+	['ipaddresses', '', 'networking.k8s.io/v1', 0, 'IPAddress'],
+	['networkpolicies', 'netpol', 'networking.k8s.io/v1', 1, 'NetworkPolicy'],
+	['servicecidrs', '', 'networking.k8s.io/v1', 0, 'ServiceCIDR', '', '', STATUS],
+	['runtimeclasses', '', 'node.k8s.io/v1', 0, 'RuntimeClass'],
 	['poddisruptionbudgets', 'pdb', 'policy/v1', 1, 'PodDisruptionBudget', '', '', STATUS],
 	['clusterrolebindings', '', 'rbac.authorization.k8s.io/v1', 0, 'ClusterRoleBinding'],
 	['clusterroles', '', 'rbac.authorization.k8s.io/v1', 0, 'ClusterRole'],
 	['rolebindings', '', 'rbac.authorization.k8s.io/v1', 1, 'RoleBinding'],
 	['roles', '', 'rbac.authorization.k8s.io/v1', 1, 'Role'],
+	['deviceclasses', '', 'resource.k8s.io/v1', 0, 'DeviceClass'],
+	['resourceclaims', '', 'resource.k8s.io/v1', 1, 'ResourceClaim', '', '', STATUS],
+	['resourceclaimtemplates', '', 'resource.k8s.io/v1', 1, 'ResourceClaimTemplate'],
+	['resourceslices', '', 'resource.k8s.io/v1', 0, 'ResourceSlice'],
 	['priorityclasses', 'pc', 'scheduling.k8s.io/v1', 0, 'PriorityClass'],
+	['csidrivers', '', 'storage.k8s.io/v1', 0, 'CSIDriver'],
+	['csinodes', '', 'storage.k8s.io/v1', 0, 'CSINode'],
+	['csistoragecapacities', '', 'storage.k8s.io/v1', 1, 'CSIStorageCapacity'],
+	['storageclasses', 'sc', 'storage.k8s.io/v1', 0, 'StorageClass'],
+	['volumeattachments', '', 'storage.k8s.io/v1', 0, 'VolumeAttachment', '', '', STATUS],
+	['volumeattributesclasses', 'vac', 'storage.k8s.io/v1', 0, 'VolumeAttributesClass'],
 ];
 
 const words = (text: string | undefined): string[] => (text ? text.split(/[ ,]/) : []);

@@ -289,10 +289,13 @@ describe('size', () => {
 	// packs this about 90 bytes larger than GNU gzip (11.9 KB at the time of
 	// writing), so the guard allows the 12 KiB reading of the budget; the
 	// hand-written autoscaling, APIService and metrics types add about 0.5 KiB.
-	it('data and decoder ship in under 12.5 KiB of gzip', async () => {
+	// Serving every other built-in kind of v1.36 (storage, networking,
+	// admission, certificates, flowcontrol, node, resource, CRDs; 192 more
+	// types) adds about 4.4 KiB: 16.9 KiB at the time of writing.
+	it('data and decoder ship in under 17.5 KiB of gzip', async () => {
 		const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
 		const out = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' });
 		const bytes = gzipSync(out.outputFiles[0].contents, { level: 9 }).length;
-		expect(bytes).toBeLessThan(12.5 * 1024);
+		expect(bytes).toBeLessThan(17.5 * 1024);
 	});
 });

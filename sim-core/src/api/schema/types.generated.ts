@@ -11,8 +11,9 @@
 //   commit ac0ee5091f0b801911c906558030e2624a26bdf8 of that repository (2026-05-05; sha256
 //   c316f6e232c666148076e82e20371ff656ffbb12e59d8953e6d94ec7685bc75c)
 // Go type names: k8s.io/api v0.36.3 (3fde3c43c3cf3447606b9c2ac2c6257095444387), k8s.io/apimachinery
-//   v0.36.3 (40bf4b2b62f8838b9b37de7b407793f1f17ee225)
-// 251 types, 1166 fields.
+//   v0.36.3 (40bf4b2b62f8838b9b37de7b407793f1f17ee225), k8s.io/apiextensions-apiserver v0.36.3
+//   (ec3a4877f77bcde0cf94e51198035fcf6e952f97)
+// 443 types, 1911 fields.
 //
 // Only field names, type codes and required flags are kept; see schema.ts for
 // the format.
@@ -267,6 +268,198 @@ PodDisruptionBudgetStatus conditions:[Condition] currentHealthy:i desiredHealthy
 Scale apiVersion kind metadata:ObjectMeta spec:ScaleSpec status:ScaleStatus
 ScaleSpec replicas:i
 ScaleStatus replicas!:i selector
+ComponentStatus apiVersion conditions:[ComponentCondition] kind metadata:ObjectMeta
+ComponentCondition error message status!:s@ConditionStatus type!:s@ComponentConditionType
+LimitRange apiVersion kind metadata:ObjectMeta spec:LimitRangeSpec
+LimitRangeSpec limits!:[LimitRangeItem]
+LimitRangeItem default:{@ResourceName,q}@ResourceList defaultRequest:{@ResourceName,q}@ResourceList max:{@ResourceName,q}@ResourceList maxLimitRequestRatio:{@ResourceName,q}@ResourceList min:{@ResourceName,q}@ResourceList type!:s@LimitType
+PersistentVolume apiVersion kind metadata:ObjectMeta spec:PersistentVolumeSpec status:PersistentVolumeStatus
+PersistentVolumeSpec accessModes:[s@PersistentVolumeAccessMode] awsElasticBlockStore:AWSElasticBlockStoreVolumeSource azureDisk:AzureDiskVolumeSource azureFile:AzureFilePersistentVolumeSource capacity:{@ResourceName,q}@ResourceList cephfs:CephFSPersistentVolumeSource cinder:CinderPersistentVolumeSource claimRef:ObjectReference csi:CSIPersistentVolumeSource fc:FCVolumeSource flexVolume:FlexPersistentVolumeSource flocker:FlockerVolumeSource gcePersistentDisk:GCEPersistentDiskVolumeSource glusterfs:GlusterfsPersistentVolumeSource hostPath:HostPathVolumeSource iscsi:ISCSIPersistentVolumeSource local:LocalVolumeSource mountOptions:[s] nfs:NFSVolumeSource nodeAffinity:VolumeNodeAffinity persistentVolumeReclaimPolicy:s@PersistentVolumeReclaimPolicy photonPersistentDisk:PhotonPersistentDiskVolumeSource portworxVolume:PortworxVolumeSource quobyte:QuobyteVolumeSource rbd:RBDPersistentVolumeSource scaleIO:ScaleIOPersistentVolumeSource storageClassName storageos:StorageOSPersistentVolumeSource volumeAttributesClassName volumeMode:s@PersistentVolumeMode vsphereVolume:VsphereVirtualDiskVolumeSource
+AzureFilePersistentVolumeSource readOnly:b secretName! secretNamespace shareName!
+CephFSPersistentVolumeSource monitors!:[s] path readOnly:b secretFile secretRef:SecretReference user
+SecretReference name namespace
+CinderPersistentVolumeSource fsType readOnly:b secretRef:SecretReference volumeID!
+CSIPersistentVolumeSource controllerExpandSecretRef:SecretReference controllerPublishSecretRef:SecretReference driver! fsType nodeExpandSecretRef:SecretReference nodePublishSecretRef:SecretReference nodeStageSecretRef:SecretReference readOnly:b volumeAttributes:{s} volumeHandle!
+FlexPersistentVolumeSource driver! fsType options:{s} readOnly:b secretRef:SecretReference
+GlusterfsPersistentVolumeSource endpoints! endpointsNamespace path! readOnly:b
+ISCSIPersistentVolumeSource chapAuthDiscovery:b chapAuthSession:b fsType initiatorName iqn! iscsiInterface lun!:i portals:[s] readOnly:b secretRef:SecretReference targetPortal!
+LocalVolumeSource fsType path!
+VolumeNodeAffinity required:NodeSelector
+RBDPersistentVolumeSource fsType image! keyring monitors!:[s] pool readOnly:b secretRef:SecretReference user
+ScaleIOPersistentVolumeSource fsType gateway! protectionDomain readOnly:b secretRef!:SecretReference sslEnabled:b storageMode storagePool system! volumeName
+StorageOSPersistentVolumeSource fsType readOnly:b secretRef:ObjectReference volumeName volumeNamespace
+PersistentVolumeStatus lastPhaseTransitionTime:t message phase:s@PersistentVolumePhase reason
+PodTemplate apiVersion kind metadata:ObjectMeta template:PodTemplateSpec
+ReplicationController apiVersion kind metadata:ObjectMeta spec:ReplicationControllerSpec status:ReplicationControllerStatus
+ReplicationControllerSpec minReadySeconds:i replicas:i selector:{s} template:PodTemplateSpec
+ReplicationControllerStatus availableReplicas:i conditions:[ReplicationControllerCondition] fullyLabeledReplicas:i observedGeneration:l readyReplicas:i replicas!:i
+ReplicationControllerCondition lastTransitionTime:t message reason status!:s@ConditionStatus type!:s@ReplicationControllerConditionType
+ResourceQuota apiVersion kind metadata:ObjectMeta spec:ResourceQuotaSpec status:ResourceQuotaStatus
+ResourceQuotaSpec hard:{@ResourceName,q}@ResourceList scopeSelector:ScopeSelector scopes:[s@ResourceQuotaScope]
+ScopeSelector matchExpressions:[ScopedResourceSelectorRequirement]
+ScopedResourceSelectorRequirement operator!:s@ScopeSelectorOperator scopeName!:s@ResourceQuotaScope values:[s]
+ResourceQuotaStatus hard:{@ResourceName,q}@ResourceList used:{@ResourceName,q}@ResourceList
+MutatingWebhookConfiguration apiVersion kind metadata:ObjectMeta webhooks:[MutatingWebhook]
+MutatingWebhook admissionReviewVersions!:[s] clientConfig!:WebhookClientConfig failurePolicy:s@FailurePolicyType matchConditions:[MatchCondition] matchPolicy:s@MatchPolicyType name! namespaceSelector:LabelSelector objectSelector:LabelSelector reinvocationPolicy:s@ReinvocationPolicyType rules:[RuleWithOperations] sideEffects!:s@SideEffectClass timeoutSeconds:i
+WebhookClientConfig caBundle:y service:ServiceReference url
+ServiceReference name! namespace! path port:i
+MatchCondition expression! name!
+RuleWithOperations apiGroups:[s] apiVersions:[s] operations:[s@OperationType] resources:[s] scope:s@ScopeType
+ValidatingWebhookConfiguration apiVersion kind metadata:ObjectMeta webhooks:[ValidatingWebhook]
+ValidatingWebhook admissionReviewVersions!:[s] clientConfig!:WebhookClientConfig failurePolicy:s@FailurePolicyType matchConditions:[MatchCondition] matchPolicy:s@MatchPolicyType name! namespaceSelector:LabelSelector objectSelector:LabelSelector rules:[RuleWithOperations] sideEffects!:s@SideEffectClass timeoutSeconds:i
+ValidatingAdmissionPolicy apiVersion kind metadata:ObjectMeta spec:ValidatingAdmissionPolicySpec status:ValidatingAdmissionPolicyStatus
+ValidatingAdmissionPolicySpec auditAnnotations:[AuditAnnotation] failurePolicy:s@FailurePolicyType matchConditions:[MatchCondition] matchConstraints:MatchResources paramKind:ParamKind validations:[Validation] variables:[Variable]
+AuditAnnotation key! valueExpression!
+MatchResources excludeResourceRules:[NamedRuleWithOperations] matchPolicy:s@MatchPolicyType namespaceSelector:LabelSelector objectSelector:LabelSelector resourceRules:[NamedRuleWithOperations]
+NamedRuleWithOperations apiGroups:[s] apiVersions:[s] operations:[s@OperationType] resourceNames:[s] resources:[s] scope:s@ScopeType
+ParamKind apiVersion kind
+Validation expression! message messageExpression reason:s@StatusReason
+Variable expression! name!
+ValidatingAdmissionPolicyStatus conditions:[Condition] observedGeneration:l typeChecking:TypeChecking
+TypeChecking expressionWarnings:[ExpressionWarning]
+ExpressionWarning fieldRef! warning!
+ValidatingAdmissionPolicyBinding apiVersion kind metadata:ObjectMeta spec!:ValidatingAdmissionPolicyBindingSpec
+ValidatingAdmissionPolicyBindingSpec matchResources:MatchResources paramRef:ParamRef policyName! validationActions!:[s@ValidationAction]
+ParamRef name namespace parameterNotFoundAction:s@ParameterNotFoundActionType selector:LabelSelector
+MutatingAdmissionPolicy apiVersion kind metadata:ObjectMeta spec:MutatingAdmissionPolicySpec
+MutatingAdmissionPolicySpec failurePolicy:s@FailurePolicyType matchConditions:[MatchCondition] matchConstraints:MatchResources mutations:[Mutation] paramKind:ParamKind reinvocationPolicy:s@ReinvocationPolicyType variables:[Variable]
+Mutation applyConfiguration:ApplyConfiguration jsonPatch:JSONPatch patchType!:s@PatchType
+ApplyConfiguration expression
+JSONPatch expression
+MutatingAdmissionPolicyBinding apiVersion kind metadata:ObjectMeta spec:MutatingAdmissionPolicyBindingSpec
+MutatingAdmissionPolicyBindingSpec matchResources:MatchResources paramRef:ParamRef policyName
+CustomResourceDefinition apiVersion kind metadata:ObjectMeta spec!:CustomResourceDefinitionSpec status:CustomResourceDefinitionStatus
+CustomResourceDefinitionSpec conversion:CustomResourceConversion group! names!:CustomResourceDefinitionNames preserveUnknownFields:b scope!:s@ResourceScope versions!:[CustomResourceDefinitionVersion]
+CustomResourceConversion strategy!:s@ConversionStrategyType webhook:WebhookConversion
+WebhookConversion clientConfig:WebhookClientConfig_apiextensions conversionReviewVersions!:[s]
+WebhookClientConfig_apiextensions caBundle:y service:ServiceReference_apiextensions url
+ServiceReference_apiextensions name! namespace! path port:i
+CustomResourceDefinitionNames categories:[s] kind! listKind plural! shortNames:[s] singular
+CustomResourceDefinitionVersion additionalPrinterColumns:[CustomResourceColumnDefinition] deprecated:b deprecationWarning name! schema:CustomResourceValidation selectableFields:[SelectableField] served!:b storage!:b subresources:CustomResourceSubresources
+CustomResourceColumnDefinition description format jsonPath! name! priority:i type!
+CustomResourceValidation openAPIV3Schema:x@JSONSchemaProps
+SelectableField jsonPath!
+CustomResourceSubresources scale:CustomResourceSubresourceScale status:x@CustomResourceSubresourceStatus
+CustomResourceSubresourceScale labelSelectorPath specReplicasPath! statusReplicasPath!
+CustomResourceDefinitionStatus acceptedNames:CustomResourceDefinitionNames conditions:[CustomResourceDefinitionCondition] observedGeneration:l storedVersions:[s]
+CustomResourceDefinitionCondition lastTransitionTime:t message observedGeneration:l reason status!:s@ConditionStatus type!:s@CustomResourceDefinitionConditionType
+TokenReview apiVersion kind metadata:ObjectMeta spec!:TokenReviewSpec status:TokenReviewStatus
+TokenReviewSpec audiences:[s] token!
+TokenReviewStatus audiences:[s] authenticated:b error user:UserInfo
+UserInfo extra:{[s]@ExtraValue} groups:[s] uid username
+CertificateSigningRequest apiVersion kind metadata:ObjectMeta spec!:CertificateSigningRequestSpec status:CertificateSigningRequestStatus
+CertificateSigningRequestSpec expirationSeconds:i extra:{[s]@ExtraValue} groups:[s] request!:y signerName! uid usages:[s@KeyUsage] username
+CertificateSigningRequestStatus certificate:y conditions:[CertificateSigningRequestCondition]
+CertificateSigningRequestCondition lastTransitionTime:t lastUpdateTime:t message reason status!:s@ConditionStatus type!:s@RequestConditionType
+FlowSchema apiVersion kind metadata:ObjectMeta spec:FlowSchemaSpec status:FlowSchemaStatus
+FlowSchemaSpec distinguisherMethod:FlowDistinguisherMethod matchingPrecedence:i priorityLevelConfiguration!:PriorityLevelConfigurationReference rules:[PolicyRulesWithSubjects]
+FlowDistinguisherMethod type!:s@FlowDistinguisherMethodType
+PriorityLevelConfigurationReference name!
+PolicyRulesWithSubjects nonResourceRules:[NonResourcePolicyRule] resourceRules:[ResourcePolicyRule] subjects!:[Subject_flowcontrol]
+NonResourcePolicyRule nonResourceURLs!:[s] verbs!:[s]
+ResourcePolicyRule apiGroups!:[s] clusterScope:b namespaces:[s] resources!:[s] verbs!:[s]
+Subject_flowcontrol group:GroupSubject kind!:s@SubjectKind serviceAccount:ServiceAccountSubject user:UserSubject
+GroupSubject name!
+ServiceAccountSubject name! namespace!
+UserSubject name!
+FlowSchemaStatus conditions:[FlowSchemaCondition]
+FlowSchemaCondition lastTransitionTime:t message reason status:s@ConditionStatus type:s@FlowSchemaConditionType
+PriorityLevelConfiguration apiVersion kind metadata:ObjectMeta spec:PriorityLevelConfigurationSpec status:PriorityLevelConfigurationStatus
+PriorityLevelConfigurationSpec exempt:ExemptPriorityLevelConfiguration limited:LimitedPriorityLevelConfiguration type!:s@PriorityLevelEnablement
+ExemptPriorityLevelConfiguration lendablePercent:i nominalConcurrencyShares:i
+LimitedPriorityLevelConfiguration borrowingLimitPercent:i lendablePercent:i limitResponse:LimitResponse nominalConcurrencyShares:i
+LimitResponse queuing:QueuingConfiguration type!:s@LimitResponseType
+QueuingConfiguration handSize:i queueLengthLimit:i queues:i
+PriorityLevelConfigurationStatus conditions:[PriorityLevelConfigurationCondition]
+PriorityLevelConfigurationCondition lastTransitionTime:t message reason status:s@ConditionStatus type:s@PriorityLevelConfigurationConditionType
+IngressClass apiVersion kind metadata:ObjectMeta spec:IngressClassSpec
+IngressClassSpec controller parameters:IngressClassParametersReference
+IngressClassParametersReference apiGroup kind! name! namespace scope
+Ingress apiVersion kind metadata:ObjectMeta spec:IngressSpec status:IngressStatus
+IngressSpec defaultBackend:IngressBackend ingressClassName rules:[IngressRule] tls:[IngressTLS]
+IngressBackend resource:TypedLocalObjectReference service:IngressServiceBackend
+IngressServiceBackend name! port:ServiceBackendPort
+ServiceBackendPort name number:i
+IngressRule host http:HTTPIngressRuleValue
+HTTPIngressRuleValue paths!:[HTTPIngressPath]
+HTTPIngressPath backend!:IngressBackend path pathType!:s@PathType
+IngressTLS hosts:[s] secretName
+IngressStatus loadBalancer:IngressLoadBalancerStatus
+IngressLoadBalancerStatus ingress:[IngressLoadBalancerIngress]
+IngressLoadBalancerIngress hostname ip ports:[IngressPortStatus]
+IngressPortStatus error port!:i protocol!:s@Protocol
+IPAddress apiVersion kind metadata:ObjectMeta spec!:IPAddressSpec
+IPAddressSpec parentRef!:ParentReference
+ParentReference group name! namespace resource!
+NetworkPolicy apiVersion kind metadata:ObjectMeta spec:NetworkPolicySpec
+NetworkPolicySpec egress:[NetworkPolicyEgressRule] ingress:[NetworkPolicyIngressRule] podSelector:LabelSelector policyTypes:[s@PolicyType]
+NetworkPolicyEgressRule ports:[NetworkPolicyPort] to:[NetworkPolicyPeer]
+NetworkPolicyPort endPort:i port:o protocol:s@Protocol
+NetworkPolicyPeer ipBlock:IPBlock namespaceSelector:LabelSelector podSelector:LabelSelector
+IPBlock cidr! except:[s]
+NetworkPolicyIngressRule from:[NetworkPolicyPeer] ports:[NetworkPolicyPort]
+ServiceCIDR apiVersion kind metadata:ObjectMeta spec:ServiceCIDRSpec status:ServiceCIDRStatus
+ServiceCIDRSpec cidrs:[s]
+ServiceCIDRStatus conditions:[Condition]
+RuntimeClass apiVersion handler! kind metadata:ObjectMeta overhead:Overhead scheduling:Scheduling
+Overhead podFixed:{@ResourceName,q}@ResourceList
+Scheduling nodeSelector:{s} tolerations:[Toleration]
+DeviceClass apiVersion kind metadata:ObjectMeta spec!:DeviceClassSpec
+DeviceClassSpec config:[DeviceClassConfiguration] extendedResourceName selectors:[DeviceSelector]
+DeviceClassConfiguration opaque:OpaqueDeviceConfiguration
+OpaqueDeviceConfiguration driver! parameters!:x
+DeviceSelector cel:CELDeviceSelector
+CELDeviceSelector expression!
+ResourceClaim_resource apiVersion kind metadata:ObjectMeta spec!:ResourceClaimSpec status:ResourceClaimStatus
+ResourceClaimSpec devices:DeviceClaim
+DeviceClaim config:[DeviceClaimConfiguration] constraints:[DeviceConstraint] requests:[DeviceRequest]
+DeviceClaimConfiguration opaque:OpaqueDeviceConfiguration requests:[s]
+DeviceConstraint distinctAttribute:s@FullyQualifiedName matchAttribute:s@FullyQualifiedName requests:[s]
+DeviceRequest exactly:ExactDeviceRequest firstAvailable:[DeviceSubRequest] name!
+ExactDeviceRequest adminAccess:b allocationMode:s@DeviceAllocationMode capacity:CapacityRequirements count:l deviceClassName! selectors:[DeviceSelector] tolerations:[DeviceToleration]
+CapacityRequirements requests:{@QualifiedName,q}
+DeviceToleration effect:s@DeviceTaintEffect key operator:s@DeviceTolerationOperator tolerationSeconds:l value
+DeviceSubRequest allocationMode:s@DeviceAllocationMode capacity:CapacityRequirements count:l deviceClassName! name! selectors:[DeviceSelector] tolerations:[DeviceToleration]
+ResourceClaimStatus allocation:AllocationResult devices:[AllocatedDeviceStatus] reservedFor:[ResourceClaimConsumerReference]
+AllocationResult allocationTimestamp:t devices:DeviceAllocationResult nodeSelector:NodeSelector
+DeviceAllocationResult config:[DeviceAllocationConfiguration] results:[DeviceRequestAllocationResult]
+DeviceAllocationConfiguration opaque:OpaqueDeviceConfiguration requests:[s] source!:s@AllocationConfigSource
+DeviceRequestAllocationResult adminAccess:b bindingConditions:[s] bindingFailureConditions:[s] consumedCapacity:{@QualifiedName,q} device! driver! pool! request! shareID:s@types.UID tolerations:[DeviceToleration]
+AllocatedDeviceStatus conditions:[Condition] data:x device! driver! networkData:NetworkDeviceData pool! shareID
+NetworkDeviceData hardwareAddress interfaceName ips:[s]
+ResourceClaimConsumerReference apiGroup name! resource! uid!:s@types.UID
+ResourceClaimTemplate apiVersion kind metadata:ObjectMeta spec!:ResourceClaimTemplateSpec
+ResourceClaimTemplateSpec metadata:ObjectMeta spec!:ResourceClaimSpec
+ResourceSlice apiVersion kind metadata:ObjectMeta spec!:ResourceSliceSpec
+ResourceSliceSpec allNodes:b devices:[Device] driver! nodeName nodeSelector:NodeSelector perDeviceNodeSelection:b pool!:ResourcePool sharedCounters:[CounterSet]
+Device allNodes:b allowMultipleAllocations:b attributes:{@QualifiedName,DeviceAttribute} bindingConditions:[s] bindingFailureConditions:[s] bindsToNode:b capacity:{@QualifiedName,DeviceCapacity} consumesCounters:[DeviceCounterConsumption] name! nodeAllocatableResourceMappings:{@ResourceName,NodeAllocatableResourceMapping} nodeName nodeSelector:NodeSelector taints:[DeviceTaint]
+DeviceAttribute bool:b bools:[b] int:l ints:[l] string strings:[s] version versions:[s]
+DeviceCapacity requestPolicy:CapacityRequestPolicy value!:q
+CapacityRequestPolicy default:q validRange:CapacityRequestPolicyRange validValues:[q]
+CapacityRequestPolicyRange max:q min!:q step:q
+DeviceCounterConsumption counterSet! counters!:{Counter}
+Counter value!:q
+NodeAllocatableResourceMapping allocationMultiplier:q capacityKey:s@QualifiedName
+DeviceTaint effect!:s@DeviceTaintEffect key! timeAdded:t value
+ResourcePool generation!:l name! resourceSliceCount!:l
+CounterSet counters!:{Counter} name!
+CSIDriver apiVersion kind metadata:ObjectMeta spec!:CSIDriverSpec
+CSIDriverSpec attachRequired:b fsGroupPolicy:s@FSGroupPolicy nodeAllocatableUpdatePeriodSeconds:l podInfoOnMount:b preventPodSchedulingIfMissing:b requiresRepublish:b seLinuxMount:b serviceAccountTokenInSecrets:b storageCapacity:b tokenRequests:[TokenRequest] volumeLifecycleModes:[s@VolumeLifecycleMode]
+TokenRequest audience! expirationSeconds:l
+CSINode apiVersion kind metadata:ObjectMeta spec!:CSINodeSpec
+CSINodeSpec drivers!:[CSINodeDriver]
+CSINodeDriver allocatable:VolumeNodeResources name! nodeID! topologyKeys:[s]
+VolumeNodeResources count:i
+CSIStorageCapacity apiVersion capacity:q kind maximumVolumeSize:q metadata:ObjectMeta nodeTopology:LabelSelector storageClassName!
+StorageClass allowVolumeExpansion:b allowedTopologies:[TopologySelectorTerm] apiVersion kind metadata:ObjectMeta mountOptions:[s] parameters:{s} provisioner! reclaimPolicy:s@PersistentVolumeReclaimPolicy volumeBindingMode:s@VolumeBindingMode
+TopologySelectorTerm matchLabelExpressions:[TopologySelectorLabelRequirement]
+TopologySelectorLabelRequirement key! values!:[s]
+VolumeAttachment apiVersion kind metadata:ObjectMeta spec!:VolumeAttachmentSpec status:VolumeAttachmentStatus
+VolumeAttachmentSpec attacher! nodeName! source!:VolumeAttachmentSource
+VolumeAttachmentSource inlineVolumeSpec:PersistentVolumeSpec persistentVolumeName
+VolumeAttachmentStatus attachError:VolumeError attached!:b attachmentMetadata:{s} detachError:VolumeError
+VolumeError errorCode:i message time:t
+VolumeAttributesClass apiVersion driverName! kind metadata:ObjectMeta parameters:{s}
 Status apiVersion code:i details:StatusDetails kind message metadata:ListMeta reason:s@StatusReason status
 StatusDetails causes:[StatusCause] group kind name retryAfterSeconds:i uid:s@types.UID
 StatusCause field message reason:s@CauseType
@@ -280,4 +473,4 @@ Preconditions resourceVersion uid:s@types.UID`;
  * where the type key is not the kind (from the upstream
  * `x-kubernetes-group-version-kind` extension).
  */
-export const KIND_LIST = "v1/Namespace v1/Node v1/Pod v1/Service v1/Endpoints v1/ConfigMap v1/Secret v1/Event v1/ServiceAccount v1/Binding events.k8s.io/v1/Event=Event_events apps/v1/Deployment apps/v1/ReplicaSet apps/v1/DaemonSet apps/v1/StatefulSet batch/v1/Job batch/v1/CronJob discovery.k8s.io/v1/EndpointSlice coordination.k8s.io/v1/Lease rbac.authorization.k8s.io/v1/Role rbac.authorization.k8s.io/v1/RoleBinding rbac.authorization.k8s.io/v1/ClusterRole rbac.authorization.k8s.io/v1/ClusterRoleBinding scheduling.k8s.io/v1/PriorityClass policy/v1/PodDisruptionBudget autoscaling/v1/Scale v1/Status v1/DeleteOptions";
+export const KIND_LIST = "v1/Namespace v1/Node v1/Pod v1/Service v1/Endpoints v1/ConfigMap v1/Secret v1/Event v1/ServiceAccount v1/Binding events.k8s.io/v1/Event=Event_events apps/v1/Deployment apps/v1/ReplicaSet apps/v1/DaemonSet apps/v1/StatefulSet batch/v1/Job batch/v1/CronJob discovery.k8s.io/v1/EndpointSlice coordination.k8s.io/v1/Lease rbac.authorization.k8s.io/v1/Role rbac.authorization.k8s.io/v1/RoleBinding rbac.authorization.k8s.io/v1/ClusterRole rbac.authorization.k8s.io/v1/ClusterRoleBinding scheduling.k8s.io/v1/PriorityClass policy/v1/PodDisruptionBudget autoscaling/v1/Scale v1/ComponentStatus v1/LimitRange v1/PersistentVolumeClaim v1/PersistentVolume v1/PodTemplate v1/ReplicationController v1/ResourceQuota admissionregistration.k8s.io/v1/MutatingWebhookConfiguration admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding admissionregistration.k8s.io/v1/MutatingAdmissionPolicy admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding apiextensions.k8s.io/v1/CustomResourceDefinition authentication.k8s.io/v1/TokenReview certificates.k8s.io/v1/CertificateSigningRequest flowcontrol.apiserver.k8s.io/v1/FlowSchema flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration networking.k8s.io/v1/IngressClass networking.k8s.io/v1/Ingress networking.k8s.io/v1/IPAddress networking.k8s.io/v1/NetworkPolicy networking.k8s.io/v1/ServiceCIDR node.k8s.io/v1/RuntimeClass resource.k8s.io/v1/DeviceClass resource.k8s.io/v1/ResourceClaim=ResourceClaim_resource resource.k8s.io/v1/ResourceClaimTemplate resource.k8s.io/v1/ResourceSlice storage.k8s.io/v1/CSIDriver storage.k8s.io/v1/CSINode storage.k8s.io/v1/CSIStorageCapacity storage.k8s.io/v1/StorageClass storage.k8s.io/v1/VolumeAttachment storage.k8s.io/v1/VolumeAttributesClass v1/Status v1/DeleteOptions";

@@ -24,6 +24,8 @@ import { bind, evict } from '../registry/pod-storage.ts';
 import { updateScale } from '../registry/scale.ts';
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import { isReviewResource, serveReview } from '../reviews.ts';
+import { serveComponentStatuses } from '../registry/componentstatus.ts';
+import { Authentication } from './filters/authentication.ts';
 import { authorize } from './filters/authorization.ts';
 import { create, createServiceAccountToken } from './handlers/create.ts';
 import { deleteCollection, deleteResource } from './handlers/delete.ts';
@@ -65,6 +67,11 @@ export function serveResource(scope: RequestScope, request: ApiRequest, info: Re
 
 	// Access and rules reviews are answered by the authorizers, never stored.
 	if (verb === 'create' && isReviewResource(info)) return review(scope, request, info, caller);
+	// ComponentStatuses are probed, not stored: the scheduler and controller manager on this machine, and etcd.
+	if (info.group === '' && info.resource === 'componentstatuses') {
+		const health = { scheduler: server.kernel.isRunning('kube-scheduler'), controllerManager: server.kernel.isRunning('kube-controller-manager'), etcd: server.ensureCache() !== undefined };
+		return serveComponentStatuses(request.name, health);
+	}
 	const store = server.ensureCache();
 	if (!store || !server.state.ready) {
 		return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request timed out', code: 500 } };
@@ -111,7 +118,10 @@ function putScale(scope: RequestScope, request: ApiRequest, info: ResourceInfo, 
 /** POST of an access, rules or self-subject review: answered from the authorizers (../reviews.ts). */
 function review(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller): ApiResponse {
 	const { server } = scope;
-	const response = serveReview(request, info, caller.user, server.deps.authorizers, server.reader, formatRfc3339(server.kernel.wallMs()));
+	const response = serveReview(request, info, caller.user, server.deps.authorizers, server.reader, formatRfc3339(server.kernel.wallMs()), {
+		authenticate: (token) => new Authentication(server).authenticateToken(token),
+		apiAudiences: server.tokenConfig().apiAudiences,
+	});
 	server.emit({ action: 'review', msg: `${info.kind} for ${caller.user.username}: ${response.code}` });
 	return response;
 }

@@ -11,6 +11,7 @@ import { leaseStrategy } from './leases.ts';
 import { priorityClassStrategy } from './priorityclasses.ts';
 import { serviceAccountStrategy } from './serviceaccounts.ts';
 import { defaultStrategies } from './index.ts';
+import { builtinKindStrategies } from './builtin-kinds.ts';
 import { strategyKey } from './strategy.ts';
 
 const ctx: StrategyContext = { now: '2026-11-30T08:00:00Z', user: { username: 'kubernetes-admin', groups: [] }, get: () => undefined, list: () => [], random: () => 0 };
@@ -192,6 +193,8 @@ describe('defaultStrategies', () => {
 			['discovery.k8s.io', 'endpointslices'], ['scheduling.k8s.io', 'priorityclasses'],
 			['policy', 'poddisruptionbudgets'],
 			['rbac.authorization.k8s.io', 'roles'], ['rbac.authorization.k8s.io', 'rolebindings'], ['rbac.authorization.k8s.io', 'clusterroles'], ['rbac.authorization.k8s.io', 'clusterrolebindings'],
+			['', 'componentstatuses'],
+			...builtinKindStrategies().map(([g, r]) => [g, r]),
 		];
 		expect(Object.keys(registry).sort()).toEqual(expected.map(([g, r]) => strategyKey(g, r)).sort());
 	});

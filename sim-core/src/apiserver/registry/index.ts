@@ -30,6 +30,8 @@ import { priorityClassStrategy } from './priorityclasses.ts';
 import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.ts';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.ts';
 import { apiServiceStrategy } from './apiservices.ts';
+import { builtinKindStrategies } from './builtin-kinds.ts';
+import { componentStatusStrategy } from './componentstatus.ts';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategyNamespaced } from './rbac.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -63,6 +65,8 @@ export function defaultStrategies(): StrategyRegistry {
 		[RBAC, 'rolebindings', roleBindingStrategy],
 		[RBAC, 'clusterroles', clusterRoleStrategy],
 		[RBAC, 'clusterrolebindings', clusterRoleBindingStrategy],
+		['', 'componentstatuses', componentStatusStrategy],
+		...builtinKindStrategies(),
 	];
 	const registry: StrategyRegistry = {};
 	for (const [group, resource, strategy] of table) registry[strategyKey(group, resource)] = strategy;

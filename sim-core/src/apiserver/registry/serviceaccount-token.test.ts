@@ -314,3 +314,33 @@ describe('the TokenRequest subresource (serviceaccounts/token)', () => {
 		expect('error' in decoded && decoded.error.body).toMatchObject({ code: 400, message: 'TokenRequest in version "v1" cannot be handled as a TokenRequest: strict decoding error: unknown field "spec.audience"' });
 	});
 });
+
+describe('TokenReview (authentication.k8s.io/v1): whose is this token?', () => {
+	const TOKENREVIEWS = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' };
+	const review = (client: ApiClient, spec: Record<string, unknown>) => client.call({ verb: 'create', ...TOKENREVIEWS, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec } });
+
+	it('names the service account of a valid token and the audiences it was checked for', () => {
+		const { admin } = cluster();
+		const token = tokenOf(requestToken(admin, 'ci'));
+		const answer = review(admin, { token });
+		expect(answer.ok && answer.object.status).toEqual({
+			authenticated: true,
+			user: { username: 'system:serviceaccount:default:ci', uid: expect.any(String), groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] },
+			audiences: [ISSUER],
+		});
+	});
+
+	it('answers unauthenticated, with an empty user, for a bad token or an audience the server is not', () => {
+		const { admin } = cluster();
+		expect(review(admin, { token: 'not-a-jwt' })).toMatchObject({ ok: true, object: { status: { user: {} } } });
+		const token = tokenOf(requestToken(admin, 'ci'));
+		const answer = review(admin, { token, audiences: ['vault'] });
+		expect(answer.ok && answer.object.status).toEqual({ user: {} });
+	});
+
+	it('requires a token, and stores nothing', () => {
+		const { admin, h } = cluster();
+		expect(review(admin, {})).toMatchObject({ ok: false, code: 400, message: 'token is required for TokenReview in authentication' });
+		expect(h.etcd.range('/registry/tokenreviews/', { prefix: true }).kvs).toEqual([]);
+	});
+});

@@ -3,8 +3,9 @@
  * discovery serves. Discovery is asked first, so an unreachable server fails
  * the command.
  *
- * The list is what the simulated API server serves, a subset of a real
- * v1.36 cluster's (no storage, networking, autoscaling, CRD groups...).
+ * The list is what the simulated API server serves: every built-in
+ * resource of a default v1.36 kube-apiserver (its GA group versions), and
+ * metrics.k8s.io once metrics-server's APIService is Available.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiresources.go
  * (RunAPIResources, sortableResource, printContextHeaders),

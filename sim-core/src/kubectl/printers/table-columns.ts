@@ -5,7 +5,9 @@
  * without a printer get the generic convertor's `NAME CREATED AT`.
  *
  * The per-resource printers live in table-pods.ts, table-workloads.ts,
- * table-services.ts and table-cluster.ts, gathered by table-registry.ts;
+ * table-services.ts, table-cluster.ts, table-autoscaling.ts,
+ * table-storage.ts, table-networking.ts and table-extensions.ts, gathered
+ * by table-registry.ts;
  * table-printer.ts lays rows out the way kubectl's HumanReadablePrinter
  * does.
  *

@@ -1,7 +1,7 @@
 /**
  * Which table each resource prints with: the upstream printer's, or the API
  * server's generic `NAME CREATED AT` for resources that have none (roles,
- * clusterroles).
+ * clusterroles, customresourcedefinitions).
  *
  * Mirrors pkg/printers/internalversion/printers.go (AddHandlers).
  */
@@ -23,6 +23,37 @@ import {
 	SECRET_TABLE,
 	SERVICEACCOUNT_TABLE,
 } from './table-cluster.ts';
+import {
+	CSIDRIVER_TABLE,
+	CSINODE_TABLE,
+	CSISTORAGECAPACITY_TABLE,
+	PERSISTENTVOLUMECLAIM_TABLE,
+	PERSISTENTVOLUME_TABLE,
+	STORAGECLASS_TABLE,
+	VOLUMEATTACHMENT_TABLE,
+	VOLUMEATTRIBUTESCLASS_TABLE,
+} from './table-storage.ts';
+import { INGRESSCLASS_TABLE, INGRESS_TABLE, IPADDRESS_TABLE, NETWORKPOLICY_TABLE, SERVICECIDR_TABLE } from './table-networking.ts';
+import {
+	ADMISSIONPOLICYBINDING_TABLE,
+	COMPONENTSTATUS_TABLE,
+	CSR_TABLE,
+	FLOWSCHEMA_TABLE,
+	LIMITRANGE_TABLE,
+	MUTATINGADMISSIONPOLICY_TABLE,
+	NAME_AGE_TABLE,
+	PODTEMPLATE_TABLE,
+	PRIORITYLEVELCONFIGURATION_TABLE,
+	REPLICATIONCONTROLLER_TABLE,
+	RESOURCECLAIM_TABLE,
+	RESOURCEQUOTA_TABLE,
+	RESOURCESLICE_TABLE,
+	RUNTIMECLASS_TABLE,
+	VALIDATINGADMISSIONPOLICY_TABLE,
+	WEBHOOKCONFIGURATION_TABLE,
+} from './table-extensions.ts';
+
+const ADMISSION = 'admissionregistration.k8s.io';
 
 /** `group/resource` → table. */
 const TABLES: Readonly<Record<string, TableDefinition>> = {
@@ -53,6 +84,38 @@ const TABLES: Readonly<Record<string, TableDefinition>> = {
 	'apiregistration.k8s.io/apiservices': APISERVICE_TABLE,
 	'metrics.k8s.io/nodes': NODEMETRICS_TABLE,
 	'metrics.k8s.io/pods': PODMETRICS_TABLE,
+	'/componentstatuses': COMPONENTSTATUS_TABLE,
+	'/limitranges': LIMITRANGE_TABLE,
+	'/persistentvolumeclaims': PERSISTENTVOLUMECLAIM_TABLE,
+	'/persistentvolumes': PERSISTENTVOLUME_TABLE,
+	'/podtemplates': PODTEMPLATE_TABLE,
+	'/replicationcontrollers': REPLICATIONCONTROLLER_TABLE,
+	'/resourcequotas': RESOURCEQUOTA_TABLE,
+	[`${ADMISSION}/mutatingwebhookconfigurations`]: WEBHOOKCONFIGURATION_TABLE,
+	[`${ADMISSION}/validatingwebhookconfigurations`]: WEBHOOKCONFIGURATION_TABLE,
+	[`${ADMISSION}/validatingadmissionpolicies`]: VALIDATINGADMISSIONPOLICY_TABLE,
+	[`${ADMISSION}/validatingadmissionpolicybindings`]: ADMISSIONPOLICYBINDING_TABLE,
+	[`${ADMISSION}/mutatingadmissionpolicies`]: MUTATINGADMISSIONPOLICY_TABLE,
+	[`${ADMISSION}/mutatingadmissionpolicybindings`]: ADMISSIONPOLICYBINDING_TABLE,
+	'certificates.k8s.io/certificatesigningrequests': CSR_TABLE,
+	'flowcontrol.apiserver.k8s.io/flowschemas': FLOWSCHEMA_TABLE,
+	'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': PRIORITYLEVELCONFIGURATION_TABLE,
+	'networking.k8s.io/ingresses': INGRESS_TABLE,
+	'networking.k8s.io/ingressclasses': INGRESSCLASS_TABLE,
+	'networking.k8s.io/networkpolicies': NETWORKPOLICY_TABLE,
+	'networking.k8s.io/ipaddresses': IPADDRESS_TABLE,
+	'networking.k8s.io/servicecidrs': SERVICECIDR_TABLE,
+	'node.k8s.io/runtimeclasses': RUNTIMECLASS_TABLE,
+	'resource.k8s.io/deviceclasses': NAME_AGE_TABLE,
+	'resource.k8s.io/resourceclaims': RESOURCECLAIM_TABLE,
+	'resource.k8s.io/resourceclaimtemplates': NAME_AGE_TABLE,
+	'resource.k8s.io/resourceslices': RESOURCESLICE_TABLE,
+	'storage.k8s.io/storageclasses': STORAGECLASS_TABLE,
+	'storage.k8s.io/volumeattributesclasses': VOLUMEATTRIBUTESCLASS_TABLE,
+	'storage.k8s.io/csidrivers': CSIDRIVER_TABLE,
+	'storage.k8s.io/csinodes': CSINODE_TABLE,
+	'storage.k8s.io/csistoragecapacities': CSISTORAGECAPACITY_TABLE,
+	'storage.k8s.io/volumeattachments': VOLUMEATTACHMENT_TABLE,
 };
 
 /** The table a resource prints with. */
