@@ -35,7 +35,7 @@ const at = (line: string) => complete(line, line.length, ctx);
 describe('tab completion', () => {
 	it.each([
 		['command names', 'ku', ['kubectl'], 0],
-		['kubectl verbs', 'kubectl de', ['delete', 'describe'], 8],
+		['kubectl verbs', 'kubectl de', ['debug', 'delete', 'describe'], 8],
 		['kinds and short names', 'kubectl get dep', ['deploy', 'deployment', 'deployments'], 12],
 		['object names in the default namespace', 'kubectl get pods we', ['web-1', 'web-2'], 17],
 		['object names in the namespace given', 'kubectl get pods -n kube-system et', ['etcd-control-plane'], 32],
