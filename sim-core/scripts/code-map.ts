@@ -79,6 +79,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	'kubernetes-sigs/kustomize': github('kubernetes-sigs/kustomize', 'api/v0.21.1'),
 	// The metrics-server release the manifest URL's `latest` stands for.
 	'kubernetes-sigs/metrics-server': github('kubernetes-sigs/metrics-server', 'v0.8.0'),
+	// OpenSSL 3.0.15, Debian 12's openssl (the machines' and the workstation's).
+	'openssl/openssl': github('openssl/openssl', 'openssl-3.0.15'),
 	// Ubuntu 24.04's procps (ps, pgrep, pidof); the default branch moved on to 4.0.5+.
 	'procps-ng/procps': github('procps-ng/procps', 'v4.0.4'),
 	...Object.fromEntries(

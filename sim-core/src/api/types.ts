@@ -205,9 +205,16 @@ export interface Volume {
 	[source: string]: unknown;
 }
 
+/** A container added to a running Pod through its ephemeralcontainers subresource (`kubectl debug`); never restarted, never removed. */
+export interface EphemeralContainer extends Container {
+	/** The container whose namespaces (its processes) it joins. */
+	targetContainerName?: string;
+}
+
 export interface PodSpec {
 	containers: Container[];
 	initContainers?: Container[];
+	ephemeralContainers?: EphemeralContainer[];
 	restartPolicy?: 'Always' | 'OnFailure' | 'Never';
 	terminationGracePeriodSeconds?: number;
 	activeDeadlineSeconds?: number;
@@ -296,6 +303,7 @@ export interface PodStatus {
 	startTime?: string;
 	initContainerStatuses?: ContainerStatus[];
 	containerStatuses?: ContainerStatus[];
+	ephemeralContainerStatuses?: ContainerStatus[];
 	qosClass?: 'Guaranteed' | 'Burstable' | 'BestEffort';
 	observedGeneration?: number;
 }

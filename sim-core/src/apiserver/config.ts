@@ -33,6 +33,8 @@ export interface Caller {
 	 * then the anonymous user); see ./auth/authentication.ts.
 	 */
 	bearerToken?: string;
+	/** Why the client certificate the caller presented fails verification (x509: certificate has expired...): the request is a 401. */
+	certificateError?: string;
 }
 
 /** A registered watch. Plain JSON: part of the server's state. */

@@ -44,6 +44,7 @@ export const R = {
 	leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
 	endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
 	priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' },
+	certificatesigningrequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
 } as const satisfies Record<string, ResourceRef>;
 
 /** The result of a call: the answer, or why there was none. */

@@ -12,30 +12,24 @@
  * cmd/kubeadm/app/phases/kubelet/config.go.
  */
 import { encodeBase64 as base64 } from '../golang/base64.ts';
+import { certificatePem, parseCertificate, privateKeyPem } from '../host/pem.ts';
 import { stringifyYaml } from '../yaml/index.ts';
 import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
 import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';
 import { systemdNodeFiles } from '../host/systemd/units.ts';
 import { binaryPlaceholder } from '../runtime/behaviour/rootfs.ts';
 
-/** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins`. */
+/** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins` (../host/pem.ts). */
 export function certificate(commonName: string, organizations: string[] = []): string {
-	const subject = [`CN=${commonName}`, ...organizations.map((o) => `O=${o}`)].join(', ');
-	return `-----BEGIN CERTIFICATE-----\n# simulated certificate (Cluster Anatomy): no real key material\n# Subject: ${subject}\n-----END CERTIFICATE-----\n`;
+	return certificatePem({ subject: { commonName, organizations } });
 }
 
-function privateKey(): string {
-	return '-----BEGIN PRIVATE KEY-----\n# simulated key (Cluster Anatomy): no real key material\n-----END PRIVATE KEY-----\n';
-}
+const privateKey = privateKeyPem;
 
 /** The identity a certificate placeholder names, if any. */
 export function certificateSubject(pem: string): { user: string; groups: string[] } | undefined {
-	const m = /Subject: ([^\n]+)/.exec(pem);
-	if (!m) return undefined;
-	const parts = m[1].split(',').map((p) => p.trim());
-	const user = parts.find((p) => p.startsWith('CN='))?.slice(3);
-	if (!user) return undefined;
-	return { user, groups: parts.filter((p) => p.startsWith('O=')).map((p) => p.slice(2)) };
+	const fields = parseCertificate(pem);
+	return fields ? { user: fields.subject.commonName, groups: fields.subject.organizations } : undefined;
 }
 
 /** A kubeconfig as kubeadm writes one. */

@@ -188,6 +188,8 @@ export class NodeHost {
 				this.fs.writeFile(path, text);
 			}
 			this.fs.mkdir('/root', true);
+			// Ubuntu's empty mount point, where kubernetes.io's hostPath PersistentVolume task keeps its data (/mnt/data).
+			this.fs.mkdir('/mnt', true);
 			// containerd's conf_dir, empty until a Pod network add-on installs its config.
 			this.fs.mkdir('/etc/cni/net.d', true);
 			this.runtimeState = emptyRuntimeHostState(this.name, this.ip, this.podCidr);
@@ -521,9 +523,11 @@ export class NodeHost {
 			return { code: 200, body: result.value };
 		}
 		if (request.subresource === 'exec') {
-			const body = request.body as { command?: string[]; container?: string } | undefined;
+			const body = typeof request.body === 'object' ? (request.body as { command?: string[]; container?: string } | undefined) : undefined;
 			// kubectl sends PodExecOptions as query parameters (`?command=ls&container=web`).
-			const result = this.kubelet.exec(namespace, pod, body?.container ?? request.query?.container, body?.command ?? request.query?.command ?? []);
+			// With stdin=true the request's body is the stream's standard input (kubectl exec -i, kubectl cp's tar stream).
+			const stdin = request.query?.stdin === true && typeof request.body === 'string' ? request.body : undefined;
+			const result = this.kubelet.exec(namespace, pod, body?.container ?? request.query?.container, body?.command ?? request.query?.command ?? [], stdin);
 			if (!result.ok) return { code: result.code, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: result.reason, message: result.message, code: result.code } };
 			return { code: 200, body: result.value };
 		}

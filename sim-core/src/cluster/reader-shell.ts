@@ -23,17 +23,19 @@
  */
 import type { ApiRequest, WatchEvent } from '../api/request.ts';
 import { ApiClient, type CallResult, type ResourceRef } from '../client/client.ts';
-import { kubectlUserAgent, runKubectl, type ContainerSession, type KubectlEnvironment } from '../kubectl/kubectl.ts';
+import { kubectlUserAgent, runKubectl, type ContainerSession, type KubectlEnvironment, type LocalFiles } from '../kubectl/kubectl.ts';
 import { COMMANDS } from '../kubectl/cmd/index.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { ShellSession, type CommandContext, type CommandResult, type Host, type SessionJSON } from '../shell/index.ts';
-import { MemoryFs, type FsJSON } from '../host/fs.ts';
+import { FsError, MemoryFs, type FsJSON } from '../host/fs.ts';
 import { parseYaml } from '../yaml/index.ts';
 import { decodeBase64 } from '../golang/base64.ts';
 import type { EditSession, ExecResult } from './cluster.ts';
 import type { ShellContext } from './wiring.ts';
-import { certificateSubject, workstationFiles } from './files.ts';
+import { workstationFiles } from './files.ts';
+import { certificateExpired, parseCertificate } from '../host/pem.ts';
+import { formatRfc3339 } from '../golang/time.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
 import { WorkstationJobs, type WorkstationJob } from './workstation-jobs.ts';
 
@@ -48,6 +50,8 @@ export interface ShellState {
 	container?: ContainerSession & { host: string };
 	/** Jobs still listening on the workstation (kubectl port-forward, proxy). */
 	jobs?: WorkstationJob[];
+	/** The container shell that ran `chroot` into the node's file system: its session resumes when the node's shell exits. */
+	chrooted?: ContainerSession & { host: string };
 }
 
 /** The reader's shell is pid 4242 (`$$`); each kubectl run gets the next pid, as a new process would. */
@@ -91,6 +95,44 @@ const SIGINT_STATUS = 130;
  */
 const KUBECTL_RUN_MS = 100;
 
+/** The reader's host file system as `kubectl cp` reaches it (os.Stat, os.ReadDir, os.MkdirAll, os.Create). */
+function localFilesOf(fs: MemoryFs): LocalFiles {
+	const attempt = (call: () => void): string | undefined => {
+		try {
+			call();
+			return undefined;
+		} catch (error) {
+			return error instanceof FsError ? error.code : 'EINVAL';
+		}
+	};
+	return {
+		stat: (path) => {
+			const found = fs.stat(fs.resolve(path));
+			return found ? (found.isDir ? 'dir' : 'file') : undefined;
+		},
+		read: (path) => {
+			const resolved = fs.resolve(path);
+			return fs.exists(resolved) && !fs.isDir(resolved) ? fs.readFile(resolved) : undefined;
+		},
+		list: (path) => {
+			const resolved = fs.resolve(path);
+			return fs.isDir(resolved) ? [...fs.list(resolved)].sort() : undefined;
+		},
+		mkdirAll: (path) => {
+			const resolved = fs.resolve(path);
+			// MkdirAll: a directory already there is no error; a file in the way is ENOTDIR.
+			if (fs.isDir(resolved)) return undefined;
+			if (fs.exists(resolved)) return 'ENOTDIR';
+			return attempt(() => fs.mkdir(resolved, true));
+		},
+		write: (path, text) => {
+			const resolved = fs.resolve(path);
+			if (fs.isDir(resolved)) return 'EISDIR';
+			return attempt(() => fs.writeFile(resolved, text));
+		},
+	};
+}
+
 export class ReaderShell {
 	readonly session: ShellSession;
 	readonly workstation: Host;
@@ -108,6 +150,8 @@ export class ReaderShell {
 	private severed: string[];
 	/** See ShellState.container. */
 	private container: (ContainerSession & { host: string }) | undefined;
+	/** See ShellState.chrooted. */
+	private chrooted: (ContainerSession & { host: string }) | undefined;
 	/**
 	 * The API server's HTTP face (the one curl talks to), for `kubectl get
 	 * --raw`: serves a GET of `path` for a user (or a bearer token), with
@@ -141,6 +185,7 @@ export class ReaderShell {
 		this.kubectlRuns = restore?.kubectlRuns ?? 0;
 		this.severed = [...(restore?.severed ?? [])];
 		this.container = restore?.container ? { ...restore.container } : undefined;
+		this.chrooted = restore?.chrooted ? { ...restore.chrooted } : undefined;
 		this.jobs = new WorkstationJobs(restore?.jobs);
 		fs.home = '/home/reader';
 		fs.cwd = '/home/reader';
@@ -187,6 +232,10 @@ export class ReaderShell {
 			return { stdout: '', stderr: text, output: text, exitCode: SSH_FAILED };
 		}
 		if (this.container) return this.containerExec(line);
+		if (this.chrooted) {
+			const left = this.leaveChroot(line);
+			if (left) return left;
+		}
 		this.kubectlInLine = 0;
 		const reaped = this.reapJobs();
 		const result = this.session.exec(line, stdin === undefined ? {} : { stdin });
@@ -244,6 +293,7 @@ export class ReaderShell {
 		const state: ShellState = { session: this.session.toJSON(), workstation: this.workstation.fs.toJSON(), kubectlRuns: this.kubectlRuns };
 		if (this.severed.length) state.severed = [...this.severed];
 		if (this.container) state.container = { ...this.container };
+		if (this.chrooted) state.chrooted = { ...this.chrooted };
 		if (this.jobs.list().length) state.jobs = this.jobs.toJSON();
 		return state;
 	}
@@ -267,7 +317,9 @@ export class ReaderShell {
 	 */
 	private endAttach(session: ContainerSession & { host: string }, code: number, write: (text: string, err: boolean) => void): void {
 		for (const node of this.cluster.hosts.values()) if (node.runtime.endAttachedShell(session.namespace, session.pod, session.container, code)) break;
-		if (session.attach?.restartPolicy === 'Always') write(`Session ended, resume using 'kubectl attach ${session.pod} -c ${session.container} -n ${session.namespace} -i -t' command\n`, false);
+		if (session.attach?.reattach !== undefined) {
+			if (session.attach.reattach) write(`${session.attach.reattach}\n`, false);
+		} else if (session.attach?.restartPolicy === 'Always') write(`Session ended, resume using 'kubectl attach ${session.pod} -c ${session.container} -n ${session.namespace} -i -t' command\n`, false);
 		const host = this.session.getHost(session.host) ?? this.workstation;
 		for (const o of session.attach?.remove ?? []) {
 			const r = this.kubectl({ argv: ['kubectl', 'delete', o.resource, o.name, '-n', session.namespace, '--wait=false'], stdin: '', env: this.session.environment(), host, shell: this.session, tty: false });
@@ -305,6 +357,12 @@ export class ReaderShell {
 				}
 				return out;
 			}
+			const chroot = session.hostRoot ? /^chroot\s+(\S+)(?:\s+(.*))?$/.exec(line) : null;
+			if (chroot && session.hostRoot && chroot[1].replace(/\/+$/, '') === session.hostRoot.path.replace(/\/+$/, '')) {
+				const entered = this.enterChroot(session, chroot[2] ?? '', lines.slice(i + 1).join('\n'), write);
+				out.exitCode = entered.exitCode;
+				return out;
+			}
 			const host = this.session.getHost(session.host) ?? this.workstation;
 			const argv = ['kubectl', 'exec', '-n', session.namespace, session.pod, '-c', session.container, '--', session.shell, '-c', line];
 			const result = this.kubectl({ argv, stdin: '', env: this.session.environment(), host, shell: this.session, tty: false });
@@ -322,6 +380,76 @@ export class ReaderShell {
 			out.exitCode = result.exitCode;
 		}
 		return out;
+	}
+
+	/**
+	 * `chroot /host [COMMAND]` in a container that has the node's `/` mounted
+	 * there (`kubectl debug node/NAME`). The containers' userland has no
+	 * chroot of its own: what a reader uses it for is to work on the node as
+	 * if logged in there, so the session moves to the node's own shell (its
+	 * files, crictl, systemctl, journalctl...) until `exit` brings the
+	 * container's shell back; with a COMMAND, that command runs on the node
+	 * and the container's shell stays. The rest of a pasted input runs where
+	 * the session now is.
+	 */
+	private enterChroot(session: ContainerSession & { host: string }, command: string, rest: string, write: (text: string, err: boolean) => void): { exitCode: number } {
+		const node = session.hostRoot?.node ?? '';
+		const shells = /^(?:\/(?:usr\/)?bin\/)?(?:sh|bash|dash)$/;
+		if (command && !shells.test(command.trim())) {
+			const r = this.session.runOn(node, command);
+			write(r.stdout, false);
+			write(r.stderr, true);
+			return { exitCode: r.exitCode };
+		}
+		if (!this.session.pushHost(node)) {
+			write(`chroot: failed to run command '/bin/bash': No such file or directory\n`, true);
+			return { exitCode: 127 };
+		}
+		this.container = undefined;
+		this.chrooted = session;
+		try {
+			this.session.chdir('/');
+		} catch {
+			// The node's / always exists.
+		}
+		if (!rest.trim()) return { exitCode: 0 };
+		const more = this.exec(rest);
+		write(more.stdout, false);
+		write(more.stderr, true);
+		return { exitCode: more.exitCode };
+	}
+
+	/** `exit` in the node's shell a chroot opened: back to the container's shell (bash echoes `exit`). */
+	private leaveChroot(input: string): ExecResult | undefined {
+		const lines = String(input ?? '').replace(/\r\n?/g, '\n').split('\n');
+		const first = lines.findIndex((l) => l.trim() && !l.trim().startsWith('#'));
+		if (first < 0 || !/^(?:exit|logout)(?:\s+\d+)?\s*$/.test(lines[first].trim())) {
+			// Only a line that is all `exit` leaves; anything else runs on the node (an `exit` later in a paste is split off there).
+			const at = lines.findIndex((l) => /^(?:exit|logout)(?:\s+\d+)?\s*$/.test(l.trim()));
+			if (at <= 0) return undefined;
+			const before = this.execLineOnNode(lines.slice(0, at).join('\n'));
+			const after = this.exec(lines.slice(at).join('\n'));
+			return { stdout: before.stdout + after.stdout, stderr: before.stderr + after.stderr, output: before.output + after.output, exitCode: after.exitCode };
+		}
+		const code = Number(/(\d+)/.exec(lines[first])?.[1] ?? 0) & 255;
+		this.session.popHost();
+		this.container = this.chrooted;
+		this.chrooted = undefined;
+		const text = 'exit\n';
+		const out: ExecResult = { stdout: text, stderr: '', output: text, exitCode: code };
+		this.session.status = code;
+		const rest = lines.slice(first + 1).join('\n');
+		if (rest.trim()) {
+			const more = this.exec(rest);
+			return { stdout: out.stdout + more.stdout, stderr: more.stderr, output: out.output + more.output, exitCode: more.exitCode };
+		}
+		return out;
+	}
+
+	/** Lines run by the node's shell while chrooted (what execLine does for the reader's own shell). */
+	private execLineOnNode(input: string): ExecResult {
+		const result = this.session.exec(input);
+		return { stdout: result.stdout, stderr: result.stderr, output: result.output, exitCode: result.exitCode };
 	}
 
 	/** Runs kubectl against the API server's cache without a request (see Cluster.observe). */
@@ -355,28 +483,50 @@ export class ReaderShell {
 	 * if any: a client certificate's identity, or a bearer token (`token:`,
 	 * or `tokenFile:` read from this machine).
 	 */
-	private kubeconfigIdentity(ctx: CommandContext, explicit: string | undefined): ({ user: string; groups: string[]; path: string; token?: undefined } | { token: string; path: string }) & { namespace?: string } | undefined {
+	private kubeconfigIdentity(ctx: CommandContext, explicit: string | undefined): KubeconfigIdentity | undefined {
 		const fs = ctx.host.fs;
 		const path = explicit ?? (ctx.env.KUBECONFIG || `${ctx.host.home}/.kube/config`);
 		const file = fs.resolve(path);
 		if (!fs.exists(file) || fs.isDir(file)) return undefined;
+		const read = (p: string) => {
+			const f = fs.resolve(p);
+			return fs.exists(f) && !fs.isDir(f) ? fs.readFile(f) : undefined;
+		};
 		try {
 			const config = parseYaml(fs.readFile(file)) as {
 				'current-context'?: string;
-				contexts?: Array<{ name: string; context: { user: string; namespace?: string } }>;
-				users?: Array<{ name: string; user: { 'client-certificate-data'?: string; token?: string; tokenFile?: string } }>;
+				contexts?: Array<{ name: string; context: { user?: string; namespace?: string } }>;
+				users?: Array<{ name: string; user: { 'client-certificate-data'?: string; 'client-certificate'?: string; token?: string; tokenFile?: string } }>;
 			};
-			const context = config.contexts?.find((c) => c.name === config['current-context']);
-			const user = config.users?.find((u) => u.name === context?.context.user);
-			const pem = user?.user['client-certificate-data'] ? decodeBase64(user.user['client-certificate-data']) : undefined;
-			const subject = pem ? certificateSubject(pem) : undefined;
+			// --context and --user override the kubeconfig's choices, as clientcmd's overrides do.
+			const contextName = globalFlag(ctx.argv, 'context') || config['current-context'];
+			const context = config.contexts?.find((c) => c.name === contextName);
+			if (contextName && globalFlag(ctx.argv, 'context') && !context) return { path, clientError: `Error in configuration: context was not found for specified context: ${contextName}` };
+			// `create rolebinding --user` and `config set-context --user` are those commands' own flags, not the override.
+			const ownUserFlag = ctx.argv.includes('config') || ctx.argv.some((a) => a === 'rolebinding' || a === 'clusterrolebinding');
+			const user = config.users?.find((u) => u.name === ((!ownUserFlag && globalFlag(ctx.argv, 'user')) || context?.context.user));
+			const certificateData = user?.user['client-certificate-data'];
+			const certificateFile = user?.user['client-certificate'];
+			const pem = certificateData ? decodeBase64(String(certificateData)) : certificateFile ? read(String(certificateFile)) : undefined;
+			if (certificateFile && pem === undefined) return { path, clientError: `Error in configuration: unable to read client-cert ${certificateFile} for ${user?.name} due to open ${certificateFile}: no such file or directory` };
+			const certificate = pem ? parseCertificate(pem) : undefined;
+			if (pem !== undefined && !certificate) return { path, clientError: 'error: tls: failed to find any PEM data in certificate input' };
 			// The current context's namespace is kubectl's default (`kubectl config set-context --current --namespace=...`).
 			const namespace = context?.context.namespace ? { namespace: String(context.context.namespace) } : {};
-			if (subject) return { ...subject, path, ...namespace };
+			if (certificate) {
+				const identity = { user: certificate.subject.commonName, groups: certificate.subject.organizations, path, ...namespace };
+				// The API server's TLS handshake refuses a client certificate outside its validity (x509: certificate has expired).
+				const now = this.cluster.kernel.wallMs();
+				if (!certificateExpired(certificate, now)) return identity;
+				const late = certificate.notAfter !== undefined && now > certificate.notAfter;
+				const bound = formatRfc3339(late ? certificate.notAfter! : certificate.notBefore!);
+				return { ...identity, expired: `x509: certificate has expired or is not yet valid: current time ${formatRfc3339(now)} is ${late ? 'after' : 'before'} ${bound}` };
+			}
 			// A user with a token (client-go: `token` wins over `tokenFile`).
 			const tokenFile = user?.user.tokenFile ? fs.resolve(String(user.user.tokenFile)) : undefined;
 			const token = user?.user.token ? String(user.user.token) : tokenFile && fs.exists(tokenFile) && !fs.isDir(tokenFile) ? fs.readFile(tokenFile).trim() : undefined;
-			return token ? { token, path, ...namespace } : undefined;
+			// No credentials at all: requests go out unauthenticated, and the API server treats them as system:anonymous.
+			return token ? { token, path, ...namespace } : { user: 'system:anonymous', groups: ['system:unauthenticated'], anonymous: true, path, ...namespace };
 		} catch {
 			return undefined;
 		}
@@ -390,16 +540,16 @@ export class ReaderShell {
 	proxyIdentity(): { user: { username: string; groups: string[] } } | { token: string } | undefined {
 		const ctx: CommandContext = { argv: ['kubectl'], stdin: '', env: this.session.environment(), host: this.workstation, shell: this.session };
 		const identity = this.kubeconfigIdentity(ctx, undefined);
-		if (!identity) return undefined;
-		if (identity.token === undefined) return { user: { username: identity.user, groups: [...identity.groups, 'system:authenticated'] } };
+		if (!identity || identity.clientError !== undefined) return undefined;
+		if (identity.token === undefined) return { user: { username: identity.user, groups: identity.anonymous ? identity.groups : [...identity.groups, 'system:authenticated'] } };
 		return { token: identity.token };
 	}
 
 	/** `kubectl get --raw PATH`: dial as kubectl would, then the HTTP server answers with the kubeconfig's credentials. */
-	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined } | { token: string }, path: string): CallResult<string> {
+	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined; anonymous?: boolean } | { token: string }, path: string): CallResult<string> {
 		const failure = this.cluster.transport.dial(processId);
 		if (failure) return { ok: false, code: 0, reason: failure.failure, message: failure.message, transport: true };
-		const auth = identity.token === undefined ? { user: { username: identity.user, groups: [...identity.groups, 'system:authenticated'] } } : { token: identity.token };
+		const auth = identity.token === undefined ? { user: { username: identity.user, groups: identity.anonymous ? identity.groups : [...identity.groups, 'system:authenticated'] } } : { token: identity.token };
 		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION));
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
 		return { ok: false, code: response.status, ...statusOf(response.status, response.body) };
@@ -411,7 +561,10 @@ export class ReaderShell {
 		if (explicit !== undefined && !ctx.host.fs.exists(ctx.host.fs.resolve(explicit))) {
 			return { stdout: '', stderr: `error: stat ${explicit}: no such file or directory\n`, exitCode: 1 };
 		}
-		const identity = this.kubeconfigIdentity(ctx, explicit);
+		const found = this.kubeconfigIdentity(ctx, explicit);
+		// A kubeconfig kubectl cannot use stops every command that would build a client; `kubectl config` only edits the file.
+		if (found?.clientError !== undefined && !isConfigCommand(ctx.argv)) return { stdout: '', stderr: `${found.clientError}\n`, exitCode: 1 };
+		const identity = found?.clientError !== undefined ? { user: 'system:anonymous', groups: ['system:unauthenticated'], anonymous: true, path: found.path } : found;
 		if (!identity) {
 			// No kubeconfig: kubectl falls back to an insecure local port nothing listens on.
 			return { stdout: '', stderr: 'E1130 08:00:00.000000    2041 memcache.go:265] "Unhandled Error" err="couldn\'t get current server API group list: Get \\"http://localhost:8080/api?timeout=32s\\": dial tcp 127.0.0.1:8080: connect: connection refused"\nThe connection to the server localhost:8080 was refused - did you specify the right host or port?\n', exitCode: 1 };
@@ -421,8 +574,13 @@ export class ReaderShell {
 		const node = ctx.host.kind === 'node' ? ctx.host.name : undefined;
 		// A certificate authenticates through the transport; a token is sent along and the API server checks it.
 		const enroll = (id: string, on?: string) => {
-			if (identity.token === undefined) {
-				cluster.transport.setBearerToken(id, undefined);
+			if (identity.expired) {
+				cluster.transport.presentRejectedCertificate(id, identity.expired, on);
+			} else if (identity.anonymous) {
+				cluster.transport.forget(id);
+				cluster.transport.setBearerToken(id, undefined, on);
+			} else if (identity.token === undefined) {
+				cluster.transport.forget(id);
 				cluster.transport.enroll(id, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] }, on);
 			} else {
 				cluster.transport.forget(id);
@@ -461,6 +619,7 @@ export class ReaderShell {
 				fsOf.mkdir(resolved.slice(0, resolved.lastIndexOf('/')) || '/', true);
 				fsOf.writeFile(resolved, text);
 			},
+			localFiles: localFilesOf(fsOf),
 			editSequence: () => this.kubectlRuns * 7919 + 104_729,
 			nowMs: () => cluster.kernel.nowMs,
 			wallMs: () => cluster.kernel.wallMs(),
@@ -607,6 +766,41 @@ function genericServerResponse(code: number, body: string): { reason: string; me
 }
 
 /** The path given with `--kubeconfig=PATH` or `--kubeconfig PATH` (flags stop at `--`). */
+/**
+ * Who a kubeconfig says kubectl is: a client certificate's subject (with,
+ * when the certificate is outside its validity, why the API server will
+ * refuse it), or a bearer token; or a --context it does not have.
+ */
+type KubeconfigIdentity =
+	| (
+			| { user: string; groups: string[]; token?: undefined; expired?: string; anonymous?: boolean; clientError?: undefined }
+			| { token: string; user?: undefined; expired?: undefined; anonymous?: undefined; clientError?: undefined }
+	  ) & { path: string; namespace?: string }
+	| { clientError: string; path: string; token?: undefined; expired?: undefined; anonymous?: undefined };
+
+/** kubectl's global flags that take a value as the next argument. */
+const VALUE_FLAGS = new Set(['--context', '--kubeconfig', '-n', '--namespace', '--user', '--cluster', '-s', '--server', '--as', '--as-group', '--token', '--request-timeout', '-v']);
+
+/** Whether kubectl's command (its first positional argument) is `config`. */
+function isConfigCommand(argv: readonly string[]): boolean {
+	for (let i = 1; i < argv.length; i++) {
+		if (VALUE_FLAGS.has(argv[i])) i++;
+		else if (!argv[i].startsWith('-')) return argv[i] === 'config';
+	}
+	return false;
+}
+
+/** A global kubectl flag's value (`--context=x` or `--context x`), as clientcmd's overrides read it. */
+function globalFlag(argv: readonly string[], name: string): string | undefined {
+	for (let i = 1; i < argv.length; i++) {
+		const a = argv[i];
+		if (a === '--') return undefined;
+		if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
+		if (a === `--${name}`) return argv[i + 1];
+	}
+	return undefined;
+}
+
 function explicitKubeconfig(argv: readonly string[]): string | undefined {
 	for (let i = 1; i < argv.length; i++) {
 		const a = argv[i];

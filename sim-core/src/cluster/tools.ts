@@ -40,6 +40,7 @@ import { containerdCgroup } from '../runtime/host-state.ts';
 import { createPgrep, createPidof } from '../tools/procps/pgrep.ts';
 import { createPs } from '../tools/procps/ps.ts';
 import { createSs } from '../tools/ip/ss.ts';
+import { openssl } from '../tools/openssl/openssl.ts';
 import { createConntrack } from '../tools/netfilter/conntrack.ts';
 import { CONNTRACK_TIMEOUTS_S, emptyConntrack, type ConntrackEntry } from '../host/netfilter/conntrack.ts';
 import { nodeProcesses } from './node-processes.ts';
@@ -207,6 +208,8 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 			},
 	};
 	const curl = createCurl(curlDeps);
+	// openssl on every machine (Debian's and Ubuntu's base images have it): the keys and requests of the certificates tasks.
+	shell.register('openssl', (ctx) => openssl(ctx, cluster.kernel.wallMs()));
 	// A job's lines (port-forward's `Handling connection for ...`) reach the terminal as the connection is made, before curl's own output.
 	shell.register('curl', (ctx) => {
 		jobOutput = '';

@@ -22,6 +22,8 @@ export class ClusterTransport implements ApiTransport {
 	private readonly placement = new Map<string, string>();
 	/** process id -> the bearer token its kubeconfig holds (`token:`), sent as `Authorization: Bearer`. */
 	private readonly tokens = new Map<string, string>();
+	/** process id -> why the API server's TLS check refuses the client certificate it presents (an expired one). */
+	private readonly badCertificates = new Map<string, string>();
 
 	constructor(
 		private readonly kernel: Kernel,
@@ -44,6 +46,14 @@ export class ClusterTransport implements ApiTransport {
 	forget(processId: string): void {
 		this.identities.delete(processId);
 		this.tokens.delete(processId);
+		this.badCertificates.delete(processId);
+	}
+
+	/** The process presents a client certificate the server will refuse (x509 verification fails): every request is a 401. */
+	presentRejectedCertificate(processId: string, reason: string, node?: string): void {
+		this.forget(processId);
+		this.badCertificates.set(processId, reason);
+		if (node) this.placement.set(processId, node);
 	}
 
 	/**
@@ -91,6 +101,8 @@ export class ClusterTransport implements ApiTransport {
 		const caller: Caller = { process: from, user };
 		const token = this.tokens.get(from);
 		if (token !== undefined) caller.bearerToken = token;
+		const rejected = this.badCertificates.get(from);
+		if (rejected !== undefined) caller.certificateError = rejected;
 		return server.serve(request, caller);
 	}
 

@@ -18,7 +18,6 @@
  * Controllers that come later, with the upstream package each will mirror:
  * - endpointslice-mirroring-controller: pkg/controller/endpointslicemirroring
  * - resourcequota-controller: pkg/controller/resourcequota
- * - persistentvolume-binder-controller: pkg/controller/volume/persistentvolume
  * Add each to CONTROLLERS below (one file per controller in this folder).
  *
  * Mirrors cmd/kube-controller-manager/app/controllermanager.go (leader
@@ -55,6 +54,10 @@ import { HorizontalPodAutoscalerController } from './podautoscaler/horizontal.ts
 import { JobController } from './job/job-controller.ts';
 import { CronJobController } from './cronjob/cronjob-controller.ts';
 import { TtlAfterFinishedController } from './ttl-after-finished.ts';
+import { CsrSigningController } from './certificates/signer.ts';
+import { CsrCleanerController } from './certificates/cleaner.ts';
+import { PersistentVolumeBinderController } from './volume/persistentvolume-binder.ts';
+import { PvcProtectionController, PvProtectionController } from './volume/protection.ts';
 
 /** The process id and the Lease name. */
 const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
@@ -178,6 +181,11 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host) => new JobController(host),
 	(host) => new CronJobController(host),
 	(host) => new TtlAfterFinishedController(host),
+	(host) => new CsrSigningController(host),
+	(host) => new CsrCleanerController(host),
+	(host) => new PersistentVolumeBinderController(host),
+	(host) => new PvcProtectionController(host),
+	(host) => new PvProtectionController(host),
 ];
 
 /**

@@ -244,7 +244,11 @@ export interface RuntimeService {
 	removeContainer(id: string): CriResult<void>;
 	listContainers(filter?: { podUid?: string; sandboxId?: string; state?: ContainerInfo['state'] }): CriResult<ContainerInfo[]>;
 	containerStatus(id: string): CriResult<ContainerInfo>;
-	execSync(id: string, argv: string[], timeoutSeconds?: number): CriResult<ExecResult>;
+	/**
+	 * ExecSync, which also stands for the streaming Exec `kubectl exec`
+	 * reaches: `stdin` is that stream's standard input, sent whole.
+	 */
+	execSync(id: string, argv: string[], timeoutSeconds?: number, stdin?: string): CriResult<ExecResult>;
 	/**
 	 * The container's log. CRI has no call for it: the runtime writes it
 	 * to ContainerStatus.log_path and the kubelet and crictl read the file

@@ -53,7 +53,11 @@ describe('kubectl output formats', () => {
 		// An empty value takes it away again.
 		c.exec('kubectl config set-context --current --namespace=');
 		expect(c.exec('kubectl get pods').output).toBe('No resources found in default namespace.\n');
-		expect(c.exec('kubectl config set-context other --namespace=x').exitCode).toBe(1);
+		// A named context that does not exist yet is created (with only what the flags give); switching to it and back.
+		expect(c.exec('kubectl config set-context other --cluster=kubernetes --user=kubernetes-admin --namespace=x').output).toBe('Context "other" created.\n');
+		expect(c.exec('kubectl config use-context other').stdout).toBe('Switched to context "other".\n');
+		expect(c.exec('kubectl get pods').output).toBe('No resources found in x namespace.\n');
+		expect(c.exec('kubectl config get-contexts -o name').stdout).toBe('kubernetes-admin@kubernetes\nother\n');
 		expect(c.exec('kubectl config use-context kubernetes-admin@kubernetes').stdout).toBe('Switched to context "kubernetes-admin@kubernetes".\n');
 		expect(c.exec('kubectl config use-context nope').stderr).toBe('error: no context exists with the name: "nope"\n');
 	});

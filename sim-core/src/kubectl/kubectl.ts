@@ -46,6 +46,8 @@ export interface KubectlEnvironment {
 	editOpened?(): string | undefined;
 	/** Writes a file on the shell's current host (kubectl edit's copy of the edits in /tmp). */
 	writeFile?(path: string, text: string): void;
+	/** The file system of the machine kubectl runs on, which `kubectl cp` copies from and into; absent where there is none. */
+	localFiles?: LocalFiles;
 	/** A number for this run's temporary file name (os.CreateTemp's random part). */
 	editSequence?(): number;
 	/** Virtual time now, ms since the cluster started; and the matching wall-clock ms. */
@@ -109,6 +111,24 @@ export interface KubectlEnvironment {
 	listener?: LocalListener;
 }
 
+/**
+ * The calls `kubectl cp` makes on the local file system (os.Stat, os.ReadDir,
+ * os.MkdirAll, os.Create), with paths as typed (relative to the shell's
+ * working directory). Failures are errno names (`EISDIR`), which kubectl
+ * words as Go does (`open /tmp/bar: is a directory`).
+ */
+export interface LocalFiles {
+	/** What is at `path`: a file, a directory, or nothing. */
+	stat(path: string): 'file' | 'dir' | undefined;
+	read(path: string): string | undefined;
+	/** The names in a directory, sorted (os.ReadDir); undefined if it is not one. */
+	list(path: string): string[] | undefined;
+	/** Creates the directory and its parents (nothing if it is there); the errno name of a failure. */
+	mkdirAll(path: string): string | undefined;
+	/** Creates or truncates the file with `text`; the errno name of a failure. */
+	write(path: string, text: string): string | undefined;
+}
+
 /** A port a listening command binds, and where it leads (0 for kubectl proxy, which serves the API itself). */
 export interface ListenedPort {
 	local: number;
@@ -144,7 +164,18 @@ export interface ContainerSession {
 	 * reattach hint (restartPolicy Always) and, with --rm, deletes what it
 	 * created.
 	 */
-	attach?: { restartPolicy: string; remove: Array<{ resource: 'pods' | 'services'; name: string }> };
+	attach?: {
+		restartPolicy: string;
+		remove: Array<{ resource: 'pods' | 'services'; name: string }>;
+		/** What kubectl prints when the session ends (attach's reattachMessage), when it says so itself (`kubectl debug`). */
+		reattach?: string;
+	};
+	/**
+	 * The node's root file system is mounted in the container (a hostPath
+	 * volume of `/`, as `kubectl debug node/NAME` mounts it at /host): `chroot
+	 * PATH` at this path moves the session to the node's own shell.
+	 */
+	hostRoot?: { node: string; path: string };
 }
 
 /** The pid a kubectl reports when the wiring gives none (the reader's shell is 4242, `$$`). */

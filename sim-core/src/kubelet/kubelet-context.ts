@@ -194,7 +194,8 @@ export class KubeletContext {
 	}
 
 	podEvent(w: PodWorker, type: 'Normal' | 'Warning', reason: string, message: string, container?: string, init = false): void {
-		const fieldPath = container ? `spec.${init ? 'initContainers' : 'containers'}{${container}}` : undefined;
+		const ephemeral = !init && container !== undefined && (w.pod.spec.ephemeralContainers ?? []).some((c) => c.name === container);
+		const fieldPath = container ? `spec.${init ? 'initContainers' : ephemeral ? 'ephemeralContainers' : 'containers'}{${container}}` : undefined;
 		const involved = w.source === 'api' ? (this.podInformer.get(keyOf(w.pod)) ?? w.pod) : w.pod;
 		this.recorder.record(involved, type, reason, message, fieldPath);
 	}

@@ -14,8 +14,8 @@
  * pkg/kubelet/configmap/configmap_manager.go,
  * pkg/kubelet/secret/secret_manager.go, pkg/kubelet/token/token_manager.go.
  */
-import type { ConfigMap, Secret } from '../api/types.ts';
-import { R } from '../client/client.ts';
+import type { ConfigMap, KubeObject, Secret } from '../api/types.ts';
+import { R, type ResourceRef } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { formatGoDurationMs } from '../golang/duration.ts';
 import { formatRfc3339 } from '../golang/time.ts';
@@ -30,14 +30,24 @@ import { hasRemountableVolumes, markRemount, newPodVolumes, nextRetryAtMs, pollN
 const MAX_ORPHAN_DIRS_PER_PASS = 200;
 
 /** The configmap and secret managers: reads as the node, with the managers' error texts. */
-function volumeLookup(ctx: KubeletContext): ObjectLookup {
+export function volumeLookup(ctx: KubeletContext): ObjectLookup {
 	const read = <T>(resource: 'configmap' | 'secret', namespace: string, name: string): LookupResult<T> => {
 		if (!name) return notFoundError(resource, name);
 		const got = ctx.client.get<T>(resource === 'configmap' ? R.configmaps : R.secrets, namespace, name);
 		if (got.ok) return { ok: true, object: got.object };
 		return got.code === 404 ? notFoundError(resource, name) : cacheSyncError(resource);
 	};
-	return { configMap: (namespace, name) => read<ConfigMap>('configmap', namespace, name), secret: (namespace, name) => read<Secret>('secret', namespace, name) };
+	// The populator reads claims and volumes from the API server directly (no cache): its error is the server's.
+	const direct = (ref: ResourceRef, namespace: string | undefined, name: string): LookupResult<KubeObject> => {
+		const got = ctx.client.get(ref, namespace, name);
+		return got.ok ? { ok: true, object: got.object } : { ok: false, notFound: got.code === 404, error: got.message };
+	};
+	return {
+		configMap: (namespace, name) => read<ConfigMap>('configmap', namespace, name),
+		secret: (namespace, name) => read<Secret>('secret', namespace, name),
+		persistentVolumeClaim: (namespace, name) => direct({ group: '', version: 'v1', resource: 'persistentvolumeclaims' }, namespace, name),
+		persistentVolume: (name) => direct({ group: '', version: 'v1', resource: 'persistentvolumes' }, undefined, name),
+	};
 }
 
 /**
@@ -119,6 +129,11 @@ function reconcileVolumes(ctx: KubeletContext, w: PodWorker): void {
 			else if (o.changed) ctx.emit({ action: 'remount', object: `pods/${keyOf(w.pod)}`, msg: `volume "${o.volume}" updated on ${ctx.nodeName}` });
 			if (!o.remount && o.spec.plugin === 'unsupported') ctx.log('W', 'volume_manager.go:398', 'Volume kind not modelled; mounted as an empty directory', { pod: keyOf(w.pod), volume: o.volume, kind: o.spec.kind });
 			if (!o.remount && o.spec.plugin === 'kubernetes.io/host-path' && !ctx.deps.disk) ctx.log('W', 'host_path.go:220', 'No node disk: hostPath volume mounted as an empty directory', { pod: keyOf(w.pod), volume: o.volume, path: o.spec.hostPath.path });
+			continue;
+		}
+		if (o.unprocessed) {
+			// The populator logs and retries; only the wait's timeout, if it comes, names the volume.
+			ctx.log('E', 'desired_state_of_world_populator.go:312', 'Error processing volume', { err: o.error, pod: keyOf(w.pod), volumeName: o.volume });
 			continue;
 		}
 		ctx.podEvent(w, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${o.volume}" : ${o.error}`);

@@ -391,8 +391,8 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	}
 
 	/** POST /exec/<ns>/<pod>/<container>: runs a command in a running container (kubectl exec). */
-	exec(namespace: string, pod: string, container: string | undefined, argv: string[]): ServeResult<{ exitCode: number; stdout: string; stderr: string }> {
-		return exec(this.ctx, namespace, pod, container, argv);
+	exec(namespace: string, pod: string, container: string | undefined, argv: string[], stdin?: string): ServeResult<{ exitCode: number; stdout: string; stderr: string }> {
+		return exec(this.ctx, namespace, pod, container, argv, stdin);
 	}
 
 	/**

@@ -19,6 +19,7 @@ import { containerEnv } from './env.ts';
 import { ensureImage } from './image-manager.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { POD_WORKER_BACKOFF_MS, requestSync, type PodWorker } from './pod-workers.ts';
+import { volumeLookup } from './kubelet-volumes.ts';
 import { makeMounts } from './volumes/container-mounts.ts';
 
 /** minimumGracePeriodInSeconds (kuberuntime_container.go): a kill never waits less than 2 s. */
@@ -55,7 +56,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		return 'failed';
 	}
 	// The volumes, as bind mounts (makeMounts in GenerateRunContainerOptions); a subPath is prepared now.
-	const mounts = makeMounts(pod, c, { disk: ctx.deps.disk, env: env.env });
+	const mounts = makeMounts(pod, c, { disk: ctx.deps.disk, env: env.env, lookup: volumeLookup(ctx) });
 	if (!mounts.ok) {
 		w.waiting[c.name] = { reason: 'CreateContainerConfigError', message: mounts.error };
 		ctx.podEvent(w, 'Warning', 'Failed', `Error: ${mounts.error}`, c.name, isInit);

@@ -5,10 +5,12 @@
  * done and will not restart, tear the sandbox down. Then the init
  * containers one at a time in order (sidecars started and kept running),
  * then the app containers, each restarted per the restart policy behind
- * the crash-loop back-off, or replaced when its image changed.
+ * the crash-loop back-off, or replaced when its image changed; then the
+ * ephemeral containers `kubectl debug` added, each started once and left
+ * alone after it exits. A pod whose containers are all done starts none.
  *
  * Mirrors pkg/kubelet/kuberuntime/kuberuntime_manager.go (computePodActions,
- * SyncPod, doBackOff, createPodSandbox).
+ * SyncPod, doBackOff, createPodSandbox; EphemeralContainersToStart).
  */
 import { podDnsConfig } from './network-dns.ts';
 import type { Container } from '../api/types.ts';
@@ -93,6 +95,11 @@ export function syncRunning(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 		if (latest && !shouldRestart(pod, false, latest, false)) continue;
 		if (latest && !restartAllowed(ctx, w, c, latest, false)) continue;
 		if (startContainer(ctx, w, c, latest, false) === 'pending') return;
+	}
+	// Ephemeral containers: each started once, in the running pod's sandbox (so on its network), never restarted.
+	for (const c of pod.spec.ephemeralContainers ?? []) {
+		if (attemptsOf(containers, c.name).length > 0) continue;
+		if (startContainer(ctx, w, c, undefined, false) === 'pending') return;
 	}
 }
 

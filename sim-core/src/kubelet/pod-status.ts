@@ -1,6 +1,6 @@
 /**
  * The pod status the kubelet reports: phase, conditions and container
- * statuses, computed from what the runtime says about the pod's sandbox
+ * statuses (ephemeral containers' too, which count for neither), computed from what the runtime says about the pod's sandbox
  * and containers, the probes' results, and the reasons the last sync left
  * for containers that could not start (the kubelet's "reason cache":
  * ErrImagePull, ImagePullBackOff, CrashLoopBackOff, RunContainerError...).
@@ -120,6 +120,29 @@ function containerStatus(inputs: PodStatusInputs, spec: Container, isInit: boole
 		status.state = { waiting: cached.message ? { reason: cached.reason, message: cached.message } : { reason: cached.reason } };
 		status.ready = false;
 	}
+	return status;
+}
+
+/**
+ * The status of an ephemeral container: as a container's, but never ready
+ * (no probes) and never waiting for a restart (it is not restarted);
+ * Waiting (ContainerCreating, or why it could not start) until it runs.
+ */
+function ephemeralContainerStatus(inputs: PodStatusInputs, spec: Container): ContainerStatus {
+	const [latest] = attemptsOf(inputs.containers, spec.name);
+	const status: ContainerStatus = { name: spec.name, state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: spec.image ?? '', imageID: '', started: false };
+	const cached = inputs.waiting[spec.name];
+	if (!latest) {
+		if (cached) status.state = { waiting: cached.message ? { reason: cached.reason, message: cached.message } : { reason: cached.reason } };
+		return status;
+	}
+	status.image = latest.image;
+	status.imageID = latest.repoDigest;
+	status.containerID = `containerd://${latest.id}`;
+	if (latest.state === 'CONTAINER_RUNNING') {
+		status.state = { running: { startedAt: rfc(latest.startedWallMs) } };
+		status.started = true;
+	} else if (latest.state === 'CONTAINER_EXITED') status.state = terminated(latest);
 	return status;
 }
 
@@ -254,6 +277,9 @@ export function generatePodStatus(inputs: PodStatusInputs): PodStatus {
 	if (inputs.startTime) status.startTime = inputs.startTime;
 	if (hasInit) status.initContainerStatuses = initStatuses;
 	status.containerStatuses = statuses;
+	// A finished pod's worker starts nothing more: an ephemeral container added after it ended never gets a status.
+	const ephemeral = (pod.spec.ephemeralContainers ?? []).filter((c) => !inputs.terminal || attemptsOf(inputs.containers, c.name).length > 0);
+	if (ephemeral.length) status.ephemeralContainerStatuses = ephemeral.map((c) => ephemeralContainerStatus(inputs, c));
 	status.qosClass = computePodQOS(pod.spec);
 	return status;
 }

@@ -71,7 +71,7 @@ function workerByName(ctx: KubeletContext, namespace: string, name: string): Pod
 }
 
 function pickContainer(w: PodWorker, container: string | undefined): ServeResult<string> {
-	const all = [...(w.pod.spec.initContainers ?? []), ...w.pod.spec.containers].map((c) => c.name);
+	const all = [...(w.pod.spec.initContainers ?? []), ...w.pod.spec.containers, ...(w.pod.spec.ephemeralContainers ?? [])].map((c) => c.name);
 	if (container) return all.includes(container) ? { ok: true, value: container } : badRequest(`container ${container} is not valid for pod ${w.pod.metadata.name}`);
 	const annotated = w.pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
 	if (annotated && all.includes(annotated)) return { ok: true, value: annotated };
@@ -97,8 +97,8 @@ export function serveLog(ctx: KubeletContext, namespace: string, pod: string, co
 	return { ok: true, value: text };
 }
 
-/** POST /exec/<ns>/<pod>/<container>: runs a command in a running container (kubectl exec). */
-export function exec(ctx: KubeletContext, namespace: string, pod: string, container: string | undefined, argv: string[]): ServeResult<{ exitCode: number; stdout: string; stderr: string }> {
+/** POST /exec/<ns>/<pod>/<container>: runs a command in a running container (kubectl exec), with the stream's standard input when `-i` sent one. */
+export function exec(ctx: KubeletContext, namespace: string, pod: string, container: string | undefined, argv: string[], stdin?: string): ServeResult<{ exitCode: number; stdout: string; stderr: string }> {
 	if (!ctx.isRunning()) return { ok: false, code: 500, reason: '', message: `error dialing backend: dial tcp ${ctx.deps.nodeIp}:10250: connect: connection refused` };
 	const w = workerByName(ctx, namespace, pod);
 	if (!w) return notFound(`pod "${pod}" not found`);
@@ -108,7 +108,7 @@ export function exec(ctx: KubeletContext, namespace: string, pod: string, contai
 	if (!containers.ok) return { ok: false, code: 500, reason: 'InternalError', message: criErrorText(containers.error) };
 	const [latest] = attemptsOf(containers.value, picked.value);
 	if (!latest || latest.state !== 'CONTAINER_RUNNING') return badRequest(`unable to upgrade connection: container not found ("${picked.value}")`);
-	const result = ctx.runtime.execSync(latest.id, argv);
+	const result = ctx.runtime.execSync(latest.id, argv, 0, stdin);
 	if (!result.ok) return { ok: false, code: 500, reason: 'InternalError', message: `Internal error occurred: error executing command in container: ${criErrorText(result.error)}` };
 	return { ok: true, value: result.value };
 }

@@ -37,7 +37,7 @@ import { runCniInstaller } from './behaviour/cni-installers.ts';
 import { runPerl } from './behaviour/perl.ts';
 import { binaryExists } from './behaviour/userland.ts';
 
-export { baselinePaths, normalizePath, readFile } from './behaviour/rootfs.ts';
+export { baselinePaths, listDirectory, normalizePath, readFile } from './behaviour/rootfs.ts';
 import { readFile } from './behaviour/rootfs.ts';
 export { binaryExists, isShell, resolveArgv, unwrapEntrypoint } from './behaviour/userland.ts';
 export { accessLogLine, httpAnswer, PROBE_USER_AGENT, type HttpRequestInfo } from './behaviour/servers.ts';
@@ -132,6 +132,8 @@ export interface RunOptions {
 	main: boolean;
 	viaEntrypoint?: boolean;
 	listening?: (port: number) => boolean;
+	/** Standard input, whole (an exec's `-i` stream); undefined: none (a container's own process has none). */
+	stdin?: string;
 }
 
 /**

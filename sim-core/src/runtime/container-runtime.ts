@@ -288,10 +288,10 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implement
 		return containers.containerStatus(this.ctx, id);
 	}
 
-	/** CRI ExecSync. Time does not pass. */
-	execSync(id: string, argv: string[], timeoutSeconds = 0): CriResult<ExecResult> {
+	/** CRI ExecSync (and the streaming Exec, with its standard input whole). Time does not pass. */
+	execSync(id: string, argv: string[], timeoutSeconds = 0, stdin?: string): CriResult<ExecResult> {
 		void timeoutSeconds;
-		return containers.execSync(this.ctx, id, argv);
+		return containers.execSync(this.ctx, id, argv, stdin);
 	}
 
 	/** CRI ListContainerStats: CPU and memory of the running containers. */

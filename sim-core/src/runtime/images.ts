@@ -345,12 +345,13 @@ export const IMAGE_CATALOGUE: readonly CatalogImage[] = [
 			cmd: ['mysqld'],
 		}),
 	),
-	...(['3.10.2', '3.10.1', '3.10', '3.9'] as const).map(
+	// 3.1: the image kubernetes.io's "Debug Running Pods" runs to show a container without a shell.
+	...(['3.10.2', '3.10.1', '3.10', '3.9', '3.1'] as const).map(
 		(version): CatalogImage => ({
 			repository: 'registry.k8s.io/pause',
 			tags: [version],
 			version,
-			sizeBytes: version === '3.9' ? 321_520 : 320_450,
+			sizeBytes: version === '3.1' ? 317_164 : version === '3.9' ? 321_520 : 320_450,
 			program: 'pause',
 			family: 'distroless',
 			entrypoint: ['/pause'],

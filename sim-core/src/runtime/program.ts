@@ -22,7 +22,7 @@
  */
 import type { CatalogImage } from './images.ts';
 import { compileScript, evalArithmetic, ShellSyntaxError, type Instr, type Redirect, type Word } from './sh.ts';
-import { binaryExists, isShell, normalizePath, readFile, runCommand, unwrapEntrypoint, type ContainerContext, type FileOverrides, type OutputLine, type ServerSpec } from './behaviour.ts';
+import { binaryExists, isShell, listDirectory, normalizePath, readFile, runCommand, unwrapEntrypoint, type ContainerContext, type FileOverrides, type OutputLine, type ServerSpec } from './behaviour.ts';
 import { isReadOnlyPath } from './mounts.ts';
 import { deepCopy } from '../golang/json.ts';
 
@@ -97,6 +97,8 @@ export interface ProgramHost {
 	liveNetwork?: { atMs: number; run(argv: string[], readFile: (path: string) => string | undefined): NetworkOutcome | undefined };
 	/** A look-ahead (predictExit): a network command ends the look-ahead at its instant. */
 	predicting?: boolean;
+	/** An exec's standard input (`kubectl exec -i`, `kubectl cp`'s tar stream), whole; the commands that read it see it. */
+	stdin?: string;
 }
 
 /** What a network client answered, and the files it wrote (wget's download). */
@@ -498,7 +500,7 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 			} else if (host.liveNetwork) networked = host.liveNetwork.run(argv, reader);
 		}
 		if (networked?.files) for (const [path, content] of Object.entries(networked.files)) host.files[path.startsWith('/') ? path : `${(host.ctx.workingDir || '').replace(/\/$/, '')}/${path}`] = content;
-		const outcome: ReturnType<typeof runCommand> = networked ? { kind: 'done', status: networked.exitCode, out: [...outputLines(networked.stdout, 'stdout'), ...outputLines(networked.stderr, 'stderr')] } : runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at) });
+		const outcome: ReturnType<typeof runCommand> = networked ? { kind: 'done', status: networked.exitCode, out: [...outputLines(networked.stdout, 'stdout'), ...outputLines(networked.stderr, 'stderr')] } : runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at), ...(host.stdin !== undefined && !instr.pipeFrom ? { stdin: host.stdin } : {}) });
 		switch (outcome.kind) {
 			case 'not-found':
 				out.push({ stream: 'stderr', text: host.image.family === 'busybox' || host.image.family === 'alpine' ? `sh: ${name}: not found` : `sh: 1: ${name}: not found` });
@@ -588,8 +590,15 @@ function filterPipe(argv: string[], input: string): OutputLine[] {
 			return toOut([String(lines.length)]);
 		case 'head':
 			return toOut(lines.slice(0, n));
-		case 'tail':
+		case 'tail': {
+			// -c+N: from byte N on (kubectl cp --retries resumes a tar stream with it).
+			const bytes = argv.slice(1).map((a, i, all) => (a === '-c' ? all[i + 1] : a.startsWith('-c') ? a.slice(2) : undefined)).find((v) => v !== undefined);
+			if (bytes !== undefined && /^\+\d+$/.test(bytes)) {
+				const rest = input.slice(Math.max(0, Number(bytes.slice(1)) - 1));
+				return rest === '' ? [] : toOut(rest.split('\n'));
+			}
 			return toOut(lines.slice(-n));
+		}
 		default:
 			return [];
 	}
@@ -793,13 +802,15 @@ function evalTest(args: string[], host: ProgramHost): boolean {
 				return v === '';
 			case '-n':
 				return v !== '';
-			case '-f':
 			case '-e':
+				return readFile(host.image, host.ctx, host.files, path) !== undefined || listDirectory(host.image, host.ctx, host.files, path) !== undefined;
+			case '-f':
 			case '-s':
 			case '-r':
 				return readFile(host.image, host.ctx, host.files, path) !== undefined && (op !== '-s' || (readFile(host.image, host.ctx, host.files, path) ?? '') !== '');
 			case '-d':
-				return Object.keys(host.files).some((k) => k.startsWith(`${path}/`) && host.files[k] !== null);
+				// The image's directories (/tmp, /etc...) and the ones written in the container.
+				return listDirectory(host.image, host.ctx, host.files, path) !== undefined;
 		}
 		return false;
 	}
@@ -835,7 +846,7 @@ function outputLines(text: string, stream: 'stdout' | 'stderr'): OutputLine[] {
 	return text.replace(/\n$/, '').split('\n').map((line) => ({ stream, text: line }));
 }
 
-export function execSync(host: ProgramHost, argv: string[], atMs: number): { ok: true; exitCode: number; stdout: string; stderr: string } | { ok: false; notFound: string } {
+export function execSync(host: ProgramHost, argv: string[], atMs: number, stdin?: string): { ok: true; exitCode: number; stdout: string; stderr: string } | { ok: false; notFound: string } {
 	if (argv.length === 0) return { ok: false, notFound: '' };
 	const join = (lines: OutputLine[], stream: 'stdout' | 'stderr') =>
 		lines
@@ -845,12 +856,17 @@ export function execSync(host: ProgramHost, argv: string[], atMs: number): { ok:
 	if (isShell(argv[0])) {
 		if (!hasBinary(host.image, argv[0])) return { ok: false, notFound: argv[0] };
 		const c = argv.indexOf('-c');
-		if (c < 0 || c + 1 >= argv.length) return { ok: true, exitCode: 0, stdout: '', stderr: '' };
-		const r = runSync(argv[c + 1], host, {}, atMs, 0);
+		if (c < 0 || c + 1 >= argv.length) {
+			// A shell without -c reads its script from standard input (`kubectl exec -i POD -- sh < script.sh`); with none it exits at once.
+			if (!stdin) return { ok: true, exitCode: 0, stdout: '', stderr: '' };
+			const script = runSync(stdin, host, {}, atMs, 0);
+			return { ok: true, exitCode: script.status, stdout: join(script.out, 'stdout'), stderr: join(script.out, 'stderr') };
+		}
+		const r = runSync(argv[c + 1], { ...host, ...(stdin !== undefined ? { stdin } : {}) }, {}, atMs, 0);
 		return { ok: true, exitCode: r.status, stdout: join(r.out, 'stdout'), stderr: join(r.out, 'stderr') };
 	}
 	const quoted = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
 	if (!hasBinary(host.image, argv[0])) return { ok: false, notFound: argv[0] };
-	const r = runSync(quoted, host, {}, atMs, 0);
+	const r = runSync(quoted, { ...host, ...(stdin !== undefined ? { stdin } : {}) }, {}, atMs, 0);
 	return { ok: true, exitCode: r.status, stdout: join(r.out, 'stdout'), stderr: join(r.out, 'stderr') };
 }

@@ -85,7 +85,7 @@ describe('kube-scheduler against a real API server', () => {
 			['node-2', 91],
 		]);
 		// NodeAffinity, NodePorts, PodTopologySpread and InterPodAffinity returned Skip at PreFilter, so their Filter did not run.
-		expect(e.preFilter.map((o) => `${o.plugin}:${o.code}`)).toEqual(['NodeAffinity:Skip', 'NodePorts:Skip', 'NodeResourcesFit:Success', 'PodTopologySpread:Skip', 'InterPodAffinity:Skip']);
+		expect(e.preFilter.map((o) => `${o.plugin}:${o.code}`)).toEqual(['NodeAffinity:Skip', 'NodePorts:Skip', 'NodeResourcesFit:Success', 'VolumeBinding:Skip', 'PodTopologySpread:Skip', 'InterPodAffinity:Skip']);
 		expect(e.nodes[0].filters.map((f) => `${f.plugin}:${f.code}`)).toEqual(['NodeUnschedulable:Success', 'NodeName:Success', 'TaintToleration:Success', 'NodeResourcesFit:Success']);
 		expect(e.nodes.every((n) => n.totalScore === n.scores!.reduce((sum, s) => sum + s.weighted, 0))).toBe(true);
 		expect(scheduler.explain('default/nope')).toBeUndefined();

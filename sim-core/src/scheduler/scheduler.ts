@@ -40,7 +40,7 @@ import { SchedulerCache, type AssumedPod } from './cache/cache.ts';
 import { ConfigError, completeConfig, DEFAULT_POD_INITIAL_BACKOFF_SECONDS, DEFAULT_POD_MAX_BACKOFF_SECONDS, type SchedulerConfig } from './config/config.ts';
 import { emptyExplanations, forgetSummary, lookupExplanation, recordExplanation, DEFAULT_EXPLAIN_NODES_MAX, MAX_EXPLANATIONS, type ExplanationStoreState, type SchedulingExplanation } from './explanation.ts';
 import { CycleState } from './framework/cycle-state.ts';
-import { EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD, EVENT_NODE_DELETE, EVENT_UNSCHEDULED_POD_DELETE, nodeSchedulingPropertiesChange, podSchedulingPropertiesChange } from './framework/events.ts';
+import { ACTION_UPDATE, ActionType, EVENT_ASSIGNED_POD_DELETE, EVENT_NODE_ADD, EVENT_NODE_DELETE, EVENT_UNSCHEDULED_POD_DELETE, nodeSchedulingPropertiesChange, podSchedulingPropertiesChange } from './framework/events.ts';
 import { addPluginStatus, FitError, newDiagnosis, truncateMessage } from './framework/fit-error.ts';
 import type { Handle, Listers, NominatingInfo } from './framework/interface.ts';
 import type { Framework } from './framework/runtime.ts';
@@ -96,8 +96,15 @@ const INFORMERS = {
 	services: { ...R.services },
 	replicasets: { ...R.replicasets },
 	statefulsets: { ...R.statefulsets },
+	// VolumeBinding's claims, volumes and classes.
+	persistentvolumeclaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
+	persistentvolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
+	storageclasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
 } as const;
 type InformerName = keyof typeof INFORMERS;
+
+/** The cluster events the storage informers raise. */
+const STORAGE_EVENTS = { persistentvolumeclaims: 'PersistentVolumeClaim', persistentvolumes: 'PersistentVolume', storageclasses: 'StorageClass' } as const;
 
 /** Volatile state of the scheduler. Plain JSON. */
 interface KubeSchedulerState {
@@ -396,6 +403,12 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 			replicaSets: (ns) => items('replicasets', ns),
 			statefulSets: (ns) => items('statefulsets', ns),
 			pod: (key) => this.pod(key),
+			volumes: {
+				claim: (namespace, name) => this.state.informers.persistentvolumeclaims.items[`${namespace}/${name}`],
+				volumes: () => items('persistentvolumes'),
+				volume: (name) => this.state.informers.persistentvolumes.items[name],
+				storageClass: (name) => this.state.informers.storageclasses.items[name],
+			},
 		};
 	}
 
@@ -477,6 +490,14 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 					forgetSummary(this.state.explanations, podKey(obj as Pod));
 					this.onPodDelete(obj as Pod);
 				},
+			};
+		}
+		// A claim, volume or class that appears or changes may let a Pod waiting on VolumeBinding in.
+		const storage = STORAGE_EVENTS[name as keyof typeof STORAGE_EVENTS];
+		if (storage) {
+			return {
+				onAdd: (obj) => this.queue.moveAllToActiveOrBackoffQueue({ resource: storage, actionType: ActionType.Add }, undefined, obj),
+				onUpdate: (oldObj, newObj) => this.queue.moveAllToActiveOrBackoffQueue({ resource: storage, actionType: ACTION_UPDATE }, oldObj, newObj),
 			};
 		}
 		return {};

@@ -12,8 +12,10 @@ import { nodeRestriction } from './node-restriction.ts';
 import { taintNodesByCondition } from './taint-nodes-by-condition.ts';
 import { priorityAdmission } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
+import { certificateSubjectRestriction } from './certificate-subject-restriction.ts';
+import { storageObjectInUseProtection } from './storage-object-in-use-protection.ts';
 
-/** NamespaceLifecycle, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds. */
+/** NamespaceLifecycle, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, StorageObjectInUseProtection, CertificateSubjectRestriction. */
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
-	return [namespaceLifecycle, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds];
+	return [namespaceLifecycle, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, storageObjectInUseProtection, certificateSubjectRestriction];
 }

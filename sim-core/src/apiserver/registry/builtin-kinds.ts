@@ -1,13 +1,15 @@
 /**
  * The strategies of the built-in kinds the simulation stores and serves
- * without a controller or validation of their own: object metadata is
+ * without validation of their own: object metadata is
  * validated as everywhere, status is a subresource where upstream serves
  * one, and the defaults that `kubectl get` shows are set (a PersistentVolume
  * or claim starts Pending, a volume's reclaim policy is Retain, a
  * StorageClass deletes and binds at once, a ReplicationController has one
  * replica and selects its template's labels, a CSIDriver needs attaching
  * and serves persistent volumes). Spec validation beyond the schema's
- * field types is not modelled for these kinds.
+ * field types is not modelled for these kinds. (Volumes and claims are
+ * bound by kube-controller-manager's PV controller,
+ * ../../controllers/volume/persistentvolume-binder.ts.)
  *
  * Mirrors pkg/registry/core/persistentvolume/strategy.go,
  * pkg/registry/core/persistentvolumeclaim/strategy.go,
@@ -136,7 +138,6 @@ export function builtinKindStrategies(): Array<[string, string, Strategy]> {
 		[ADMISSION, 'mutatingadmissionpolicies', metadataOnly(false)],
 		[ADMISSION, 'mutatingadmissionpolicybindings', metadataOnly(false)],
 		['apiextensions.k8s.io', 'customresourcedefinitions', withStatus(false)],
-		['certificates.k8s.io', 'certificatesigningrequests', withStatus(false)],
 		['flowcontrol.apiserver.k8s.io', 'flowschemas', withStatus(false)],
 		['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', withStatus(false)],
 		['networking.k8s.io', 'ingresses', withStatus(true)],

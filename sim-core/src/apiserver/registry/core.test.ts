@@ -190,7 +190,7 @@ describe('defaultStrategies', () => {
 		const expected = [
 			['', 'pods'], ['', 'nodes'], ['', 'namespaces'], ['', 'services'], ['', 'endpoints'], ['', 'configmaps'], ['', 'secrets'], ['', 'serviceaccounts'], ['', 'events'],
 			['apps', 'deployments'], ['apps', 'replicasets'], ['apps', 'daemonsets'], ['apps', 'statefulsets'], ['apps', 'controllerrevisions'], ['batch', 'jobs'], ['batch', 'cronjobs'], ['autoscaling', 'horizontalpodautoscalers'], ['apiregistration.k8s.io', 'apiservices'], ['coordination.k8s.io', 'leases'],
-			['discovery.k8s.io', 'endpointslices'], ['scheduling.k8s.io', 'priorityclasses'],
+			['discovery.k8s.io', 'endpointslices'], ['scheduling.k8s.io', 'priorityclasses'], ['certificates.k8s.io', 'certificatesigningrequests'],
 			['policy', 'poddisruptionbudgets'],
 			['rbac.authorization.k8s.io', 'roles'], ['rbac.authorization.k8s.io', 'rolebindings'], ['rbac.authorization.k8s.io', 'clusterroles'], ['rbac.authorization.k8s.io', 'clusterrolebindings'],
 			['', 'componentstatuses'],

@@ -31,6 +31,7 @@ import { podDisruptionBudgetStrategy } from './poddisruptionbudgets.ts';
 import { horizontalPodAutoscalerStrategy } from './horizontalpodautoscalers.ts';
 import { apiServiceStrategy } from './apiservices.ts';
 import { builtinKindStrategies } from './builtin-kinds.ts';
+import { certificateSigningRequestStrategy } from './certificatesigningrequests.ts';
 import { componentStatusStrategy } from './componentstatus.ts';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategyNamespaced } from './rbac.ts';
 
@@ -61,6 +62,7 @@ export function defaultStrategies(): StrategyRegistry {
 		['discovery.k8s.io', 'endpointslices', endpointSliceStrategy],
 		['policy', 'poddisruptionbudgets', podDisruptionBudgetStrategy],
 		['scheduling.k8s.io', 'priorityclasses', priorityClassStrategy],
+		['certificates.k8s.io', 'certificatesigningrequests', certificateSigningRequestStrategy],
 		[RBAC, 'roles', roleStrategyNamespaced],
 		[RBAC, 'rolebindings', roleBindingStrategy],
 		[RBAC, 'clusterroles', clusterRoleStrategy],

@@ -3,7 +3,9 @@
  * images, ports, environment, volumes and mounts, resources, probes,
  * tolerations and the pod-level fields, with upstream's field paths and
  * messages. Follows ValidatePodSpec, ValidatePodTemplateSpec,
- * validatePodMetadataAndSpec and ValidatePodUpdate of v1.36.
+ * validatePodMetadataAndSpec, ValidatePodUpdate and
+ * ValidatePodEphemeralContainersUpdate (ephemeral containers are only ever
+ * added, never removed or changed) of v1.36.
  *
  * Left out: the volume sources the simulation has no use for beyond their
  * required fields, affinity terms, security-context details, DNS config,
@@ -431,6 +433,70 @@ function validateInitContainers(inits: Json[], regular: Json[], volumes: Set<str
 	return errs;
 }
 
+/** The container fields an ephemeral container may not set (validateFieldAllowList's complement for EphemeralContainerCommon). */
+const EPHEMERAL_FORBIDDEN_FIELDS = ['ports', 'resources', 'resizePolicy', 'lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe', 'restartPolicy', 'restartPolicyRules'];
+
+/**
+ * validateEphemeralContainers: names unique among all the pod's containers,
+ * the common container rules, no ports, probes, lifecycle or resources, and
+ * a targetContainerName that names a container or init container.
+ */
+function validateEphemeralContainers(ephemeral: Json[], containers: Json[], inits: Json[], volumes: Set<string>, path: string): FieldError[] {
+	const errs: FieldError[] = [];
+	const others = new Set([...containers, ...inits].map((c) => str(c?.name)));
+	const seen = new Set<string>();
+	ephemeral.forEach((c, i) => {
+		const p = index(path, i);
+		const name = str(c?.name);
+		if (others.has(name) || seen.has(name)) errs.push(duplicate(child(p, 'name'), name));
+		else seen.add(name);
+		errs.push(...validateContainerCommon(c ?? {}, volumes, p));
+		// A field at its zero value is not set (the defaulted `resources: {}` included).
+		for (const f of EPHEMERAL_FORBIDDEN_FIELDS) if (!isZero(c?.[f])) errs.push(forbidden(child(p, f), 'cannot be set for an Ephemeral Container'));
+		const target = str(c?.targetContainerName);
+		if (target && !others.has(target)) errs.push(notFound(child(p, 'targetContainerName'), target));
+	});
+	return errs;
+}
+
+/** Whether a JSON value is Go's zero value for its field (absent, null, empty string, list or object). */
+function isZero(value: unknown): boolean {
+	if (value === undefined || value === null || value === '' || value === false || value === 0) return true;
+	if (Array.isArray(value)) return value.length === 0;
+	return typeof value === 'object' && Object.values(value as object).every(isZero);
+}
+
+/**
+ * ValidatePodEphemeralContainersUpdate: the pod (spec and metadata) valid as
+ * a whole; not a static pod's mirror; the ephemeral containers already there
+ * neither removed nor changed (new ones may only be added).
+ */
+export function validatePodEphemeralContainersUpdate(pod: { metadata: ObjectMeta; spec?: unknown }, old: { metadata: ObjectMeta; spec?: unknown }): FieldError[] {
+	const errs = validateObjectMetaUpdate(pod.metadata, old.metadata);
+	errs.push(...validatePod(pod, false));
+	if (old.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [forbidden('', 'static pods do not support ephemeral containers')];
+	const now = new Map(asArray<Json>(asRecord(pod.spec)?.ephemeralContainers).map((c) => [str(c?.name), c] as const));
+	for (const before of asArray<Json>(asRecord(old.spec)?.ephemeralContainers)) {
+		const name = str(before?.name);
+		const after = now.get(name);
+		if (!after) errs.push(forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
+		else if (!jsonEquals(before, after)) errs.push(forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n${ephemeralDiff(before, after)}`));
+	}
+	return errs;
+}
+
+/** A short stand-in for upstream's cmp.Diff of an ephemeral container: one `-`/`+` pair per field that differs (JSON values, not Go syntax). */
+function ephemeralDiff(before: Json, after: Json): string {
+	const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !jsonEquals(before[k], after[k]));
+	const lines = ['  core.EphemeralContainer{'];
+	for (const k of keys) {
+		if (before[k] !== undefined) lines.push(`- \t${goFieldName(k)}: ${JSON.stringify(before[k])},`);
+		if (after[k] !== undefined) lines.push(`+ \t${goFieldName(k)}: ${JSON.stringify(after[k])},`);
+	}
+	lines.push('  }');
+	return lines.join('\n');
+}
+
 // ---- pod-level fields ------------------------------------------------------------
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -494,6 +560,7 @@ function validatePodSpec(spec: Json, path: string, opts: PodValidationOptions): 
 	const containers = asArray<Json>(spec.containers);
 	errs.push(...validateContainers(containers, volumes, child(path, 'containers')));
 	errs.push(...validateInitContainers(asArray<Json>(spec.initContainers), containers, volumes, child(path, 'initContainers')));
+	errs.push(...validateEphemeralContainers(asArray<Json>(spec.ephemeralContainers), containers, asArray<Json>(spec.initContainers), volumes, child(path, 'ephemeralContainers')));
 	if (spec.hostNetwork === true) {
 		containers.forEach((c, i) => {
 			asArray<Json>(c?.ports).forEach((port, j) => {

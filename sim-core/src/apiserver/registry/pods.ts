@@ -1,7 +1,9 @@
 /**
  * The Pod strategy: defaults, the initial status (phase Pending and the QoS
  * class), generation, validation of creates and updates, the field selectors
- * kubectl and the kubelet use, and graceful deletion.
+ * kubectl and the kubelet use, and graceful deletion. An update of the
+ * ephemeralcontainers subresource (`kubectl debug`) keeps everything of the
+ * stored pod but spec.ephemeralContainers (dropNonEphemeralContainerUpdates).
  *
  * Mirrors pkg/registry/core/pod/strategy.go.
  */
@@ -9,7 +11,7 @@ import type { KubeObject, PodStatus } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
 import { asArray, asRecord } from './field.ts';
 import { defaultPod } from './pod-defaults.ts';
-import { validatePod, validatePodUpdate } from './pod-validation.ts';
+import { validatePod, validatePodEphemeralContainersUpdate, validatePodUpdate } from './pod-validation.ts';
 import { validateImmutable, validateObjectMetaUpdate } from './objectmeta.ts';
 import { computePodQOS } from '../../component-helpers/qos.ts';
 import type { PodSpec } from '../../api/types.ts';
@@ -94,6 +96,23 @@ export const podStrategy: Strategy = {
 		// The QoS class is fixed at create; a writer that omits it keeps it.
 		if (status.qosClass === undefined && statusOf(old).qosClass) status.qosClass = statusOf(old).qosClass;
 		obj.status = status;
+	},
+	prepareForEphemeralContainersUpdate(obj, old) {
+		// dropNonEphemeralContainerUpdates: the stored pod with the new list; metadata as a status update resets it.
+		const ephemeral = asRecord(obj.spec)?.ephemeralContainers;
+		const annotations = obj.metadata.annotations;
+		for (const k of Object.keys(obj)) delete obj[k];
+		Object.assign(obj, deepCopy(old));
+		if (annotations) obj.metadata.annotations = annotations;
+		const spec = asRecord(obj.spec);
+		if (spec) {
+			if (ephemeral === undefined || ephemeral === null) delete spec.ephemeralContainers;
+			else spec.ephemeralContainers = deepCopy(ephemeral);
+		}
+		bumpGenerationOnSpecChange(obj, old);
+	},
+	validateEphemeralContainersUpdate(obj, old) {
+		return validatePodEphemeralContainersUpdate(obj, old);
 	},
 	validate(obj) {
 		return validatePod(obj, true);

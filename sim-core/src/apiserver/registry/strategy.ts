@@ -39,9 +39,15 @@ export interface Strategy {
 	prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
 	/** Before an update of the status subresource: keep everything but status from `old`. */
 	prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+	/** Before an update of the approval subresource (CertificateSigningRequests): keep everything but the conditions from `old`. */
+	prepareForApprovalUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+	/** Before an update of the ephemeralcontainers subresource (Pods): keep everything but spec.ephemeralContainers from `old`. */
+	prepareForEphemeralContainersUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
 	validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
 	validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 	validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+	validateApprovalUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+	validateEphemeralContainersUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 	/** Field values for field selectors (beyond metadata.name and metadata.namespace). */
 	fields?(obj: KubeObject): Record<string, string>;
 	/**

@@ -18,12 +18,24 @@ const rows = (out: string) =>
 		.map((l) => l.split(/\s+/))
 		.map((cells) => `${cells[0]} ${cells[2]}`);
 
+/**
+ * The tutorial needs "a dynamic PersistentVolume provisioner with a default
+ * StorageClass, or statically provision[ed] PersistentVolumes": a bare
+ * kubeadm cluster has neither, so its claims would stay Pending. Four
+ * hostPath volumes without a class, one per ordinal the tutorial reaches.
+ */
+const staticVolumes = [0, 1, 2, 3]
+	.map((i) => `---\napiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv-${i}\nspec:\n  capacity:\n    storage: 1Gi\n  accessModes: [ReadWriteOnce]\n  hostPath:\n    path: /tmp/pv-${i}\n`)
+	.join('');
+
 describe('StatefulSet Basics, as copied from kubernetes.io', () => {
 	const c = createCluster({ seed: 5 });
+	const provisioned = c.exec(`kubectl apply -f - <<EOF\n${staticVolumes}EOF`);
 	const applied = c.exec(`kubectl apply -f ${WEB_URL}`);
 	const watched = c.exec('kubectl get pods -w -l app=nginx --request-timeout=60s');
 
 	it('creates the headless Service and the StatefulSet, then web-0 and only once it runs, web-1', () => {
+		expect(provisioned).toMatchObject({ stdout: 'persistentvolume/pv-0 created\npersistentvolume/pv-1 created\npersistentvolume/pv-2 created\npersistentvolume/pv-3 created\n', exitCode: 0 });
 		expect(applied).toMatchObject({ stdout: 'service/nginx created\nstatefulset.apps/web created\n', exitCode: 0 });
 		const seen = rows(watched.stdout);
 		expect(seen[0]).toBe('web-0 Pending');
@@ -33,6 +45,9 @@ describe('StatefulSet Basics, as copied from kubernetes.io', () => {
 		expect(web1First).toBeGreaterThan(web0Running);
 		expect(seen.at(-1)).toBe('web-1 Running');
 		expect(c.exec('kubectl get statefulset web').stdout).toMatch(/^NAME\s+READY\s+AGE\nweb\s+2\/2\s+\d+s\n$/);
+		// Each Pod's claim, created before it from the template, labelled with the selector, bound to one of the volumes.
+		expect(c.exec("kubectl get pvc -l app=nginx -o jsonpath='{range .items[*]}{.metadata.name}={.status.phase}/{.spec.volumeName} {end}'").stdout).toBe('www-web-0=Bound/pv-0 www-web-1=Bound/pv-1 ');
+		expect(c.exec('kubectl events --for sts/web').stdout).toMatch(/SuccessfulCreate\s+StatefulSet\/web\s+create Claim www-web-0 Pod web-0 in StatefulSet web success\n/);
 	});
 
 	it('gives each Pod its ordinal name as hostname, and a DNS name under the headless Service', () => {

@@ -1,22 +1,34 @@
 /**
- * `kubectl config`: the reader's kubeconfig, the admin.conf kubeadm writes
- * (cluster `kubernetes`, user `kubernetes-admin`, context
- * `kubernetes-admin@kubernetes`). Reading: view (secrets shortened to
- * `DATA+OMITTED` unless `--raw`), current-context, get-contexts,
- * get-clusters, get-users. Writing: set-context on the one context (its
- * namespace, which kubectl then uses by default, as kubernetes.io's
- * "Setting the namespace preference" does) and use-context; the rest
- * (new clusters, users and contexts) say they are not supported.
+ * `kubectl config`: reads and edits the kubeconfig kubectl loaded (on the
+ * workstation, ~/.kube/config: kubeadm's admin.conf, cluster `kubernetes`,
+ * user `kubernetes-admin`, context `kubernetes-admin@kubernetes`). Reading:
+ * view (certificate data shortened to `DATA+OMITTED` and tokens to
+ * `REDACTED` unless `--raw`; `--minify` keeps only the current context;
+ * `--flatten` embeds referenced files), current-context, get-contexts,
+ * get-clusters, get-users. Writing, as kubernetes.io's tasks do:
+ * set-cluster, set-credentials (with `--embed-certs` the files' contents go
+ * into the kubeconfig, otherwise their absolute paths), set-context
+ * (`--current` or a name; its namespace becomes kubectl's default),
+ * use-context, rename-context and delete-context|cluster|user. Where no
+ * kubeconfig file can be read (unit fixtures), the admin kubeconfig is
+ * shown and writes are refused.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/config/view.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/current_context.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/get_contexts.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/get_clusters.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/get_users.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/set_cluster.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/set_credentials.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/set_context.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/use_context.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/rename_context.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/delete_context.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/delete_cluster.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/delete_user.go,
  * staging/src/k8s.io/client-go/tools/clientcmd/api/helpers.go
- * (ShortenConfig, RedactSecrets).
+ * (ShortenConfig, RedactSecrets, FlattenConfig, MinifyConfig),
+ * staging/src/k8s.io/client-go/tools/clientcmd/api/v1/types.go (field order).
  */
 import type { CommandResult } from '../../shell/types.ts';
 import type { JsonValue } from '../../golang/json.ts';
@@ -25,6 +37,7 @@ import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { formatTable } from '../printers/tabwriter.ts';
 import { executeJsonPath, JsonPathError } from '../printers/jsonpath.ts';
 import { errorText } from '../resource-args.ts';
+import { encodeBase64 } from '../../golang/base64.ts';
 
 /** kubeadm's names in admin.conf (cmd/kubeadm/app/phases/kubeconfig: cluster name, admin user, `<user>@<cluster>` context). */
 export const KUBECONFIG = {
@@ -54,33 +67,148 @@ const RAW = {
 	key: base64('-----BEGIN RSA PRIVATE KEY-----\nsimulated kubernetes-admin client key\n-----END RSA PRIVATE KEY-----\n'),
 };
 
-/** The kubeconfig as clientcmd v1 Config, in its struct field order (what `-o json` keeps). */
-function kubeconfig(invocation: KubectlInvocation, raw: boolean): Record<string, JsonValue> {
-	const { env } = invocation;
-	const context: Record<string, JsonValue> = { cluster: KUBECONFIG.cluster, user: KUBECONFIG.user };
-	if (env.defaultNamespace !== 'default') context.namespace = env.defaultNamespace;
+/** A kubeconfig file as clientcmd v1 reads it: lists of named clusters, users and contexts. */
+interface KubeconfigFile {
+	apiVersion?: string;
+	kind?: string;
+	preferences?: Record<string, unknown>;
+	clusters?: Array<{ name: string; cluster: Record<string, unknown> }>;
+	users?: Array<{ name: string; user: Record<string, unknown> }>;
+	contexts?: Array<{ name: string; context: Record<string, unknown> }>;
+	'current-context'?: string;
+}
+
+/** v1 struct field orders, which `-o json` keeps (YAML sorts keys). */
+const CLUSTER_FIELDS = ['server', 'tls-server-name', 'insecure-skip-tls-verify', 'certificate-authority', 'certificate-authority-data', 'proxy-url', 'disable-compression'];
+const USER_FIELDS = ['client-certificate', 'client-certificate-data', 'client-key', 'client-key-data', 'token', 'tokenFile', 'as', 'as-uid', 'as-groups', 'username', 'password', 'exec', 'auth-provider'];
+const CONTEXT_FIELDS = ['cluster', 'user', 'namespace'];
+/** ShortenConfig shortens these; RedactSecrets redacts the rest. */
+const DATA_FIELDS = new Set(['certificate-authority-data', 'client-certificate-data', 'client-key-data']);
+const SECRET_FIELDS = new Set(['token', 'password']);
+
+function ordered(fields: Record<string, unknown>, order: readonly string[]): Record<string, JsonValue> {
+	const out: Record<string, JsonValue> = {};
+	for (const key of order) if (fields[key] !== undefined) out[key] = fields[key] as JsonValue;
+	for (const [key, value] of Object.entries(fields)) if (!(key in out) && value !== undefined) out[key] = value as JsonValue;
+	return out;
+}
+
+/** The admin kubeconfig, for an invocation with no kubeconfig file to read. */
+function fallbackConfig(invocation: KubectlInvocation): KubeconfigFile {
+	const context: Record<string, unknown> = { cluster: KUBECONFIG.cluster, user: KUBECONFIG.user };
+	if (invocation.env.defaultNamespace !== 'default') context.namespace = invocation.env.defaultNamespace;
 	return {
-		kind: 'Config',
 		apiVersion: 'v1',
+		kind: 'Config',
 		preferences: {},
-		clusters: [{ name: KUBECONFIG.cluster, cluster: { server: env.serverUrl, 'certificate-authority-data': raw ? RAW.ca : DATA_OMITTED } }],
-		users: [{ name: KUBECONFIG.user, user: { 'client-certificate-data': raw ? RAW.cert : DATA_OMITTED, 'client-key-data': raw ? RAW.key : DATA_OMITTED } }],
+		clusters: [{ name: KUBECONFIG.cluster, cluster: { server: invocation.env.serverUrl, 'certificate-authority-data': RAW.ca } }],
+		users: [{ name: KUBECONFIG.user, user: { 'client-certificate-data': RAW.cert, 'client-key-data': RAW.key } }],
 		contexts: [{ name: KUBECONFIG.context, context }],
 		'current-context': KUBECONFIG.context,
 	};
 }
 
+/** The kubeconfig kubectl loaded, and whether it came from a file this command may rewrite. */
+function load(invocation: KubectlInvocation): { config: KubeconfigFile; path?: string } | { error: string } {
+	const path = invocation.env.kubeconfigPath;
+	const text = path ? invocation.env.readFile(path) : undefined;
+	if (!path || text === undefined) return { config: fallbackConfig(invocation) };
+	try {
+		const parsed = (parseYaml(text) ?? {}) as KubeconfigFile;
+		return { config: typeof parsed === 'object' ? parsed : {}, path };
+	} catch (error) {
+		return { error: `error loading config file "${path}": ${(error as Error).message}` };
+	}
+}
+
+function save(invocation: KubectlInvocation, path: string | undefined, config: KubeconfigFile): string | undefined {
+	if (!path || !invocation.env.writeFile) return 'no kubeconfig file to write';
+	const out: Record<string, JsonValue> = { apiVersion: config.apiVersion ?? 'v1', clusters: (config.clusters ?? []) as unknown as JsonValue, contexts: (config.contexts ?? []) as unknown as JsonValue, 'current-context': config['current-context'] ?? '', kind: config.kind ?? 'Config', preferences: (config.preferences ?? {}) as JsonValue, users: (config.users ?? []) as unknown as JsonValue };
+	invocation.env.writeFile(path, stringifyYaml(out));
+	return undefined;
+}
+
+/** The kubeconfig as clientcmd v1 Config, in its struct field order, shortened and redacted unless raw. */
+function printable(config: KubeconfigFile, raw: boolean): Record<string, JsonValue> {
+	const hide = (fields: Record<string, unknown>) => {
+		if (raw) return fields;
+		const out: Record<string, unknown> = {};
+		for (const [key, value] of Object.entries(fields)) out[key] = DATA_FIELDS.has(key) && value ? DATA_OMITTED : SECRET_FIELDS.has(key) && value ? 'REDACTED' : value;
+		return out;
+	};
+	return {
+		kind: config.kind ?? 'Config',
+		apiVersion: config.apiVersion ?? 'v1',
+		preferences: (config.preferences ?? {}) as JsonValue,
+		clusters: (config.clusters ?? []).map((c) => ({ name: c.name, cluster: ordered(hide(c.cluster ?? {}), CLUSTER_FIELDS) })),
+		users: (config.users ?? []).map((u) => ({ name: u.name, user: ordered(hide(u.user ?? {}), USER_FIELDS) })),
+		contexts: (config.contexts ?? []).map((c) => ({ name: c.name, context: ordered(c.context ?? {}, CONTEXT_FIELDS) })),
+		'current-context': config['current-context'] ?? '',
+	};
+}
+
+/** MinifyConfig: the current context, its cluster and its user only. */
+function minify(config: KubeconfigFile, contextOverride?: string): KubeconfigFile | { error: string } {
+	const name = contextOverride || config['current-context'];
+	if (!name) return { error: 'current-context must exist in order to minify' };
+	const context = config.contexts?.find((c) => c.name === name);
+	if (!context) return { error: `cannot locate context ${name}` };
+	return {
+		...config,
+		'current-context': name,
+		contexts: [context],
+		clusters: (config.clusters ?? []).filter((c) => c.name === context.context.cluster),
+		users: (config.users ?? []).filter((u) => u.name === context.context.user),
+	};
+}
+
+/** FlattenConfig: referenced certificate and key files embedded as -data. */
+function flatten(invocation: KubectlInvocation, config: KubeconfigFile): KubeconfigFile | { error: string } {
+	const embed = (fields: Record<string, unknown>, file: string, data: string): string | undefined => {
+		const path = fields[file];
+		if (typeof path !== 'string' || !path) return undefined;
+		const text = invocation.env.readFile(path);
+		if (text === undefined) return `open ${path}: no such file or directory`;
+		fields[data] = encodeBase64(text);
+		delete fields[file];
+		return undefined;
+	};
+	const copy = structuredClone(config);
+	for (const c of copy.clusters ?? []) {
+		const problem = embed(c.cluster, 'certificate-authority', 'certificate-authority-data');
+		if (problem) return { error: problem };
+	}
+	for (const u of copy.users ?? []) {
+		const problem = embed(u.user, 'client-certificate', 'client-certificate-data') ?? embed(u.user, 'client-key', 'client-key-data');
+		if (problem) return { error: problem };
+	}
+	return copy;
+}
+
 function view(invocation: KubectlInvocation): CommandResult {
 	const flags = invocation.args.flags;
 	if (invocation.args.positionals.length > 1) return { stdout: '', stderr: `error: unexpected arguments: [${invocation.args.positionals.slice(1).join(' ')}]\nSee 'kubectl config view -h' for help and examples\n`, exitCode: 1 };
-	const config = kubeconfig(invocation, flags.raw === true || flags.flatten === true);
+	const loaded = load(invocation);
+	if ('error' in loaded) return { stdout: '', stderr: errorText([loaded.error]), exitCode: 1 };
+	let config = loaded.config;
+	if (flags.minify === true) {
+		const minified = minify(config, typeof flags.context === 'string' ? flags.context : undefined);
+		if ('error' in minified) return { stdout: '', stderr: errorText([minified.error]), exitCode: 1 };
+		config = minified;
+	}
+	if (flags.flatten === true) {
+		const flat = flatten(invocation, config);
+		if ('error' in flat) return { stdout: '', stderr: errorText([flat.error]), exitCode: 1 };
+		config = flat;
+	}
+	const shown = printable(config, flags.raw === true || flags.flatten === true);
 	const output = typeof flags.output === 'string' && flags.output ? flags.output : 'yaml';
-	if (output === 'yaml') return { stdout: stringifyYaml(config), stderr: '', exitCode: 0 };
-	if (output === 'json') return { stdout: `${JSON.stringify(config, null, 4)}\n`, stderr: '', exitCode: 0 };
+	if (output === 'yaml') return { stdout: stringifyYaml(shown), stderr: '', exitCode: 0 };
+	if (output === 'json') return { stdout: `${JSON.stringify(shown, null, 4)}\n`, stderr: '', exitCode: 0 };
 	const jsonpath = /^jsonpath=(.*)$/s.exec(output);
 	if (jsonpath) {
 		try {
-			return { stdout: executeJsonPath(jsonpath[1], config), stderr: '', exitCode: 0 };
+			return { stdout: executeJsonPath(jsonpath[1], shown), stderr: '', exitCode: 0 };
 		} catch (e) {
 			if (e instanceof JsonPathError) return { stdout: '', stderr: errorText([e.message]), exitCode: 1 };
 			throw e;
@@ -93,51 +221,178 @@ function getContexts(invocation: KubectlInvocation): CommandResult {
 	const flags = invocation.args.flags;
 	const output = typeof flags.output === 'string' ? flags.output : '';
 	if (output !== '' && output !== 'name') return { stdout: '', stderr: errorText([`--output ${output} is not available in kubectl config get-contexts; resetting to default output format`]), exitCode: 1 };
+	const loaded = load(invocation);
+	if ('error' in loaded) return { stdout: '', stderr: errorText([loaded.error]), exitCode: 1 };
+	const { config } = loaded;
+	const contexts = [...(config.contexts ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const asked = invocation.args.positionals.slice(1);
-	const errors = asked.filter((n) => n !== KUBECONFIG.context).map((n) => `context ${n} not found`);
-	const show = asked.length === 0 || asked.includes(KUBECONFIG.context);
-	if (output === 'name') return { stdout: show ? `${KUBECONFIG.context}\n` : '', stderr: errors.length ? errorText(errors) : '', exitCode: errors.length ? 1 : 0 };
+	const errors = asked.filter((n) => !contexts.some((c) => c.name === n)).map((n) => `context ${n} not found`);
+	const shown = asked.length === 0 ? contexts : contexts.filter((c) => asked.includes(c.name));
+	if (output === 'name') return { stdout: shown.map((c) => `${c.name}\n`).join(''), stderr: errors.length ? errorText(errors) : '', exitCode: errors.length ? 1 : 0 };
 	const rows: string[][] = [];
 	if (flags['no-headers'] !== true) rows.push(['CURRENT', 'NAME', 'CLUSTER', 'AUTHINFO', 'NAMESPACE']);
-	const namespace = invocation.env.defaultNamespace !== 'default' ? invocation.env.defaultNamespace : '';
-	if (show) rows.push(['*', KUBECONFIG.context, KUBECONFIG.cluster, KUBECONFIG.user, namespace]);
+	for (const c of shown) rows.push([c.name === config['current-context'] ? '*' : '', c.name, String(c.context.cluster ?? ''), String(c.context.user ?? ''), String(c.context.namespace ?? '')]);
 	return { stdout: formatTable(rows), stderr: errors.length ? errorText(errors) : '', exitCode: errors.length ? 1 : 0 };
 }
 
-/**
- * `kubectl config set-context (NAME | --current) [--namespace=NS]`: writes
- * the namespace into the context in the kubeconfig file kubectl read (an
- * empty value removes it). Only kubeadm's one context exists here.
- */
-function setContext(invocation: KubectlInvocation): CommandResult {
-	const { args, env } = invocation;
-	const named = args.positionals[1];
-	if (args.flags.current === true && named !== undefined) return { stdout: '', stderr: errorText(['you cannot specify both a context name and --current']), exitCode: 1 };
-	if (args.flags.current !== true && named === undefined) return { stdout: '', stderr: errorText(['you must specify a non-empty context name or --current']), exitCode: 1 };
-	const name = named ?? KUBECONFIG.context;
-	if (name !== KUBECONFIG.context || (args.set.has('cluster') && args.flags.cluster !== KUBECONFIG.cluster) || (args.set.has('user') && args.flags.user !== KUBECONFIG.user))
-		return { stdout: '', stderr: errorText([`config set-context can only change the namespace of the context ${KUBECONFIG.context} in this simulated cluster`]), exitCode: 1 };
-	const path = env.kubeconfigPath;
-	const text = path ? env.readFile(path) : undefined;
-	if (!path || text === undefined || !env.writeFile) return { stdout: '', stderr: errorText(['no kubeconfig file to write']), exitCode: 1 };
-	const config = parseYaml(text) as { contexts?: Array<{ name: string; context: Record<string, unknown> }> };
-	const entry = config.contexts?.find((c) => c.name === name);
-	if (!entry) return { stdout: '', stderr: errorText([`no context exists with the name: ${JSON.stringify(name)}`]), exitCode: 1 };
-	if (args.set.has('namespace')) {
-		const namespace = String(args.flags.namespace ?? '');
-		if (namespace) entry.context.namespace = namespace;
-		else delete entry.context.namespace;
-	}
-	env.writeFile(path, stringifyYaml(config as unknown as JsonValue));
-	return { stdout: `Context ${JSON.stringify(name)} modified.\n`, stderr: '', exitCode: 0 };
+/** get-clusters and get-users: a NAME column. */
+function listNames(invocation: KubectlInvocation, of: 'clusters' | 'users'): CommandResult {
+	const loaded = load(invocation);
+	if ('error' in loaded) return { stdout: '', stderr: errorText([loaded.error]), exitCode: 1 };
+	const names = (loaded.config[of] ?? []).map((e) => e.name).sort();
+	return { stdout: ['NAME', ...names].map((n) => `${n}\n`).join(''), stderr: '', exitCode: 0 };
 }
 
-/** `kubectl config use-context NAME`: the one context is already current. */
+/** Loads the file for a write; the error text when there is none. */
+function loadForWrite(invocation: KubectlInvocation): { config: KubeconfigFile; path: string } | { error: string } {
+	const loaded = load(invocation);
+	if ('error' in loaded) return loaded;
+	if (!loaded.path || !invocation.env.writeFile) return { error: 'no kubeconfig file to write' };
+	return { config: loaded.config, path: loaded.path };
+}
+
+const done = (stdout: string, stderr = ''): CommandResult => ({ stdout, stderr, exitCode: 0 });
+const fail = (message: string): CommandResult => ({ stdout: '', stderr: errorText([message]), exitCode: 1 });
+
+/** An absolute path, as set-credentials and set-cluster store file references (filepath.Abs). */
+function absolute(invocation: KubectlInvocation, path: string): string {
+	if (path.startsWith('/')) return path;
+	const base = invocation.env.workingDir ?? '/';
+	return `${base.replace(/\/$/, '')}/${path.replace(/^\.\//, '')}`;
+}
+
+/** A flag's file, embedded (base64 of its contents) or referenced by absolute path. */
+function fileField(invocation: KubectlInvocation, flag: string, what: string, fields: Record<string, unknown>, file: string, data: string): string | undefined {
+	const { args } = invocation;
+	if (!args.set.has(flag)) return undefined;
+	const path = String(args.flags[flag] ?? '');
+	if (args.flags['embed-certs'] === true) {
+		const text = invocation.env.readFile(path);
+		if (text === undefined) return `error reading ${what} data from ${path}: open ${path}: no such file or directory`;
+		fields[data] = encodeBase64(text);
+		delete fields[file];
+	} else {
+		fields[file] = path ? absolute(invocation, path) : undefined;
+		delete fields[data];
+	}
+	return undefined;
+}
+
+/** `kubectl config set-credentials NAME [--client-certificate=F --client-key=F [--embed-certs] | --token=T | --username=U --password=P]`. */
+function setCredentials(invocation: KubectlInvocation): CommandResult {
+	const { args } = invocation;
+	const name = args.positionals[1];
+	if (!name) return { stdout: '', stderr: "error: you must specify a non-empty user name\nSee 'kubectl config set-credentials -h' for help and examples\n", exitCode: 1 };
+	if (args.flags['embed-certs'] === true && !args.set.has('client-certificate') && !args.set.has('client-key')) return fail('you must specify a --client-certificate or --client-key to embed');
+	const loaded = loadForWrite(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	const { config, path } = loaded;
+	const users = (config.users ??= []);
+	let entry = users.find((u) => u.name === name);
+	if (!entry) users.push((entry = { name, user: {} }));
+	entry.user ??= {};
+	const problem =
+		fileField(invocation, 'client-certificate', 'client-certificate', entry.user, 'client-certificate', 'client-certificate-data') ??
+		fileField(invocation, 'client-key', 'client-key', entry.user, 'client-key', 'client-key-data');
+	if (problem) return fail(problem);
+	for (const flag of ['token', 'username', 'password']) if (args.set.has(flag)) entry.user[flag] = String(args.flags[flag] ?? '') || undefined;
+	const written = save(invocation, path, config);
+	return written ? fail(written) : done(`User ${JSON.stringify(name)} set.\n`);
+}
+
+/** `kubectl config set-cluster NAME [--server=URL] [--certificate-authority=F [--embed-certs]] [--insecure-skip-tls-verify]`. */
+function setCluster(invocation: KubectlInvocation): CommandResult {
+	const { args } = invocation;
+	const name = args.positionals[1];
+	if (!name) return { stdout: '', stderr: "error: you must specify a non-empty cluster name\nSee 'kubectl config set-cluster -h' for help and examples\n", exitCode: 1 };
+	const loaded = loadForWrite(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	const { config, path } = loaded;
+	const clusters = (config.clusters ??= []);
+	let entry = clusters.find((c) => c.name === name);
+	if (!entry) clusters.push((entry = { name, cluster: {} }));
+	entry.cluster ??= {};
+	if (args.set.has('server')) entry.cluster.server = String(args.flags.server ?? '');
+	if (args.set.has('insecure-skip-tls-verify')) entry.cluster['insecure-skip-tls-verify'] = args.flags['insecure-skip-tls-verify'] === true || undefined;
+	const problem = fileField(invocation, 'certificate-authority', 'certificate-authority', entry.cluster, 'certificate-authority', 'certificate-authority-data');
+	if (problem) return fail(problem);
+	const written = save(invocation, path, config);
+	return written ? fail(written) : done(`Cluster ${JSON.stringify(name)} set.\n`);
+}
+
+/**
+ * `kubectl config set-context (NAME | --current) [--cluster=C] [--user=U]
+ * [--namespace=NS]`: creates or modifies the context (an empty value
+ * removes the field).
+ */
+function setContext(invocation: KubectlInvocation): CommandResult {
+	const { args } = invocation;
+	const named = args.positionals[1];
+	if (args.flags.current === true && named !== undefined) return fail('you cannot specify both a context name and --current');
+	if (args.flags.current !== true && named === undefined) return fail('you must specify a non-empty context name or --current');
+	const loaded = loadForWrite(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	const { config, path } = loaded;
+	const name = named ?? config['current-context'] ?? '';
+	if (!name) return fail('no current context is set');
+	const contexts = (config.contexts ??= []);
+	let entry = contexts.find((c) => c.name === name);
+	const created = !entry;
+	if (!entry) contexts.push((entry = { name, context: {} }));
+	entry.context ??= {};
+	for (const flag of ['cluster', 'user', 'namespace']) {
+		if (!args.set.has(flag)) continue;
+		const value = String(args.flags[flag] ?? '');
+		if (value) entry.context[flag] = value;
+		else delete entry.context[flag];
+	}
+	const written = save(invocation, path, config);
+	return written ? fail(written) : done(`Context ${JSON.stringify(name)} ${created ? 'created' : 'modified'}.\n`);
+}
+
+/** `kubectl config use-context NAME`. */
 function useContext(invocation: KubectlInvocation): CommandResult {
 	const name = invocation.args.positionals[1];
-	if (name === undefined) return { stdout: '', stderr: errorText(['empty context names are not allowed']), exitCode: 1 };
-	if (name !== KUBECONFIG.context) return { stdout: '', stderr: errorText([`no context exists with the name: ${JSON.stringify(name)}`]), exitCode: 1 };
-	return { stdout: `Switched to context ${JSON.stringify(name)}.\n`, stderr: '', exitCode: 0 };
+	if (name === undefined) return fail('empty context names are not allowed');
+	const loaded = load(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	if (!loaded.config.contexts?.some((c) => c.name === name)) return fail(`no context exists with the name: ${JSON.stringify(name)}`);
+	if (loaded.config['current-context'] === name && !loaded.path) return done(`Switched to context ${JSON.stringify(name)}.\n`);
+	loaded.config['current-context'] = name;
+	const written = save(invocation, loaded.path, loaded.config);
+	return written ? fail(written) : done(`Switched to context ${JSON.stringify(name)}.\n`);
+}
+
+/** `kubectl config rename-context OLD NEW`. */
+function renameContext(invocation: KubectlInvocation): CommandResult {
+	const [, from, to] = invocation.args.positionals;
+	if (!from || !to || invocation.args.positionals.length !== 3) return { stdout: '', stderr: "error: Unexpected args: " + JSON.stringify(invocation.args.positionals.slice(1)) + "\nSee 'kubectl config rename-context -h' for help and examples\n", exitCode: 1 };
+	const loaded = loadForWrite(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	const { config, path } = loaded;
+	const entry = config.contexts?.find((c) => c.name === from);
+	if (!entry) return fail(`cannot rename the context ${JSON.stringify(from)}, it's not in ${path}`);
+	if (config.contexts?.some((c) => c.name === to)) return fail(`cannot rename the context ${JSON.stringify(from)}, the context ${JSON.stringify(to)} already exists in ${path}`);
+	entry.name = to;
+	if (config['current-context'] === from) config['current-context'] = to;
+	const written = save(invocation, path, config);
+	return written ? fail(written) : done(`Context ${JSON.stringify(from)} renamed to ${JSON.stringify(to)}.\n`);
+}
+
+/** `kubectl config delete-context|delete-cluster|delete-user NAME`. */
+function deleteEntry(invocation: KubectlInvocation, of: 'contexts' | 'clusters' | 'users', noun: string): CommandResult {
+	const name = invocation.args.positionals[1];
+	if (!name) return { stdout: '', stderr: `error: Unexpected args: []\nSee 'kubectl config delete-${noun} -h' for help and examples\n`, exitCode: 1 };
+	const loaded = loadForWrite(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	const { config, path } = loaded;
+	const list = (config[of] ?? []) as Array<{ name: string }>;
+	if (!list.some((e) => e.name === name)) return fail(`cannot delete ${noun} ${name}, not in ${path}`);
+	(config as Record<string, unknown>)[of] = list.filter((e) => e.name !== name);
+	let warning = '';
+	if (of === 'contexts' && config['current-context'] === name) warning = 'warning: this removed your active context, use "kubectl config use-context" to select a different one\n';
+	const written = save(invocation, path, config);
+	return written ? fail(written) : done(`deleted ${noun} ${name} from ${path}\n`, warning);
 }
 
 /** Runs `kubectl config <subcommand>`. */
@@ -146,30 +401,40 @@ function runConfig(invocation: KubectlInvocation): CommandResult {
 	switch (sub) {
 		case 'view':
 			return view(invocation);
-		case 'current-context':
-			return { stdout: `${KUBECONFIG.context}\n`, stderr: '', exitCode: 0 };
+		case 'current-context': {
+			const loaded = load(invocation);
+			if ('error' in loaded) return fail(loaded.error);
+			const current = loaded.config['current-context'];
+			return current ? done(`${current}\n`) : fail('current-context is not set');
+		}
 		case 'get-contexts':
 			return getContexts(invocation);
 		case 'get-clusters':
-			return { stdout: `NAME\n${KUBECONFIG.cluster}\n`, stderr: '', exitCode: 0 };
+			return listNames(invocation, 'clusters');
 		case 'get-users':
-			return { stdout: `NAME\n${KUBECONFIG.user}\n`, stderr: '', exitCode: 0 };
+			return listNames(invocation, 'users');
 		case 'use-context':
 			return useContext(invocation);
 		case 'set-context':
 			return setContext(invocation);
-		case 'set-cluster':
 		case 'set-credentials':
+			return setCredentials(invocation);
+		case 'set-cluster':
+			return setCluster(invocation);
+		case 'rename-context':
+			return renameContext(invocation);
+		case 'delete-context':
+			return deleteEntry(invocation, 'contexts', 'context');
+		case 'delete-cluster':
+			return deleteEntry(invocation, 'clusters', 'cluster');
+		case 'delete-user':
+			return deleteEntry(invocation, 'users', 'user');
 		case 'set':
 		case 'unset':
-		case 'delete-context':
-		case 'delete-cluster':
-		case 'delete-user':
-		case 'rename-context':
-			return { stdout: '', stderr: errorText([`config ${sub} is not supported: the simulated kubeconfig is read-only`]), exitCode: 1 };
+			return fail(`config ${sub} PROPERTY_NAME is not simulated yet: use set-cluster, set-credentials or set-context`);
 		case undefined:
 			return {
-				stdout: 'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".\n\nAvailable Commands:\n  current-context   Display the current-context\n  get-clusters      Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n  get-users         Display users defined in the kubeconfig\n  view              Display merged kubeconfig settings or a specified kubeconfig file\n',
+				stdout: 'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".\n\nAvailable Commands:\n  current-context   Display the current-context\n  delete-cluster    Delete the specified cluster from the kubeconfig\n  delete-context    Delete the specified context from the kubeconfig\n  delete-user       Delete the specified user from the kubeconfig\n  get-clusters      Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n  get-users         Display users defined in the kubeconfig\n  rename-context    Rename a context from the kubeconfig file\n  set-cluster       Set a cluster entry in kubeconfig\n  set-context       Set a context entry in kubeconfig\n  set-credentials   Set a user entry in kubeconfig\n  use-context       Set the current-context in a kubeconfig file\n  view              Display merged kubeconfig settings or a specified kubeconfig file\n',
 				stderr: '',
 				exitCode: 0,
 			};
@@ -190,6 +455,13 @@ export const configCommand: KubectlCommand = {
 		{ name: 'merge', kind: 'bool', default: true },
 		{ name: 'no-headers', kind: 'bool' },
 		{ name: 'current', kind: 'bool' },
+		{ name: 'embed-certs', kind: 'bool' },
+		{ name: 'certificate-authority', kind: 'string' },
+		{ name: 'client-certificate', kind: 'string' },
+		{ name: 'client-key', kind: 'string' },
+		{ name: 'token', kind: 'string' },
+		{ name: 'username', kind: 'string' },
+		{ name: 'password', kind: 'string' },
 	],
 	run: runConfig,
 };

@@ -109,13 +109,23 @@ export function openShell(inv: KubectlInvocation, pod: Pod, container: string, s
 	const [cwd = '/', ...release] = (probe.object.stdout ?? '').split('\n');
 	const id = /^ID="?([^"\n]*)"?$/m.exec(release.join('\n'))?.[1] ?? '';
 	const base = shell.slice(shell.lastIndexOf('/') + 1);
-	const hostname = pod.spec.hostname ?? pod.metadata.name ?? '';
+	// A host-network pod has the node's host name.
+	const hostname = pod.spec.hostNetwork === true ? (pod.spec.nodeName ?? '') : (pod.spec.hostname ?? pod.metadata.name ?? '');
 	let prompt: string;
 	if (base === 'bash') prompt = `root@${hostname}:${cwd === '/root' ? '~' : cwd}# `;
 	else if (base === 'dash' || (base === 'sh' && id !== '' && id !== 'alpine')) prompt = '# ';
 	else prompt = `${cwd} # `;
-	inv.env.openContainerSession?.({ namespace: pod.metadata.namespace ?? inv.namespace, pod: pod.metadata.name ?? '', container, shell, prompt, echoesExit: base === 'bash', ...(attach ? { attach } : {}) });
+	const hostRoot = hostRootMount(pod, container);
+	inv.env.openContainerSession?.({ namespace: pod.metadata.namespace ?? inv.namespace, pod: pod.metadata.name ?? '', container, shell, prompt, echoesExit: base === 'bash', ...(attach ? { attach } : {}), ...(hostRoot ? { hostRoot } : {}) });
 	return true;
+}
+
+/** Where the container has the node's `/` mounted (a hostPath volume of `/`), if it does. */
+function hostRootMount(pod: Pod, container: string): { node: string; path: string } | undefined {
+	const volumes = new Set((pod.spec.volumes ?? []).filter((v) => (v.hostPath as { path?: string } | undefined)?.path?.replace(/\/+$/, '') === '').map((v) => v.name));
+	const spec = [...pod.spec.containers, ...(pod.spec.initContainers ?? []), ...(pod.spec.ephemeralContainers ?? [])].find((c) => c.name === container);
+	const mount = (spec?.volumeMounts ?? []).find((m) => volumes.has(m.name));
+	return mount && pod.spec.nodeName ? { node: pod.spec.nodeName, path: mount.mountPath.replace(/\/+$/, '') || '/' } : undefined;
 }
 
 export const execCommand: KubectlCommand = {

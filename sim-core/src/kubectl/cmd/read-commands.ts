@@ -20,6 +20,5 @@ import { portForwardCommand } from './port-forward.ts';
 import { proxyCommand } from './proxy.ts';
 import { completionCommand } from './completion.ts';
 import { kustomizeCommand } from './kustomize.ts';
-import { NOT_SIMULATED } from './not-simulated.ts';
 
-export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand, completionCommand, kustomizeCommand, ...NOT_SIMULATED];
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand, completionCommand, kustomizeCommand];

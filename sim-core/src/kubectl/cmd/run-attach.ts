@@ -117,7 +117,7 @@ export function fetchLog(inv: KubectlInvocation, pod: Pod, container: string): {
 function containerRunning(inv: KubectlInvocation, pod: Pod, container: string, restartCount: number): boolean {
 	const live = inv.client.get<Pod>(R.pods, pod.metadata.namespace, pod.metadata.name!);
 	if (!live.ok || live.object.metadata.uid !== pod.metadata.uid) return false;
-	const status = (live.object.status?.containerStatuses ?? []).find((c) => c.name === container);
+	const status = [...(live.object.status?.containerStatuses ?? []), ...(live.object.status?.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
 	return !!status?.state?.running && (status.restartCount ?? 0) === restartCount;
 }
 
@@ -162,7 +162,8 @@ export interface AttachStreamOptions {
  */
 export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string, options: AttachStreamOptions, write: (fd: 1 | 2, text: string) => void, seenBefore: string): 'ended' | 'interrupted' {
 	const namespace = pod.metadata.namespace ?? inv.namespace;
-	const spec = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])].find((c) => c.name === container);
+	const ephemeral = (pod.spec.ephemeralContainers ?? []).some((c) => c.name === container);
+	const spec = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? []), ...(pod.spec.ephemeralContainers ?? [])].find((c) => c.name === container);
 	let tty = options.tty;
 	if (tty && spec?.tty !== true) {
 		tty = false;
@@ -172,7 +173,7 @@ export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string
 	const rawTty = options.stdin && tty && inv.env.tty === true;
 	if (options.stdin && tty && !rawTty && !options.quiet) write(2, 'Unable to use a TTY - input is not a terminal or the right kind of file\n');
 	if (!options.quiet) write(2, "All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\nIf you don't see a command prompt, try pressing enter.\n");
-	const restartCount = (pod.status?.containerStatuses ?? []).find((c) => c.name === container)?.restartCount ?? 0;
+	const restartCount = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])].find((c) => c.name === container)?.restartCount ?? 0;
 	let seen = seenBefore;
 	const drain = () => {
 		const now = fetchLog(inv, pod, container);
@@ -193,8 +194,15 @@ export function streamAttach(inv: KubectlInvocation, pod: Pod, container: string
 		if (!rawTty || !inv.env.interruptAttached?.(namespace, pod.metadata.name ?? '', container)) return 'interrupted';
 		write(1, '^C\n');
 	}
-	if (rawTty && !options.quiet) write(1, `Session ended, resume using '${options.commandName} ${pod.metadata.name} -c ${container} -n ${namespace} -i -t' command\n`);
+	if (rawTty && !options.quiet) write(1, `${reattachMessage(options.commandName, pod, container, ephemeral)}\n`);
 	return 'ended';
+}
+
+/** attach's reattachMessage: how to attach again once the session ends (an ephemeral container is not restarted). */
+export function reattachMessage(commandName: string, pod: Pod, container: string, ephemeral: boolean): string {
+	const where = `${commandName} ${pod.metadata.name} -c ${container} -n ${pod.metadata.namespace ?? ''} -i -t`;
+	if (ephemeral) return `Session ended, the ephemeral container will not be restarted but may be reattached using '${where}' if it is still running`;
+	return `Session ended, resume using '${where}' command`;
 }
 
 /** Attaches to the Pod `kubectl run` created and sees it through, as run.go's attach branch does. */

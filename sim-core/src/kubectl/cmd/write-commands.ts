@@ -13,7 +13,9 @@ import { deleteCommand } from './delete.ts';
 import { editCommand } from './edit.ts';
 import { cordonCommand, drainCommand, uncordonCommand } from './drain.ts';
 import { attachCommand } from './attach.ts';
+import { debugCommand } from './debug.ts';
 import { execCommand } from './exec.ts';
+import { cpCommand } from './cp.ts';
 import { exposeCommand } from './expose.ts';
 import { autoscaleCommand } from './autoscale.ts';
 import { labelCommand } from './label.ts';
@@ -21,6 +23,7 @@ import { logsCommand } from './logs.ts';
 import { patchCommand } from './patch.ts';
 import { replaceCommand } from './replace.ts';
 import { rolloutCommand } from './rollout.ts';
+import { certificateCommand } from './certificate.ts';
 import { runCommand } from './run.ts';
 import { scaleCommand } from './scale.ts';
 import { setCommand } from './set.ts';
@@ -39,6 +42,7 @@ export const WRITE_COMMANDS: KubectlCommand[] = [
 	autoscaleCommand,
 	scaleCommand,
 	rolloutCommand,
+	certificateCommand,
 	setCommand,
 	labelCommand,
 	annotateCommand,
@@ -48,7 +52,9 @@ export const WRITE_COMMANDS: KubectlCommand[] = [
 	drainCommand,
 	logsCommand,
 	execCommand,
+	cpCommand,
 	attachCommand,
+	debugCommand,
 	authCommand,
 	waitCommand,
 ];

@@ -11,6 +11,8 @@ import { describePod } from './pod.ts';
 import { describeNode } from './node.ts';
 import { describeCronJob, describeDaemonSet, describeDeployment, describeJob, describeReplicaSet, describeStatefulSet } from './workloads.ts';
 import { describeEndpointSlice, describeEndpoints, describeService } from './network.ts';
+import { describeCertificateSigningRequest } from './certificates.ts';
+import { describePersistentVolume, describePersistentVolumeClaim } from './storage.ts';
 import { describeConfigMap, describeNamespace, describePriorityClass, describeSecret, describeServiceAccount } from './config.ts';
 import { describeRole, describeRoleBinding } from './rbac.ts';
 import { describeGeneric, describePodDisruptionBudget } from './generic.ts';
@@ -40,6 +42,9 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
 	'discovery.k8s.io/EndpointSlice': describeEndpointSlice,
 	'policy/PodDisruptionBudget': describePodDisruptionBudget,
 	'scheduling.k8s.io/PriorityClass': describePriorityClass,
+	'certificates.k8s.io/CertificateSigningRequest': describeCertificateSigningRequest,
+	'/PersistentVolume': describePersistentVolume,
+	'/PersistentVolumeClaim': describePersistentVolumeClaim,
 	[`${RBAC}/Role`]: describeRole,
 	[`${RBAC}/ClusterRole`]: describeRole,
 	[`${RBAC}/RoleBinding`]: describeRoleBinding,

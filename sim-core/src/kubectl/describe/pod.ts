@@ -70,6 +70,7 @@ export function describePod(obj: KubeObject, ctx: DescribeContext): DescribeResu
 	const resolve = envResolver(pod);
 	if (spec.initContainers?.length) describeContainers('Init Containers', spec.initContainers, status.initContainerStatuses, resolve, w, '');
 	describeContainers('Containers', spec.containers ?? [], status.containerStatuses, resolve, w, '');
+	if (spec.ephemeralContainers?.length) describeContainers('Ephemeral Containers', spec.ephemeralContainers, status.ephemeralContainerStatuses, resolve, w, '');
 	const gates = (spec.readinessGates as Array<{ conditionType: string }> | undefined) ?? [];
 	if (gates.length) {
 		w.write(LEVEL_0, 'Readiness Gates:\n  Type\tStatus\n');

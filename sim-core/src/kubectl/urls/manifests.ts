@@ -4,7 +4,8 @@
  * `releases/latest/download/components.yaml` redirects to), flannel's
  * kube-flannel.yml (./kube-flannel.ts) and the
  * kubernetes.io examples of the HPA walkthrough, the DNS debugging task,
- * the Service tutorials and the StatefulSet Basics tutorial. The reader's workstation has no other
+ * the Service tutorials, the StatefulSet Basics tutorial and "Configure a
+ * Pod to Use a PersistentVolume for Storage". The reader's workstation has no other
  * internet, so these copies stand for the files; the objects and their
  * fields are the upstream files' (comments dropped).
  *
@@ -17,7 +18,10 @@
  * kubernetes/website content/en/examples/application/deployment.yaml,
  * kubernetes/website content/en/examples/application/deployment-update.yaml,
  * kubernetes/website content/en/examples/application/web/web.yaml,
- * kubernetes/website content/en/examples/application/web/web-parallel.yaml.
+ * kubernetes/website content/en/examples/application/web/web-parallel.yaml,
+ * kubernetes/website content/en/examples/pods/storage/pv-volume.yaml,
+ * kubernetes/website content/en/examples/pods/storage/pv-claim.yaml,
+ * kubernetes/website content/en/examples/pods/storage/pv-pod.yaml.
  */
 
 import { FLANNEL_VERSION, KUBE_FLANNEL_YML } from './kube-flannel.ts';
@@ -394,6 +398,56 @@ ${parallel ? '  podManagementPolicy: "Parallel"\n' : ''}  replicas: 2
           storage: 1Gi
 `;
 
+/** "Configure a Pod to Use a PersistentVolume for Storage": a hostPath volume, a claim for it, a Pod that mounts the claim. */
+const PV_VOLUME = `apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: task-pv-volume
+  labels:
+    type: local
+spec:
+  storageClassName: manual
+  capacity:
+    storage: 10Gi
+  accessModes:
+    - ReadWriteOnce
+  hostPath:
+    path: "/mnt/data"
+`;
+
+const PV_CLAIM = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: task-pv-claim
+spec:
+  storageClassName: manual
+  accessModes:
+    - ReadWriteOnce
+  resources:
+    requests:
+      storage: 3Gi
+`;
+
+const PV_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: task-pv-pod
+spec:
+  volumes:
+    - name: task-pv-storage
+      persistentVolumeClaim:
+        claimName: task-pv-claim
+  containers:
+    - name: task-pv-container
+      image: nginx
+      ports:
+        - containerPort: 80
+          name: "http-server"
+      volumeMounts:
+        - mountPath: "/usr/share/nginx/html"
+          name: task-pv-storage
+`;
+
 /** kubernetes.io's examples, by their path under content/en/examples/. */
 const WEBSITE_EXAMPLES: Record<string, string> = {
 	'application/php-apache.yaml': PHP_APACHE,
@@ -404,6 +458,9 @@ const WEBSITE_EXAMPLES: Record<string, string> = {
 	'application/deployment-update.yaml': nginxDeployment('nginx:1.16.1'),
 	'application/web/web.yaml': webStatefulSet('app', 'registry.k8s.io/nginx-slim:0.21', false),
 	'application/web/web-parallel.yaml': webStatefulSet('app.kubernetes.io/name', 'registry.k8s.io/nginx-slim:0.24', true),
+	'pods/storage/pv-volume.yaml': PV_VOLUME,
+	'pods/storage/pv-claim.yaml': PV_CLAIM,
+	'pods/storage/pv-pod.yaml': PV_POD,
 };
 
 /** The prefixes under which the website's examples are served (k8s.io redirects to kubernetes.io). */

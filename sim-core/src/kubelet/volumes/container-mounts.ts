@@ -26,6 +26,8 @@ import { readTree } from './atomic-writer.ts';
 import type { NodeDisk } from '../../host/disk.ts';
 import { joinPath, volumeSubpathDir } from './paths.ts';
 import { mountsReadOnly, requiresRemount, volumeHostPath, volumeSpecOf } from './plugins.ts';
+import { claimHostPath, resolveClaim } from './persistent-claim.ts';
+import type { ObjectLookup } from './lookup.ts';
 
 /** CRI Mount (the fields modelled). */
 interface CriMount {
@@ -62,7 +64,7 @@ function copyOnDisk(disk: NodeDisk, from: string, to: string): boolean {
 }
 
 /** makeMounts: the mounts of `container` (index in the pod's volumeMounts order gives the subpath directory). */
-export function makeMounts(pod: Pod, container: Container, ctx: { disk?: NodeDisk; env: Array<{ name: string; value: string }> }): MakeMountsResult {
+export function makeMounts(pod: Pod, container: Container, ctx: { disk?: NodeDisk; env: Array<{ name: string; value: string }>; lookup?: ObjectLookup }): MakeMountsResult {
 	const uid = pod.metadata.uid ?? '';
 	const mounts: CriMount[] = [];
 	const volumes = pod.spec.volumes ?? [];
@@ -71,7 +73,9 @@ export function makeMounts(pod: Pod, container: Container, ctx: { disk?: NodeDis
 		const volume = volumes.find((v) => v.name === mount.name);
 		if (!volume) return { ok: false, error: `cannot find volume "${mount.name}" to mount into container "${container.name}"` };
 		const spec = volumeSpecOf(volume);
-		let hostPath = volumeHostPath(spec, uid);
+		// A claim is mounted from its PersistentVolume's own path on the node (a hostPath or local volume).
+		const claimPath = spec.plugin === 'persistent-volume-claim' && ctx.lookup ? claimHostPath(resolveClaim(ctx.lookup, pod.metadata.namespace ?? 'default', spec.claimName, spec.readOnly)) : undefined;
+		let hostPath = claimPath ?? volumeHostPath(spec, uid);
 		let subPath = mount.subPath ?? '';
 		if (mount.subPathExpr) {
 			const expanded = expandSubPathExpr(mount.subPathExpr, ctx.env);

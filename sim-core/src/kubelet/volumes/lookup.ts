@@ -13,15 +13,18 @@
  * pkg/kubelet/secret/secret_manager.go,
  * pkg/kubelet/util/manager/watch_based_manager.go.
  */
-import type { ConfigMap, Secret } from '../../api/types.ts';
+import type { ConfigMap, KubeObject, Secret } from '../../api/types.ts';
 
 /** The result of reading one object. */
 export type LookupResult<T> = { ok: true; object: T } | { ok: false; notFound: boolean; error: string };
 
-/** Reads ConfigMaps and Secrets in the pod's namespace. */
+/** Reads ConfigMaps, Secrets and PersistentVolumeClaims in the pod's namespace, and the PersistentVolumes its claims are bound to. */
 export interface ObjectLookup {
 	configMap(namespace: string, name: string): LookupResult<ConfigMap>;
 	secret(namespace: string, name: string): LookupResult<Secret>;
+	/** Read straight from the API server, as the populator does; errors are the API server's (`persistentvolumeclaims "x" not found`). */
+	persistentVolumeClaim(namespace: string, name: string): LookupResult<KubeObject>;
+	persistentVolume(name: string): LookupResult<KubeObject>;
 }
 
 /** The NotFound error of the kubelet's object caches (apierrors.NewNotFound with the singular resource). */

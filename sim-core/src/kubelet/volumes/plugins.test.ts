@@ -38,6 +38,8 @@ function lookup(objects: Array<ConfigMap | Secret>): ObjectLookup {
 			const o = find('Secret', ns, name);
 			return o ? { ok: true, object: o as Secret } : notFoundError('secret', name);
 		},
+		persistentVolumeClaim: (_ns, name) => ({ ok: false, notFound: true, error: `persistentvolumeclaims "${name}" not found` }),
+		persistentVolume: (name) => ({ ok: false, notFound: true, error: `persistentvolumes "${name}" not found` }),
 	};
 }
 
@@ -221,7 +223,8 @@ describe('plugin selection (FindPluginBySpec)', () => {
 		[{ name: 'a', emptyDir: {} }, 'kubernetes.io/empty-dir'],
 		[{ name: 'a' }, 'kubernetes.io/empty-dir'],
 		[{ name: 'a', hostPath: { path: '/x' } }, 'kubernetes.io/host-path'],
-		[{ name: 'a', persistentVolumeClaim: { claimName: 'data' } }, 'unsupported'],
+		[{ name: 'a', persistentVolumeClaim: { claimName: 'data' } }, 'persistent-volume-claim'],
+		[{ name: 'a', nfs: { server: 'x', path: '/' } }, 'unsupported'],
 	])('%j is handled by %s', (volume, plugin) => {
 		expect(volumeSpecOf(volume as Volume).plugin).toBe(plugin);
 	});

@@ -1,9 +1,10 @@
 /**
  * The volume plugins this kubelet has, and the one that handles each of a
- * pod's volumes: configMap, secret, projected, downwardAPI, emptyDir and
- * hostPath. Other kinds (persistentVolumeClaim, csi, nfs, ephemeral,
- * image...) need storage the simulation does not model: they are set up
- * as empty directories, and the kubelet's journal says so.
+ * pod's volumes: configMap, secret, projected, downwardAPI, emptyDir,
+ * hostPath, and persistentVolumeClaim (followed to its PersistentVolume's
+ * hostPath or local path, ./persistent-claim.ts). Other kinds (csi, nfs,
+ * ephemeral, image...) need storage the simulation does not model: they
+ * are set up as empty directories, and the kubelet's journal says so.
  *
  * SetUp writes the volume's files into its directory on the node
  * (paths.ts); configMap, secret, downwardAPI and projected volumes are
@@ -22,6 +23,7 @@ import { setUpHostPath, type HostPathSource } from './hostpath.ts';
 import type { ObjectLookup } from './lookup.ts';
 import type { NodeDisk } from '../../host/disk.ts';
 import { podVolumeDir, type VolumePluginName } from './paths.ts';
+import { resolveClaim } from './persistent-claim.ts';
 import { projectedPayload, type ProjectedContext, type ProjectedSource } from './projected.ts';
 import { secretVolumePayload, type SecretSource } from './secret.ts';
 
@@ -33,10 +35,12 @@ export type VolumeSpec =
 	| { name: string; plugin: 'kubernetes.io/downward-api'; downwardAPI: DownwardApiSource }
 	| { name: string; plugin: 'kubernetes.io/empty-dir'; emptyDir: EmptyDirSource }
 	| { name: string; plugin: 'kubernetes.io/host-path'; hostPath: HostPathSource }
+	/** A claim: the plugin is its PersistentVolume's, found when the volume is set up. */
+	| { name: string; plugin: 'persistent-volume-claim'; claimName: string; readOnly: boolean }
 	/** A kind of volume the simulation does not model (set up as an empty directory). */
 	| { name: string; plugin: 'unsupported'; kind: string };
 
-const SOURCE_KEYS = ['configMap', 'secret', 'projected', 'downwardAPI', 'emptyDir', 'hostPath'] as const;
+const SOURCE_KEYS = ['configMap', 'secret', 'projected', 'downwardAPI', 'emptyDir', 'hostPath', 'persistentVolumeClaim'] as const;
 
 function record(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -51,6 +55,8 @@ export function volumeSpecOf(volume: Volume): VolumeSpec {
 	if (record(volume.downwardAPI)) return { name, plugin: 'kubernetes.io/downward-api', downwardAPI: volume.downwardAPI as DownwardApiSource };
 	if (record(volume.emptyDir) || volume.emptyDir === null) return { name, plugin: 'kubernetes.io/empty-dir', emptyDir: (volume.emptyDir as EmptyDirSource | null) ?? {} };
 	if (record(volume.hostPath)) return { name, plugin: 'kubernetes.io/host-path', hostPath: volume.hostPath as HostPathSource };
+	const claim = record(volume.persistentVolumeClaim);
+	if (claim) return { name, plugin: 'persistent-volume-claim', claimName: String(claim.claimName ?? ''), readOnly: claim.readOnly === true };
 	const kind = Object.keys(volume).find((k) => k !== 'name' && !(SOURCE_KEYS as readonly string[]).includes(k)) ?? 'emptyDir';
 	// A volume with no source at all is an emptyDir (API defaulting).
 	if (kind === 'emptyDir') return { name, plugin: 'kubernetes.io/empty-dir', emptyDir: {} };
@@ -73,6 +79,8 @@ export function volumeHostPath(spec: VolumeSpec, podUid: string): string {
 		case 'kubernetes.io/host-path':
 			return spec.hostPath.path ?? '';
 		case 'unsupported':
+		case 'persistent-volume-claim':
+			// A claim's own path is known once it is resolved (claimHostPath); until then, and for unmodelled storage, an empty directory.
 			return podVolumeDir(podUid, 'kubernetes.io/empty-dir', spec.name);
 		default:
 			return podVolumeDir(podUid, spec.plugin as VolumePluginName, spec.name);
@@ -86,8 +94,13 @@ export interface SetUpContext extends ProjectedContext {
 	disk?: NodeDisk;
 }
 
-/** The result of one SetUp: whether files changed on disk, or the plugin's error. */
-type SetUpResult = { ok: true; changed: boolean } | { ok: false; error: string };
+/**
+ * The result of one SetUp: whether files changed on disk, or the plugin's
+ * error. `unprocessed`: the volume could not even be resolved (a claim not
+ * bound yet), which the populator retries quietly rather than as a failed
+ * mount.
+ */
+type SetUpResult = { ok: true; changed: boolean } | { ok: false; error: string; unprocessed?: boolean };
 
 /** The files a payload-based volume should hold now. */
 export function volumePayload(spec: VolumeSpec, pod: Pod, ctx: SetUpContext): PayloadResult | undefined {
@@ -120,6 +133,16 @@ export function setUpVolume(spec: VolumeSpec, pod: Pod, ctx: SetUpContext): SetU
 	if (spec.plugin === 'kubernetes.io/host-path') {
 		const error = setUpHostPath(spec.hostPath, ctx.disk);
 		return error ? { ok: false, error } : { ok: true, changed: false };
+	}
+	if (spec.plugin === 'persistent-volume-claim') {
+		const source = resolveClaim(ctx.lookup, pod.metadata.namespace ?? 'default', spec.claimName, spec.readOnly);
+		if (!source.ok) return { ...source, unprocessed: true };
+		if (source.kind === 'hostPath') {
+			const error = setUpHostPath(source.hostPath, ctx.disk);
+			return error ? { ok: false, error } : { ok: true, changed: false };
+		}
+		// A local volume's path is the administrator's to prepare; the kubelet only checks it is there.
+		if (source.kind === 'local') return ctx.disk.exists(source.path) ? { ok: true, changed: false } : { ok: false, error: `path "${source.path}" does not exist` };
 	}
 	const error = setUpEmptyDir(dir, ctx.disk);
 	return error ? { ok: false, error } : { ok: true, changed: false };

@@ -46,6 +46,8 @@ function lookup(configMaps: () => ConfigMap[]): ObjectLookup {
 			return found ? { ok: true, object: found } : notFoundError('configmap', name);
 		},
 		secret: (_ns, name) => notFoundError('secret', name),
+		persistentVolumeClaim: (_ns, name) => ({ ok: false, notFound: true, error: `persistentvolumeclaims "${name}" not found` }),
+		persistentVolume: (name) => ({ ok: false, notFound: true, error: `persistentvolumes "${name}" not found` }),
 	};
 }
 

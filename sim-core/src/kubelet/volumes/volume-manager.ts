@@ -73,6 +73,8 @@ interface VolumeState {
 	lastErrorMs?: number;
 	durationBeforeRetryMs?: number;
 	lastError?: string;
+	/** The populator could not resolve the volume (its claim is not bound): retried every pass, no event. */
+	unprocessed?: boolean;
 }
 
 /** The volume manager's memory of one pod. Plain JSON, kept in the pod worker. */
@@ -151,6 +153,8 @@ interface MountOutcome {
 	remount: boolean;
 	ok: boolean;
 	error?: string;
+	/** The volume could not be resolved yet (the populator's error, not a failed mount). */
+	unprocessed?: boolean;
 	/** Files changed on the node. */
 	changed?: boolean;
 	/** The back-off the failure starts (ms). */
@@ -208,8 +212,21 @@ export function reconcilePod(state: PodVolumes, pod: Pod, ctx: ReconcileContext)
 			delete v.lastErrorMs;
 			delete v.durationBeforeRetryMs;
 			delete v.lastError;
+			delete v.unprocessed;
 			outcomes.push({ volume: spec.name, spec, remount, ok: true, changed: result.changed });
+		} else if (result.unprocessed) {
+			// desired_state_of_world_populator: the volume is not added to the desired state; its loop tries again in 100 ms, no back-off.
+			v.lastErrorMs = ctx.nowMs;
+			v.durationBeforeRetryMs = 0;
+			v.lastError = result.error;
+			v.unprocessed = true;
+			outcomes.push({ volume: spec.name, spec, remount, ok: false, error: result.error, unprocessed: true });
 		} else {
+			// A volume resolved at last whose set-up fails starts its back-off afresh.
+			if (v.unprocessed) {
+				delete v.unprocessed;
+				delete v.durationBeforeRetryMs;
+			}
 			recordFailure(v, ctx.nowMs, result.error);
 			outcomes.push({ volume: spec.name, spec, remount, ok: false, error: result.error, durationBeforeRetryMs: v.durationBeforeRetryMs });
 		}
@@ -253,5 +270,6 @@ export function pollNoticesAtMs(sinceMs: number, mountedMs: number): number {
 
 /** The error WaitForAttachAndMount returns when its wait times out (wrapping context.DeadlineExceeded). */
 export function waitTimeoutError(state: PodVolumes): string {
-	return `unmounted volumes=[${unmountedVolumes(state).join(' ')}], unattached volumes=[], failed to process volumes=[]: context deadline exceeded`;
+	const unprocessed = Object.keys(state.volumes).filter((name) => state.volumes[name].unprocessed).sort();
+	return `unmounted volumes=[${unmountedVolumes(state).join(' ')}], unattached volumes=[], failed to process volumes=[${unprocessed.join(' ')}]: context deadline exceeded`;
 }

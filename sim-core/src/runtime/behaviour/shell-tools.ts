@@ -1,8 +1,8 @@
 /**
  * The userland tools a container command may call, run directly or from
  * a shell script: echo, printf, sleep, date, hostname, id, env, cat, ls,
- * ps, seq, uname, cp, the network clients without a network (wget, nslookup,
- * curl), and the file tools whose effects the interpreter applies. Each
+ * ps, seq, uname, cp, tar (behaviour/tar.ts), the network clients without
+ * a network (wget, nslookup, curl), and the file tools whose effects the interpreter applies. Each
  * answers in the dialect of the image's base: busybox applets or GNU
  * coreutils (Debian, Ubuntu), whose messages and exit codes differ.
  *
@@ -14,6 +14,7 @@ import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOp
 import { formatDateCommand } from './time-formats.ts';
 import { listDirectory, normalizePath, readFile } from './rootfs.ts';
 import { envValue, usesBusybox } from './userland.ts';
+import { runTar } from './tar.ts';
 
 /** Runs `argv` if it is one of the userland tools; undefined if it is another program. */
 export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, argv: string[], wallMs: number, options: RunOptions, out: OutputLine[]): CommandOutcome | undefined {
@@ -120,6 +121,13 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 		}
 		case 'cat': {
 			let status = 0;
+			// No file (or `-`): standard input, when an exec streams one.
+			if (options.stdin !== undefined && (args.length === 0 || args.includes('-'))) {
+				const lines = options.stdin.split('\n');
+				if (lines[lines.length - 1] === '') lines.pop();
+				for (const line of lines) print(line);
+				if (args.length === 0) return done(0);
+			}
 			for (const path of args.filter((a) => !a.startsWith('-'))) {
 				const content = readFile(image, ctx, files, path);
 				if (content === undefined) {
@@ -157,6 +165,8 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			}
 			return { kind: 'done', status, out, files: written };
 		}
+		case 'tar':
+			return runTar(image, ctx, files, args, wallMs, options.stdin, out);
 		case 'ls': {
 			const targets = args.filter((a) => !a.startsWith('-'));
 			const long = args.some((a) => a.startsWith('-') && a.includes('l'));

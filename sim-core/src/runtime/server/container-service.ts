@@ -214,7 +214,7 @@ export function containerStatus(ctx: CriService, id: string): CriResult<Containe
 }
 
 /** CRI ExecSync: runs a command inside a running container (exec probes, `kubectl exec`). Time does not pass. */
-export function execSync(ctx: CriService, id: string, argv: string[]): CriResult<ExecResult> {
+export function execSync(ctx: CriService, id: string, argv: string[], stdin?: string): CriResult<ExecResult> {
 	if (!ctx.up) return ctx.down();
 	const c = ctx.host.containers[id];
 	if (!c) return { ok: false, error: errors.containerNotFound(id) };
@@ -238,7 +238,7 @@ export function execSync(ctx: CriService, id: string, argv: string[]): CriResult
 		for (const [path, content] of Object.entries(networked.files ?? {})) c.files[path.startsWith('/') ? path : `${(c.ctx.workingDir || '').replace(/\/$/, '')}/${path}`] = content;
 		return { ok: true, value: { exitCode: networked.exitCode, stdout: networked.stdout, stderr: networked.stderr } };
 	}
-	const result = programExecSync(host, argv, ctx.nowMs);
+	const result = programExecSync(host, argv, ctx.nowMs, stdin);
 	syncContainerMounts(ctx, c, image);
 	if (!result.ok) return { ok: false, error: errors.execSyncNotFound(ctx.newId(), result.notFound) };
 	// The command may have changed files the process watches.

@@ -44,15 +44,15 @@ describe('the default profile', () => {
 	it.each([
 		['preEnqueue', ['SchedulingGates']],
 		['queueSort', ['PrioritySort']],
-		['preFilter', ['NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity']],
-		['filter', ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity']],
+		['preFilter', ['NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeBinding', 'PodTopologySpread', 'InterPodAffinity']],
+		['filter', ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeBinding', 'PodTopologySpread', 'InterPodAffinity']],
 		['postFilter', ['DefaultPreemption']],
 		['preScore', ['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity', 'NodeResourcesBalancedAllocation']],
 		['score', ['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity', 'NodeResourcesBalancedAllocation', 'ImageLocality']],
 		['bind', ['DefaultBinder']],
 		['reserve', []],
 		['permit', []],
-		['preBind', []],
+		['preBind', ['VolumeBinding']],
 		['postBind', []],
 	])('expands MultiPoint into %s: %j', (point, expected) => {
 		const lists: Record<string, Array<{ name: string }>> = {
@@ -81,7 +81,7 @@ describe('the default profile', () => {
 		expect({ parallelism: c.parallelism, percentageOfNodesToScore: c.percentageOfNodesToScore, podInitialBackoffMs: c.podInitialBackoffMs, podMaxBackoffMs: c.podMaxBackoffMs }).toEqual({ parallelism: 16, percentageOfNodesToScore: 0, podInitialBackoffMs: 1000, podMaxBackoffMs: 10_000 });
 		expect(c.leaderElection).toEqual({ leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, resourceName: 'kube-scheduler', resourceNamespace: 'kube-system' });
 		expect(c.profiles.map((p) => p.schedulerName)).toEqual(['default-scheduler']);
-		expect(c.warnings[0]).toContain('VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone, DynamicResources');
+		expect(c.warnings[0]).toContain('VolumeRestrictions, NodeVolumeLimits, VolumeZone, DynamicResources');
 	});
 });
 
@@ -123,9 +123,9 @@ describe('customizing a profile', () => {
 	});
 
 	it('leaves out, with a warning, a plugin the simulator does not implement', () => {
-		const c = completeConfig({ profiles: [{ plugins: { multiPoint: { enabled: [{ name: 'VolumeBinding' }] } } }] });
-		expect(c.warnings).toContain('profile "default-scheduler": plugin VolumeBinding is not simulated and was left out of multiPoint');
-		expect(c.profiles[0].plugins.multiPoint.enabled.map((p) => p.name)).not.toContain('VolumeBinding');
+		const c = completeConfig({ profiles: [{ plugins: { multiPoint: { enabled: [{ name: 'VolumeZone' }] } } }] });
+		expect(c.warnings).toContain('profile "default-scheduler": plugin VolumeZone is not simulated and was left out of multiPoint');
+		expect(c.profiles[0].plugins.multiPoint.enabled.map((p) => p.name)).not.toContain('VolumeZone');
 	});
 });
 

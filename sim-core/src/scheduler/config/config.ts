@@ -131,7 +131,7 @@ export function completeConfig(input: KubeSchedulerConfiguration | undefined): S
 		return { schedulerName, percentageOfNodesToScore: p.percentageOfNodesToScore, plugins, pluginArgs };
 	});
 	if (errors.length) throw new ConfigError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
-	const skipped = ['VolumeRestrictions', 'NodeVolumeLimits', 'VolumeBinding', 'VolumeZone', 'DynamicResources'];
-	warnings.unshift(`the default profile's ${skipped.join(', ')} plugins are not simulated (no volumes or DRA in this cluster)`);
+	const skipped = ['VolumeRestrictions', 'NodeVolumeLimits', 'VolumeZone', 'DynamicResources'];
+	warnings.unshift(`the default profile's ${skipped.join(', ')} plugins are not simulated (no CSI drivers, zones or DRA in this cluster)`);
 	return { parallelism: raw.parallelism ?? DEFAULT_PARALLELISM, percentageOfNodesToScore: percentage, podInitialBackoffMs: initial * 1000, podMaxBackoffMs: max * 1000, leaderElection, profiles, warnings };
 }

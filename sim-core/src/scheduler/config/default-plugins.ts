@@ -8,8 +8,8 @@
  * VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
  * PodTopologySpread (2), InterPodAffinity (2), [DynamicResources,]
  * DefaultPreemption, NodeResourcesBalancedAllocation (1), ImageLocality (1),
- * DefaultBinder. The volume and DRA plugins are not simulated and are left
- * out (see ../plugins/registry.ts).
+ * DefaultBinder. Of the volume and DRA plugins only VolumeBinding is
+ * simulated; the others are left out (see ../plugins/registry.ts).
  *
  * Mirrors pkg/scheduler/apis/config/v1/default_plugins.go
  * (getDefaultPlugins, mergePlugins, mergePluginSet).

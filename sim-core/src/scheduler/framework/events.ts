@@ -29,7 +29,7 @@ export const ActionType = {
 } as const;
 
 /** fwk.Update: every update bit. */
-const ACTION_UPDATE =
+export const ACTION_UPDATE =
 	ActionType.UpdateNodeAllocatable |
 	ActionType.UpdateNodeLabel |
 	ActionType.UpdateNodeTaint |
@@ -49,7 +49,7 @@ const ACTION_ALL = ActionType.Add | ActionType.Delete | ACTION_UPDATE;
  * both assigned and unscheduled pods; the queue emits `AssignedPod` or
  * `UnschedulablePod` (upstream's internal assignedPod / unschedulablePod).
  */
-type EventResource = 'Pod' | 'AssignedPod' | 'UnschedulablePod' | 'Node' | 'Namespace' | '*';
+type EventResource = 'Pod' | 'AssignedPod' | 'UnschedulablePod' | 'Node' | 'Namespace' | 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass' | '*';
 
 export interface ClusterEvent {
 	resource: EventResource;

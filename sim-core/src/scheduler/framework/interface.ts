@@ -155,6 +155,14 @@ export interface NodeInfoLister {
 }
 
 /** The informer caches plugins may read (the listers of upstream's SharedInformerFactory). */
+/** What the storage side of the cluster looks like to the plugin (the scheduler's informers). */
+export interface VolumeListers {
+	claim(namespace: string, name: string): KubeObject | undefined;
+	volumes(): KubeObject[];
+	volume(name: string): KubeObject | undefined;
+	storageClass(name: string): KubeObject | undefined;
+}
+
 export interface Listers {
 	namespace(name: string): KubeObject | undefined;
 	namespaces(): KubeObject[];
@@ -164,6 +172,8 @@ export interface Listers {
 	statefulSets(namespace: string): KubeObject[];
 	/** The informer's copy of a pod, by `namespace/name`. */
 	pod(key: string): Pod | undefined;
+	/** Claims, volumes and StorageClasses (VolumeBinding). */
+	volumes?: VolumeListers;
 }
 
 /** The part of the framework runtime preemption calls back into (fwk.Handle's Run* methods). */

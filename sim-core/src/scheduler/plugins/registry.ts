@@ -1,9 +1,10 @@
 /**
  * The in-tree registry: plugin name -> factory (args, handle) -> plugin.
  *
- * The default profile's volume and DRA plugins (VolumeRestrictions,
- * NodeVolumeLimits, VolumeBinding, VolumeZone, DynamicResources) are not
- * simulated: the simulated cluster has no PersistentVolumes, CSI drivers or
+ * VolumeBinding is simulated (PersistentVolumeClaims and the volumes they
+ * bind to). The default profile's other volume and DRA plugins
+ * (VolumeRestrictions, NodeVolumeLimits, VolumeZone, DynamicResources) are
+ * not: the simulated cluster has no CSI drivers, attach limits, zones or
  * ResourceClaims. They are listed in NOT_SIMULATED so a configuration that
  * names them is told so, and they are left out of every profile rather than
  * passing silently.
@@ -26,6 +27,7 @@ import { PodTopologySpread, type PodTopologySpreadArgs } from './pod-topology-sp
 import { PrioritySort } from './priority-sort.ts';
 import { SchedulingGates } from './scheduling-gates.ts';
 import { TaintToleration } from './taint-toleration.ts';
+import { VolumeBinding } from './volume-binding.ts';
 
 /** NewInTreeRegistry. */
 export function newInTreeRegistry(): Map<string, PluginFactory> {
@@ -38,6 +40,7 @@ export function newInTreeRegistry(): Map<string, PluginFactory> {
 		[Names.NodeAffinity, (args) => new NodeAffinity(args as NodeAffinityArgs | undefined)],
 		[Names.NodePorts, () => new NodePorts()],
 		[Names.NodeResourcesFit, (args) => new NodeResourcesFit(args as NodeResourcesFitArgs | undefined)],
+		[Names.VolumeBinding, (_args, handle) => new VolumeBinding(handle)],
 		[Names.PodTopologySpread, (args, handle) => new PodTopologySpread(args as PodTopologySpreadArgs | undefined, handle)],
 		[Names.InterPodAffinity, (args, handle) => new InterPodAffinity(args as InterPodAffinityArgs | undefined, handle)],
 		[Names.DefaultPreemption, (args, handle) => new DefaultPreemption(args as DefaultPreemptionArgs | undefined, handle)],
@@ -47,5 +50,5 @@ export function newInTreeRegistry(): Map<string, PluginFactory> {
 	]);
 }
 
-/** Upstream in-tree plugins this simulator does not implement (no volumes, CSI or DRA here). */
-export const NOT_SIMULATED: ReadonlySet<string> = new Set([Names.VolumeRestrictions, Names.NodeVolumeLimits, Names.VolumeBinding, Names.VolumeZone, Names.DynamicResources]);
+/** Upstream in-tree plugins this simulator does not implement (no CSI, attach limits, zones or DRA here). */
+export const NOT_SIMULATED: ReadonlySet<string> = new Set([Names.VolumeRestrictions, Names.NodeVolumeLimits, Names.VolumeZone, Names.DynamicResources]);

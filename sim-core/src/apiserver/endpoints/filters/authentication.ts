@@ -30,6 +30,10 @@ export class Authentication {
 
 	/** The authenticator union: certificate, then bearer token, then anonymous; a bad token is a 401. */
 	authenticate(caller: Caller): Caller | ApiResponse {
+		if (caller.certificateError !== undefined) {
+			this.server.emit({ action: 'authenticate', msg: `unable to authenticate the request: [${caller.certificateError}]` });
+			return errors.unauthorized();
+		}
 		if (caller.bearerToken === undefined) return caller;
 		const result = authenticateRequest(caller.user, caller.bearerToken, (token) => this.checkToken(token));
 		if (!result.ok) {

@@ -1,6 +1,6 @@
 /**
- * PUT of an existing object (and of its status and finalize
- * subresources): the stored object supplies what the server owns (uid,
+ * PUT of an existing object (and of its status, finalize, approval and
+ * ephemeralcontainers subresources): the stored object supplies what the server owns (uid,
  * creationTimestamp, deletion marks, generation); a resourceVersion that
  * is not the stored one is a 409 Conflict. Then mutating admission, the
  * strategy (status updates keep everything but status; main updates keep
@@ -83,6 +83,12 @@ export function update(scope: RequestScope, request: ApiRequest, info: ResourceI
 		if (strategy.prepareForStatusUpdate) strategy.prepareForStatusUpdate(obj, old, ctx);
 		else obj = { ...mutable, metadata: { ...old.metadata, ...pickMetaForStatus(obj.metadata) } } as KubeObject;
 		fieldErrors = strategy.validateStatusUpdate?.(obj, old, ctx) ?? [];
+	} else if (request.subresource === 'approval' && strategy.prepareForApprovalUpdate) {
+		strategy.prepareForApprovalUpdate(obj, old, ctx);
+		fieldErrors = strategy.validateApprovalUpdate?.(obj, old, ctx) ?? [];
+	} else if (request.subresource === 'ephemeralcontainers' && strategy.prepareForEphemeralContainersUpdate) {
+		strategy.prepareForEphemeralContainersUpdate(obj, old, ctx);
+		fieldErrors = strategy.validateEphemeralContainersUpdate?.(obj, old, ctx) ?? [];
 	} else {
 		if (strategy.hasStatusSubresource) {
 			// An object nobody has reported status for yet has none: keep it that way (deepCopy() cannot copy undefined).
