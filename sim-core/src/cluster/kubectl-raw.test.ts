@@ -15,6 +15,11 @@ describe('kubectl get --raw', () => {
 		const pods = JSON.parse(cluster.exec('kubectl get --raw /api/v1/namespaces/kube-system/pods').stdout) as { kind: string; items: unknown[] };
 		expect(pods.kind).toBe('PodList');
 		expect(pods.items.length).toBeGreaterThan(5);
+		// The root lists every path the server answers, sorted; each one listed answers.
+		const root = JSON.parse(cluster.exec('kubectl get --raw /').stdout) as { paths: string[] };
+		expect(root.paths).toEqual([...root.paths].sort());
+		expect(root.paths).toEqual(expect.arrayContaining(['/api', '/api/v1', '/apis', '/apis/apps', '/apis/apps/v1', '/healthz', '/livez/etcd', '/readyz/shutdown', '/metrics', '/version']));
+		for (const path of root.paths) expect(cluster.exec(`kubectl get --raw ${path}`).exitCode, path).toBe(0);
 		// The request is kubectl's in the trace, not curl's.
 		expect(cluster.trace().some((e) => e.component === 'kubectl' && /pods/.test(e.msg))).toBe(true);
 	});

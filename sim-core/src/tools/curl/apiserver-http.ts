@@ -27,9 +27,9 @@ import { parseYaml } from '../../yaml/index.ts';
 import { httpDate } from '../../golang/time.ts';
 import { goMarshalIndent } from '../../golang/json.ts';
 import { utf8Length } from '../../golang/utf8.ts';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.ts';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths } from './discovery.ts';
 import { RESOURCES } from '../../api/resources.ts';
-import { probe } from './health.ts';
+import { probe, probeChecks } from './health.ts';
 import { ANONYMOUS, defaultAuthorizeNonResource, flowSchemaFor, nameUuid } from './identity.ts';
 import { parseApiPath, patchTypeOf, type NonResourceRequest } from './paths.ts';
 import { goJsonSyntaxError } from './json-syntax.ts';
@@ -249,6 +249,8 @@ export class ApiServerHttp {
 		}
 		if (path === '/api') return json(apiVersions(`${this.deps.apiServer.ip}:${this.deps.apiServer.port}`));
 		const apiServices = this.deps.apiService ?? (() => 'absent' as const);
+		// The root lists the server's paths, indented whatever the client asked (responsewriters.WriteRawJSON).
+		if (path === '/') return this.finish(200, [...headers, ['content-type', 'application/json'], ...flowHeaders], goMarshalIndent(rootPaths(apiServices, probeChecks)));
 		if (path === '/apis') return json(apiGroupList(apiServices));
 		const core = /^\/api\/([^/]+)$/.exec(path);
 		if (core) {

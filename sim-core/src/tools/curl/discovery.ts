@@ -61,6 +61,22 @@ function servedGroups(apiServices: ApiServiceLookup): Array<{ name: string; vers
 		.sort((a, b) => (GROUP_PRIORITY[b.name] ?? 0) - (GROUP_PRIORITY[a.name] ?? 0) || (a.name < b.name ? -1 : 1));
 }
 
+/**
+ * `/`: every path the server has a handler for, sorted, as the root
+ * handler lists them (PathRecorderMux.ListedPaths): discovery, each served
+ * group and group version, the probes and each of their checks, metrics
+ * and version. A real server also lists /logs, /metrics/slis, /openapi/v2
+ * and v3 and the service account issuer's /.well-known/openid-configuration
+ * and /openid/v1/jwks; this one does not serve those, so it does not list
+ * them.
+ */
+export function rootPaths(apiServices: ApiServiceLookup, probeChecks: (probe: 'healthz' | 'livez' | 'readyz') => string[]): GoJsonValue {
+	const paths = ['/api', '/api/v1', '/apis', '/apis/', '/metrics', '/version'];
+	for (const g of servedGroups(apiServices)) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${g.version}`);
+	for (const probe of ['healthz', 'livez', 'readyz'] as const) paths.push(`/${probe}`, ...probeChecks(probe).map((check) => `/${probe}/${check}`));
+	return { paths: [...new Set(paths)].sort() };
+}
+
 /** `/api`: the core group's versions and where to reach the server. */
 export function apiVersions(serverAddress: string): GoJsonValue {
 	return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
