@@ -24,6 +24,7 @@ import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { errorText, resolveResourceType } from '../resource-args.ts';
 import { fieldDescription, TYPE_DESCRIPTIONS } from './explain-descriptions.ts';
+import { enumOf } from './explain-enums.ts';
 
 /** plaintext.tmpl typeGuess for a schema field type. */
 function typeGuess(type: FieldType): string {
@@ -87,13 +88,21 @@ function descriptionBlock(parts: Array<string | undefined>): string {
 	return `DESCRIPTION:\n${indent(wrapText(text || '<empty>', 76), 4)}\n`;
 }
 
+/** extractEnum in a field list: `enum: a, b, c, d, ....` on its own line, at the field's indent (at most four values). */
+function shortEnum(type: FieldType, indentAmount: number): string {
+	const values = enumOf(type.go);
+	if (!values) return '';
+	const shown = values.slice(0, 4).join(', ');
+	return `\n${' '.repeat(indentAmount)}enum: ${shown}${values.length > 4 ? ', ....' : ''}`;
+}
+
 /** plaintext.tmpl fieldList: fields sorted, `-required-` marked; each with its description (long form), or nested when recursive, cycles cut. */
 function fieldList(schema: TypeSchema, level: number, recursive: boolean, history: Set<string>): string {
 	let out = '';
 	for (const name of [...schema.fields.keys()].sort()) {
 		const field = schema.fields.get(name);
 		if (!field) continue;
-		out += `${'  '.repeat(level)}${name}\t<${typeGuess(field.type)}>${field.required ? ' -required-' : ''}\n`;
+		out += `${'  '.repeat(level)}${name}\t<${typeGuess(field.type)}>${field.required ? ' -required-' : ''}${shortEnum(field.type, level * 2)}\n`;
 		if (!recursive) out += `${indent(wrapText(fieldDescription(schema.key, name) ?? '<no description>', 78 - level * 2), level * 2 + 2)}\n\n`;
 		const nested = structOf(field.type);
 		// The template stops at a type already on the path (a cycle); 32 levels bound the walk besides.
@@ -128,7 +137,9 @@ function runExplain(invocation: KubectlInvocation): CommandResult {
 		const owner: TypeSchema = current!;
 		current = structOf(field.type);
 		if (i === path.length - 1) {
-			out += `FIELD: ${path[i]} <${typeGuess(field.type)}>\n\n\n`;
+			// extractEnum in the long view: `ENUM:` and one value a line, between the FIELD line and the blank line.
+			const values = enumOf(field.type.go);
+			out += `FIELD: ${path[i]} <${typeGuess(field.type)}>\n${values ? `ENUM:${values.map((v) => `\n    ${v}`).join('')}` : ''}\n\n`;
 			description = [fieldDescription(owner.key, path[i]), current ? TYPE_DESCRIPTIONS[current.key] : undefined];
 		}
 		if (!current && i < path.length - 1) return { stdout: '', stderr: errorText([`field "${path[i + 1]}" does not exist`]), exitCode: 1 };

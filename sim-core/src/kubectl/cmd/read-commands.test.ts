@@ -439,7 +439,17 @@ describe('kubectl explain', () => {
 	});
 
 	it('nests fields with --recursive, without descriptions', () => {
-		expect(kubectlFixture().kubectl('explain deploy.spec.strategy --recursive').stdout).toContain('FIELDS:\n  rollingUpdate\t<RollingUpdateDeployment>\n    maxSurge\t<IntOrString>\n    maxUnavailable\t<IntOrString>\n  type\t<string>\n\n');
+		expect(kubectlFixture().kubectl('explain deploy.spec.strategy --recursive').stdout).toContain('FIELDS:\n  rollingUpdate\t<RollingUpdateDeployment>\n    maxSurge\t<IntOrString>\n    maxUnavailable\t<IntOrString>\n  type\t<string>\n  enum: Recreate, RollingUpdate\n\n');
+	});
+
+	it("prints an enum type's values: ENUM one a line under FIELD, `enum:` at most four in a field list", () => {
+		expect(kubectlFixture().kubectl('explain pod.spec.restartPolicy').stdout).toContain('FIELD: restartPolicy <string>\nENUM:\n    Always\n    Never\n    OnFailure\n\nDESCRIPTION:\n');
+		const spec = kubectlFixture().kubectl('explain pod.spec').stdout;
+		expect(spec).toContain('  dnsPolicy\t<string>\n  enum: ClusterFirst, ClusterFirstWithHostNet, Default, None\n    ');
+		expect(kubectlFixture().kubectl('explain pv.spec.hostPath').stdout).toContain('  type\t<string>\n  enum: "", BlockDevice, CharDevice, Directory, ....\n');
+		// An array's values are its items' enum, which explain does not print; a plain string has none.
+		expect(kubectlFixture().kubectl('explain pvc.spec.accessModes').stdout).toContain('FIELD: accessModes <[]string>\n\n\nDESCRIPTION:\n');
+		expect(kubectlFixture().kubectl('explain pod.spec.nodeName').stdout).toContain('FIELD: nodeName <string>\n\n\n');
 	});
 
 	it('rejects unknown fields and types', () => {
