@@ -86,6 +86,8 @@ describe('the story of a request', () => {
 		const title = await svg.locator('title').first().textContent();
 		expect(title).toMatch(/^What happened because of /);
 		await story.getByText(/^The \d+ steps as text$/).click();
+		// The list is drawn once the details element has opened (a render after the toggle).
+		await expect.poll(() => story.locator('.ca-story__text li').count(), { timeout: 20_000 }).toBeGreaterThan(10);
 		const steps = await story.locator('.ca-story__text li').allInnerTexts();
 		expect(steps[0]).toMatch(/^\+0 ms kubectl → kube-apiserver: POST \/apis\/apps\/v1\/namespaces\/default\/deployments$/);
 		expect(steps.some((t) => /kube-apiserver → etcd: txn put \/registry\/deployments\/default\/web/.test(t))).toBe(true);
