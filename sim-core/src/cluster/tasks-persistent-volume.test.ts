@@ -125,6 +125,21 @@ describe('what a claim waits for, and says', () => {
 		expect(run(cluster, "kubectl get pvc any gold -o jsonpath='{.items[*].spec.volumeName}'").stdout).toBe('small medium');
 	});
 
+	it('gives a claim that names no class the default StorageClass (DefaultStorageClass admission), and describes the class', () => {
+		run(cluster, 'kubectl create -f - <<EOF\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n  annotations:\n    storageclass.kubernetes.io/is-default-class: "true"\nprovisioner: example.com/nfs\nEOF');
+		run(cluster, 'kubectl create -f - <<EOF\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: defaulted\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\nEOF');
+		// An explicit "" asks for no class at all, and keeps it.
+		run(cluster, 'kubectl create -f - <<EOF\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: classless\nspec:\n  storageClassName: ""\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\nEOF');
+		expect(run(cluster, "kubectl get pvc defaulted classless -o jsonpath='{.items[*].spec.storageClassName}'").stdout).toBe('standard ');
+		cluster.settle({ maxMs: 10_000 });
+		// Its provisioner is not running here: the claim waits for it, as on a cluster without that driver.
+		expect(run(cluster, 'kubectl describe pvc defaulted').stdout).toMatch(/Normal\s+ExternalProvisioning\s+.*Waiting for a volume to be created either by the external provisioner 'example\.com\/nfs' or manually by the system administrator\./);
+		expect(run(cluster, 'kubectl describe sc standard').stdout).toBe(
+			'Name:                  standard\nIsDefaultClass:        Yes\nAnnotations:           storageclass.kubernetes.io/is-default-class=true\nProvisioner:           example.com/nfs\nParameters:            <none>\nAllowVolumeExpansion:  <unset>\nMountOptions:          <none>\nReclaimPolicy:         Delete\nVolumeBindingMode:     Immediate\nEvents:                <none>\n',
+		);
+		run(cluster, 'kubectl delete pvc defaulted classless; kubectl delete sc standard');
+	});
+
 	it('binds a WaitForFirstConsumer claim to a local volume on the node the scheduler picks', () => {
 		run(cluster, 'ssh node-2 sudo mkdir -p /mnt/disks/ssd1');
 		run(cluster, 'kubectl create -f - <<EOF\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: local-storage\nprovisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: WaitForFirstConsumer\nEOF');

@@ -14,8 +14,9 @@ import { priorityAdmission } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { certificateSubjectRestriction } from './certificate-subject-restriction.ts';
 import { storageObjectInUseProtection } from './storage-object-in-use-protection.ts';
+import { defaultStorageClass } from './default-storage-class.ts';
 
-/** NamespaceLifecycle, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, StorageObjectInUseProtection, CertificateSubjectRestriction. */
+/** NamespaceLifecycle, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, CertificateSubjectRestriction. */
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
-	return [namespaceLifecycle, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, storageObjectInUseProtection, certificateSubjectRestriction];
+	return [namespaceLifecycle, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, certificateSubjectRestriction];
 }

@@ -12,7 +12,7 @@ import { describeNode } from './node.ts';
 import { describeCronJob, describeDaemonSet, describeDeployment, describeJob, describeReplicaSet, describeStatefulSet } from './workloads.ts';
 import { describeEndpointSlice, describeEndpoints, describeService } from './network.ts';
 import { describeCertificateSigningRequest } from './certificates.ts';
-import { describePersistentVolume, describePersistentVolumeClaim } from './storage.ts';
+import { describePersistentVolume, describePersistentVolumeClaim, describeStorageClass } from './storage.ts';
 import { describeConfigMap, describeNamespace, describePriorityClass, describeSecret, describeServiceAccount } from './config.ts';
 import { describeRole, describeRoleBinding } from './rbac.ts';
 import { describeGeneric, describePodDisruptionBudget } from './generic.ts';
@@ -45,6 +45,7 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
 	'certificates.k8s.io/CertificateSigningRequest': describeCertificateSigningRequest,
 	'/PersistentVolume': describePersistentVolume,
 	'/PersistentVolumeClaim': describePersistentVolumeClaim,
+	'storage.k8s.io/StorageClass': describeStorageClass,
 	[`${RBAC}/Role`]: describeRole,
 	[`${RBAC}/ClusterRole`]: describeRole,
 	[`${RBAC}/RoleBinding`]: describeRoleBinding,

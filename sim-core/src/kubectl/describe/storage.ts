@@ -5,13 +5,15 @@
  * volume shows its class, phase, the claim it serves, its reclaim policy,
  * the node affinity a local volume pins it with, and its source (the host
  * path behind it). Either shows `Terminating (lasts 5s)` while its
- * protection finalizer holds it.
+ * protection finalizer holds it. A StorageClass shows whether it is the
+ * default, its provisioner and parameters, and how it binds.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
  * (describePersistentVolume, printVolumeNodeAffinity,
  * printHostPathVolumeSource, printLocalVolumeSource,
  * describePersistentVolumeClaim, printPersistentVolumeClaim, getPodsForPVC,
- * printPodsMultilineWithIndent).
+ * printPodsMultilineWithIndent, describeStorageClass, printAllowedTopologies),
+ * staging/src/k8s.io/kubectl/pkg/util/storage/storage.go (IsDefaultAnnotationText).
  */
 import type { KubeObject, Pod } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
@@ -19,6 +21,7 @@ import { compareGoStrings } from '../../golang/json.ts';
 import { translateTimestampSince } from '../printers/table-columns.ts';
 import { accessModesString, quantityString, storageClassOf } from '../printers/table-storage.ts';
 import { describeEvents, eventsFor } from './events.ts';
+import { formatLabels } from '../../api/labels.ts';
 import { goList, printAnnotationsMultiline, printLabelsMultiline, type DescribeContext, type DescribeResult } from './helpers.ts';
 import { LEVEL_0, LEVEL_1, LEVEL_2, PrefixWriter } from './prefix-writer.ts';
 
@@ -127,6 +130,46 @@ export function describePersistentVolumeClaim(obj: KubeObject, ctx: DescribeCont
 	w.write(LEVEL_0, 'Used By:\t');
 	if (pods.length === 0) w.write(LEVEL_0, '<none>\n');
 	pods.forEach((name, i) => w.write(LEVEL_0, `${i ? '\t' : ''}${name}\n`));
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+/** IsDefaultAnnotationText: `Yes` when the class is annotated the default (GA or beta annotation). */
+function isDefaultText(obj: KubeObject): string {
+	const a = obj.metadata.annotations ?? {};
+	return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true' ? 'Yes' : 'No';
+}
+
+/** describeStorageClass. */
+export function describeStorageClass(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const sc = obj as KubeObject & { provisioner?: string; parameters?: Record<string, string>; allowVolumeExpansion?: boolean; mountOptions?: string[]; reclaimPolicy?: string; volumeBindingMode?: string; allowedTopologies?: Json[] };
+	const events = eventsFor(obj, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${sc.metadata.name ?? ''}\n`);
+	w.write(LEVEL_0, `IsDefaultClass:\t${isDefaultText(sc)}\n`);
+	w.write(LEVEL_0, `Annotations:\t${formatLabels(sc.metadata.annotations)}\n`);
+	w.write(LEVEL_0, `Provisioner:\t${sc.provisioner ?? ''}\n`);
+	w.write(LEVEL_0, `Parameters:\t${formatLabels(sc.parameters)}\n`);
+	w.write(LEVEL_0, `AllowVolumeExpansion:\t${sc.allowVolumeExpansion === undefined ? '<unset>' : sc.allowVolumeExpansion ? 'True' : 'False'}\n`);
+	if (!sc.mountOptions?.length) w.write(LEVEL_0, 'MountOptions:\t<none>\n');
+	else {
+		w.write(LEVEL_0, 'MountOptions:\n');
+		for (const option of sc.mountOptions) w.write(LEVEL_1, `${option}\n`);
+	}
+	if (sc.reclaimPolicy !== undefined) w.write(LEVEL_0, `ReclaimPolicy:\t${sc.reclaimPolicy}\n`);
+	if (sc.volumeBindingMode !== undefined) w.write(LEVEL_0, `VolumeBindingMode:\t${sc.volumeBindingMode}\n`);
+	if (sc.allowedTopologies !== undefined) {
+		// printAllowedTopologies: one term a line, each key's values joined by commas.
+		w.write(LEVEL_0, 'AllowedTopologies:\t');
+		if (sc.allowedTopologies.length === 0) w.write(LEVEL_0, '<none>\n');
+		else {
+			w.write(LEVEL_0, '\n');
+			sc.allowedTopologies.forEach((term, i) => {
+				const expressions = (term.matchLabelExpressions as Json[] | undefined) ?? [];
+				w.write(LEVEL_1, `Term ${i}:\t${expressions.map((e) => `${String(e.key)} in [${((e.values as string[] | undefined) ?? []).join(', ')}]`).join('\n')}\n`);
+			});
+		}
+	}
 	if (events) describeEvents(events, w, ctx.nowMs);
 	return { ok: true, text: w.toString() };
 }
