@@ -3,7 +3,7 @@
  * namespace | configmap | secret generic|tls | service clusterip|nodeport|
  * loadbalancer|externalname | serviceaccount | job | cronjob | role |
  * clusterrole | rolebinding | clusterrolebinding | priorityclass |
- * poddisruptionbudget` (and `kubectl create token`, ./create-token.ts). Each
+ * poddisruptionbudget | ingress | quota` (and `kubectl create token`, ./create-token.ts). Each
  * generator builds the object kubectl would (./create-generators.ts), then
  * POSTs it unless `--dry-run=client`, and prints it: `deployment.apps/web
  * created`, or with `-o yaml` the object itself, which with
@@ -22,6 +22,7 @@ import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { readManifests, resolveResourceType } from '../resource-args.ts';
 import { addSourceToErr, callError, checkErr, plain, usageError, warningLines, wrap, type KubectlError } from './check-err.ts';
 import * as gen from './create-generators.ts';
+import { ingress, ingressProblem, quota } from './create-ingress.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, VALIDATE_FLAG, dryRunStrategy, toPrinter, validationDirective } from './print-flags.ts';
 import { isFatalCall, requestUrl, typed } from './resource-info.ts';
 import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
@@ -538,8 +539,42 @@ const pdbSub: Subcommand = {
 		}),
 };
 
+const ingressSub: Subcommand = {
+	name: 'ingress',
+	aliases: ['ing'],
+	summary: 'Create an ingress with the specified name',
+	usage: 'kubectl create ingress NAME --rule=host/path=service:port[,tls[=secret]]',
+	flags: [...GENERATOR_FLAGS, { name: 'class', kind: 'string' }, { name: 'rule', kind: 'stringArray', noSplit: true }, { name: 'default-backend', kind: 'string' }, { name: 'annotation', kind: 'stringArray', noSplit: true }],
+	run: (inv) =>
+		named(inv, 'kubectl create ingress', (name) => {
+			const rules = (inv.args.flags.rule as string[] | undefined) ?? [];
+			const annotations = (inv.args.flags.annotation as string[] | undefined) ?? [];
+			const defaultBackend = String(inv.args.flags['default-backend'] ?? '');
+			return runGenerator(
+				inv,
+				{ failPrefix: 'failed to create ingress: ', namespaced: true },
+				() => ingress(name, enforcedNamespace(inv), { ingressClass: String(inv.args.flags.class ?? ''), rules, annotations, defaultBackend }),
+				() => ingressProblem(rules, annotations, defaultBackend),
+			);
+		}),
+};
+
+const quotaSub: Subcommand = {
+	name: 'quota',
+	aliases: ['resourcequota'],
+	summary: 'Create a quota with the specified name',
+	usage: 'kubectl create quota NAME [--hard=key1=value1,key2=value2] [--scopes=Scope1,Scope2] [--dry-run=server|client|none]',
+	flags: [...GENERATOR_FLAGS, { name: 'hard', kind: 'string' }, { name: 'scopes', kind: 'string' }],
+	run: (inv) =>
+		named(inv, 'kubectl create quota', (name) =>
+			runGenerator(inv, { failPrefix: 'failed to create quota: ', namespaced: true }, () => quota(name, enforcedNamespace(inv), String(inv.args.flags.hard ?? ''), String(inv.args.flags.scopes ?? ''))),
+		),
+};
+
 const GENERATORS: Subcommand[] = [
 	pdbSub,
+	ingressSub,
+	quotaSub,
 	namespaceSub,
 	secretSub,
 	configMapSub,
@@ -561,8 +596,7 @@ const GENERATORS: Subcommand[] = [
  * subcommands as kubectl's help template lists them (cobra's sorted
  * commands, names padded to the longest, then three spaces and the short
  * description; pkg/util/templates templater.go cmdGroupsString). Only the
- * subcommands this simulation implements are listed (upstream also has
- * ingress and quota).
+ * subcommands are listed.
  */
 function createHelp(): string {
 	const subs = [...GENERATORS].sort((a, b) => (a.name < b.name ? -1 : 1));

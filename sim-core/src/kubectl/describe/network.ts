@@ -1,11 +1,16 @@
 /**
- * `kubectl describe` for services, endpoints and endpointslices. A service's
- * `Endpoints:` line comes from its EndpointSlices (the ready addresses of
- * each port, at most three).
+ * `kubectl describe` for services, endpoints, endpointslices, ingresses and
+ * ingress classes. A service's `Endpoints:` line comes from its
+ * EndpointSlices (the ready addresses of each port, at most three); so does
+ * each backend of an ingress rule, `web:80 (10.244.1.2:80)`, or the error
+ * reading its Service. Without an ingress controller an Ingress has no
+ * Address, as on a cluster without one.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
  * (describeService, buildIngressString, formatEndpointSlices,
- * describeEndpoints, describeEndpointSliceV1).
+ * describeEndpoints, describeEndpointSliceV1, describeIngressV1,
+ * describeBackendV1, serviceBackendStringer, describeIngressTLSV1,
+ * ingressLoadBalancerStatusStringerV1, describeIngressClassV1).
  */
 import type { EndpointSlice, Endpoints, KubeList, KubeObject, Service } from '../../api/types.ts';
 import { formatLabels } from '../../api/labels.ts';
@@ -157,6 +162,85 @@ export function describeEndpointSlice(obj: KubeObject, ctx: DescribeContext): De
 			w.write(LEVEL_2, `NodeName:\t${endpoint.nodeName ?? '<unset>'}\n`);
 			w.write(LEVEL_2, `Zone:\t${endpoint.zone ?? '<unset>'}\n`);
 		}
+	}
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+interface IngressBackend {
+	service?: { name?: string; port?: { number?: number; name?: string } };
+	resource?: { apiGroup?: string; kind?: string; name?: string };
+}
+
+/** describeBackendV1: `svc:port (endpoints)`, the error reading the Service, or a resource backend. */
+function describeBackend(ctx: DescribeContext, namespace: string | undefined, backend: IngressBackend): string {
+	if (backend.service) {
+		const port = backend.service.port?.number ? String(backend.service.port.number) : (backend.service.port?.name ?? '');
+		const name = backend.service.name ?? '';
+		const sb = `${name}:${port}`;
+		const listed = ctx.client.list<EndpointSlice>(R.endpointslices, namespace, { labelSelector: `${LABEL_SERVICE_NAME}=${name}` });
+		if (!listed.ok) return `${sb} (<error: ${listed.message}>)`;
+		const got = ctx.client.get<Service>(R.services, namespace, name);
+		if (!got.ok) return `${sb} (<error: ${got.message}>)`;
+		let spName = '';
+		for (const sp of got.object.spec?.ports ?? []) {
+			if (backend.service.port?.number && backend.service.port.number === sp.port) spName = sp.name ?? '';
+			else if (backend.service.port?.name && backend.service.port.name === sp.name) spName = sp.name ?? '';
+		}
+		return `${sb} (${formatEndpointSlices((listed.object as KubeList<EndpointSlice>).items ?? [], new Set([spName]))})`;
+	}
+	if (backend.resource) return `APIGroup: ${backend.resource.apiGroup ?? '<none>'}, Kind: ${backend.resource.kind ?? ''}, Name: ${backend.resource.name ?? ''}`;
+	return '';
+}
+
+/** describeIngressV1. */
+export function describeIngress(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const spec = (obj.spec ?? {}) as { ingressClassName?: string; defaultBackend?: IngressBackend; tls?: Array<{ hosts?: string[]; secretName?: string }>; rules?: Array<{ host?: string; http?: { paths?: Array<{ path?: string; backend: IngressBackend }> } }> };
+	const lb = ((obj.status ?? {}) as { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> } }).loadBalancer?.ingress ?? [];
+	const namespace = obj.metadata.namespace;
+	const events = eventsFor(obj, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', obj.metadata.labels);
+	w.write(LEVEL_0, `Namespace:\t${namespace ?? ''}\n`);
+	// ingressLoadBalancerStatusStringerV1 (wide): every IP or hostname, comma-separated; nothing until a controller writes one.
+	w.write(LEVEL_0, `Address:\t${lb.map((i) => i.ip || i.hostname || '').join(',')}\n`);
+	w.write(LEVEL_0, `Ingress Class:\t${spec.ingressClassName ?? '<none>'}\n`);
+	const defaultBackend = spec.defaultBackend ? describeBackend(ctx, namespace, spec.defaultBackend) : '<default>';
+	w.write(LEVEL_0, `Default backend:\t${defaultBackend}\n`);
+	if (spec.tls?.length) {
+		w.write(LEVEL_0, 'TLS:\n');
+		for (const t of spec.tls) w.write(LEVEL_1, t.secretName ? `${t.secretName} terminates ${(t.hosts ?? []).join(',')}\n` : `SNI routes ${(t.hosts ?? []).join(',')}\n`);
+	}
+	w.write(LEVEL_0, 'Rules:\n  Host\tPath\tBackends\n');
+	w.write(LEVEL_1, '----\t----\t--------\n');
+	let count = 0;
+	for (const rule of spec.rules ?? []) {
+		if (!rule.http) continue;
+		count++;
+		w.write(LEVEL_1, `${rule.host || '*'}\t\n`);
+		for (const path of rule.http.paths ?? []) w.write(LEVEL_2, `\t${path.path ?? ''} \t${describeBackend(ctx, namespace, path.backend)}\n`);
+	}
+	if (count === 0) w.write(LEVEL_1, `*\t*\t${defaultBackend}\n`);
+	printAnnotationsMultiline(w, 'Annotations', obj.metadata.annotations);
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+/** describeIngressClassV1. */
+export function describeIngressClass(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const spec = (obj.spec ?? {}) as { controller?: string; parameters?: { apiGroup?: string; kind?: string; name?: string } };
+	const events = eventsFor(obj, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', obj.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', obj.metadata.annotations);
+	w.write(LEVEL_0, `Controller:\t${spec.controller ?? ''}\n`);
+	if (spec.parameters) {
+		w.write(LEVEL_0, 'Parameters:\n');
+		if (spec.parameters.apiGroup !== undefined) w.write(LEVEL_1, `APIGroup:\t${spec.parameters.apiGroup}\n`);
+		w.write(LEVEL_1, `Kind:\t${spec.parameters.kind ?? ''}\n`);
+		w.write(LEVEL_1, `Name:\t${spec.parameters.name ?? ''}\n`);
 	}
 	if (events) describeEvents(events, w, ctx.nowMs);
 	return { ok: true, text: w.toString() };
