@@ -6,7 +6,8 @@
  * or claim starts Pending, a volume's reclaim policy is Retain, a
  * StorageClass deletes and binds at once, a ReplicationController has one
  * replica and selects its template's labels, a CSIDriver needs attaching
- * and serves persistent volumes). Spec validation beyond the schema's
+ * and serves persistent volumes, a NetworkPolicy without policyTypes
+ * governs ingress, and egress when it has egress rules). Spec validation beyond the schema's
  * field types is not modelled for these kinds. (Volumes and claims are
  * bound by kube-controller-manager's PV controller,
  * ../../controllers/volume/persistentvolume-binder.ts.)
@@ -19,7 +20,8 @@
  * SetDefaults_PersistentVolumeClaim, SetDefaults_ReplicationController,
  * SetDefaults_HostPathVolumeSource),
  * pkg/apis/storage/v1/defaults.go (SetDefaults_StorageClass,
- * SetDefaults_CSIDriver).
+ * SetDefaults_CSIDriver),
+ * pkg/apis/networking/v1/defaults.go (SetDefaults_NetworkPolicy).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { Strategy } from './strategy.ts';
@@ -121,6 +123,15 @@ export const csiDriverStrategy: Strategy = metadataOnly(false, {
 	},
 });
 
+/** NetworkPolicies: without policyTypes, Ingress, and Egress too when egress rules are given (SetDefaults_NetworkPolicy). */
+export const networkPolicyStrategy: Strategy = metadataOnly(true, {
+	defaults(obj) {
+		const s = spec(obj);
+		if (Array.isArray(s.policyTypes) && s.policyTypes.length > 0) return;
+		s.policyTypes = Array.isArray(s.egress) && s.egress.length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+	},
+});
+
 /** `[group, resource, strategy]` for every kind served through these generic strategies. */
 export function builtinKindStrategies(): Array<[string, string, Strategy]> {
 	const ADMISSION = 'admissionregistration.k8s.io';
@@ -142,7 +153,7 @@ export function builtinKindStrategies(): Array<[string, string, Strategy]> {
 		['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', withStatus(false)],
 		['networking.k8s.io', 'ingresses', withStatus(true)],
 		['networking.k8s.io', 'ingressclasses', metadataOnly(false)],
-		['networking.k8s.io', 'networkpolicies', metadataOnly(true)],
+		['networking.k8s.io', 'networkpolicies', networkPolicyStrategy],
 		['networking.k8s.io', 'ipaddresses', metadataOnly(false)],
 		['networking.k8s.io', 'servicecidrs', withStatus(false)],
 		['node.k8s.io', 'runtimeclasses', metadataOnly(false)],

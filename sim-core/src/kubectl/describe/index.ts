@@ -10,7 +10,7 @@ import type { Describer } from './helpers.ts';
 import { describePod } from './pod.ts';
 import { describeNode } from './node.ts';
 import { describeCronJob, describeDaemonSet, describeDeployment, describeJob, describeReplicaSet, describeStatefulSet } from './workloads.ts';
-import { describeEndpointSlice, describeEndpoints, describeService, describeIngress, describeIngressClass } from './network.ts';
+import { describeEndpointSlice, describeEndpoints, describeService, describeIngress, describeIngressClass, describeNetworkPolicy } from './network.ts';
 import { describeCertificateSigningRequest } from './certificates.ts';
 import { describePersistentVolume, describePersistentVolumeClaim, describeStorageClass } from './storage.ts';
 import { describeConfigMap, describeNamespace, describePriorityClass, describeSecret, describeServiceAccount } from './config.ts';
@@ -48,6 +48,7 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
 	'storage.k8s.io/StorageClass': describeStorageClass,
 	'networking.k8s.io/Ingress': describeIngress,
 	'networking.k8s.io/IngressClass': describeIngressClass,
+	'networking.k8s.io/NetworkPolicy': describeNetworkPolicy,
 	[`${RBAC}/Role`]: describeRole,
 	[`${RBAC}/ClusterRole`]: describeRole,
 	[`${RBAC}/RoleBinding`]: describeRoleBinding,

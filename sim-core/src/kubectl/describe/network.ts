@@ -1,6 +1,6 @@
 /**
- * `kubectl describe` for services, endpoints, endpointslices, ingresses and
- * ingress classes. A service's `Endpoints:` line comes from its
+ * `kubectl describe` for services, endpoints, endpointslices, ingresses,
+ * ingress classes and network policies. A service's `Endpoints:` line comes from its
  * EndpointSlices (the ready addresses of each port, at most three); so does
  * each backend of an ingress rule, `web:80 (10.244.1.2:80)`, or the error
  * reading its Service. Without an ingress controller an Ingress has no
@@ -10,10 +10,12 @@
  * (describeService, buildIngressString, formatEndpointSlices,
  * describeEndpoints, describeEndpointSliceV1, describeIngressV1,
  * describeBackendV1, serviceBackendStringer, describeIngressTLSV1,
- * ingressLoadBalancerStatusStringerV1, describeIngressClassV1).
+ * ingressLoadBalancerStatusStringerV1, describeIngressClassV1,
+ * describeNetworkPolicy, describeNetworkPolicySpec,
+ * printNetworkPolicySpecIngressFrom, printNetworkPolicySpecEgressTo).
  */
 import type { EndpointSlice, Endpoints, KubeList, KubeObject, Service } from '../../api/types.ts';
-import { formatLabels } from '../../api/labels.ts';
+import { formatLabelSelector, formatLabels } from '../../api/labels.ts';
 import { R } from '../../client/client.ts';
 import { joinHostPort } from '../printers/table-services.ts';
 import { LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, PrefixWriter } from './prefix-writer.ts';
@@ -243,5 +245,88 @@ export function describeIngressClass(obj: KubeObject, ctx: DescribeContext): Des
 		w.write(LEVEL_1, `Name:\t${spec.parameters.name ?? ''}\n`);
 	}
 	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+interface PolicyPeer {
+	podSelector?: Parameters<typeof formatLabelSelector>[0];
+	namespaceSelector?: Parameters<typeof formatLabelSelector>[0];
+	ipBlock?: { cidr?: string; except?: string[] };
+}
+
+interface PolicyRule {
+	ports?: Array<{ protocol?: string; port?: number | string; endPort?: number }>;
+	from?: PolicyPeer[];
+	to?: PolicyPeer[];
+}
+
+/** printNetworkPolicySpecIngressFrom / printNetworkPolicySpecEgressTo: the rules of one direction, or why the Pods are isolated. */
+function printPolicyRules(w: PrefixWriter, rules: readonly PolicyRule[] | undefined, direction: 'ingress' | 'egress'): void {
+	const indent = '    ';
+	const peersKey = direction === 'ingress' ? 'from' : 'to';
+	const peerTitle = direction === 'ingress' ? 'From' : 'To';
+	if (!rules?.length) {
+		w.write(LEVEL_0, `${indent}<none> (Selected pods are isolated for ${direction} connectivity)\n`);
+		return;
+	}
+	rules.forEach((rule, i) => {
+		if (!rule.ports?.length) w.write(LEVEL_0, `${indent}To Port: <any> (traffic allowed to all ports)\n`);
+		for (const port of rule.ports ?? []) {
+			const proto = port.protocol ?? 'TCP';
+			// %s of a nil *IntOrString prints <nil>.
+			const value = port.port === undefined ? '<nil>' : String(port.port);
+			if (port.endPort === undefined) w.write(LEVEL_0, `${indent}To Port: ${value}/${proto}\n`);
+			else w.write(LEVEL_0, `${indent}To Port Range: ${value}-${port.endPort}/${proto}\n`);
+		}
+		const peers = rule[peersKey] ?? [];
+		if (peers.length === 0) w.write(LEVEL_0, `${indent}${peerTitle}: <any> (traffic not restricted by ${direction === 'ingress' ? 'source' : 'destination'})\n`);
+		for (const peer of peers) {
+			w.write(LEVEL_0, `${indent}${peerTitle}:\n`);
+			if (peer.podSelector && peer.namespaceSelector) {
+				w.write(LEVEL_1, `${indent}NamespaceSelector: ${formatLabelSelector(peer.namespaceSelector)}\n`);
+				w.write(LEVEL_1, `${indent}PodSelector: ${formatLabelSelector(peer.podSelector)}\n`);
+			} else if (peer.podSelector) w.write(LEVEL_1, `${indent}PodSelector: ${formatLabelSelector(peer.podSelector)}\n`);
+			else if (peer.namespaceSelector) w.write(LEVEL_1, `${indent}NamespaceSelector: ${formatLabelSelector(peer.namespaceSelector)}\n`);
+			else if (peer.ipBlock) {
+				w.write(LEVEL_1, `${indent}IPBlock:\n`);
+				w.write(LEVEL_2, `${indent}CIDR: ${peer.ipBlock.cidr ?? ''}\n`);
+				w.write(LEVEL_2, `${indent}Except: ${(peer.ipBlock.except ?? []).join(', ')}\n`);
+			}
+		}
+		if (i !== rules.length - 1) w.write(LEVEL_0, `${indent}----------\n`);
+	});
+}
+
+/** time.Time's String of a timestamp without a monotonic reading: `2026-11-30 08:00:31 +0000 UTC`. */
+function goTime(timestamp: string | undefined): string {
+	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(timestamp ?? '');
+	return m ? `${m[1]} ${m[2]} +0000 UTC` : '0001-01-01 00:00:00 +0000 UTC';
+}
+
+/** describeNetworkPolicy: the Pods it selects, then each direction's rules, or that it leaves the direction alone. */
+export function describeNetworkPolicy(obj: KubeObject): DescribeResult {
+	const spec = (obj.spec ?? {}) as { podSelector?: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] }; policyTypes?: string[]; ingress?: PolicyRule[]; egress?: PolicyRule[] };
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+	w.write(LEVEL_0, `Namespace:\t${obj.metadata.namespace ?? ''}\n`);
+	w.write(LEVEL_0, `Created on:\t${goTime(obj.metadata.creationTimestamp)}\n`);
+	printLabelsMultiline(w, 'Labels', obj.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', obj.metadata.annotations);
+	w.write(LEVEL_0, 'Spec:\n');
+	w.write(LEVEL_1, 'PodSelector: ');
+	const selector = spec.podSelector ?? {};
+	if (!Object.keys(selector.matchLabels ?? {}).length && !(selector.matchExpressions ?? []).length) w.write(LEVEL_2, '<none> (Allowing the specific traffic to all pods in this namespace)\n');
+	else w.write(LEVEL_2, `${formatLabelSelector(selector as Parameters<typeof formatLabelSelector>[0])}\n`);
+	const types = spec.policyTypes ?? [];
+	if (types.includes('Ingress')) {
+		w.write(LEVEL_1, 'Allowing ingress traffic:\n');
+		printPolicyRules(w, spec.ingress, 'ingress');
+	} else w.write(LEVEL_1, 'Not affecting ingress traffic\n');
+	if (types.includes('Egress')) {
+		w.write(LEVEL_1, 'Allowing egress traffic:\n');
+		printPolicyRules(w, spec.egress, 'egress');
+	} else w.write(LEVEL_1, 'Not affecting egress traffic\n');
+	// policyTypesToString: the types joined by ", " (upstream's %v of that string).
+	w.write(LEVEL_1, `Policy Types: ${types.join(', ')}\n`);
 	return { ok: true, text: w.toString() };
 }
