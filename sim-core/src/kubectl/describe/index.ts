@@ -9,8 +9,8 @@ import type { ResourceInfo } from '../../api/resources.ts';
 import type { Describer } from './helpers.ts';
 import { describePod } from './pod.ts';
 import { describeNode } from './node.ts';
-import { describeCronJob, describeDaemonSet, describeDeployment, describeJob, describeReplicaSet, describeStatefulSet } from './workloads.ts';
-import { describeEndpointSlice, describeEndpoints, describeService, describeIngress, describeIngressClass, describeNetworkPolicy } from './network.ts';
+import { describeCronJob, describeDaemonSet, describeDeployment, describeJob, describeReplicaSet, describeStatefulSet, describeReplicationController } from './workloads.ts';
+import { describeEndpointSlice, describeEndpoints, describeService, describeIngress, describeIngressClass, describeIpAddress, describeNetworkPolicy, describeServiceCidr } from './network.ts';
 import { describeCertificateSigningRequest } from './certificates.ts';
 import { describePersistentVolume, describePersistentVolumeClaim, describeStorageClass } from './storage.ts';
 import { describeConfigMap, describeNamespace, describePriorityClass, describeSecret, describeServiceAccount } from './config.ts';
@@ -49,6 +49,9 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
 	'networking.k8s.io/Ingress': describeIngress,
 	'networking.k8s.io/IngressClass': describeIngressClass,
 	'networking.k8s.io/NetworkPolicy': describeNetworkPolicy,
+	'networking.k8s.io/ServiceCIDR': describeServiceCidr,
+	'networking.k8s.io/IPAddress': describeIpAddress,
+	'/ReplicationController': describeReplicationController,
 	[`${RBAC}/Role`]: describeRole,
 	[`${RBAC}/ClusterRole`]: describeRole,
 	[`${RBAC}/RoleBinding`]: describeRoleBinding,

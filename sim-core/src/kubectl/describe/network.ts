@@ -1,6 +1,7 @@
 /**
  * `kubectl describe` for services, endpoints, endpointslices, ingresses,
- * ingress classes and network policies. A service's `Endpoints:` line comes from its
+ * ingress classes, network policies, ServiceCIDRs and IPAddresses (the
+ * Service IP ranges and the allocations the API server keeps in them). A service's `Endpoints:` line comes from its
  * EndpointSlices (the ready addresses of each port, at most three); so does
  * each backend of an ingress rule, `web:80 (10.244.1.2:80)`, or the error
  * reading its Service. Without an ingress controller an Ingress has no
@@ -12,14 +13,15 @@
  * describeBackendV1, serviceBackendStringer, describeIngressTLSV1,
  * ingressLoadBalancerStatusStringerV1, describeIngressClassV1,
  * describeNetworkPolicy, describeNetworkPolicySpec,
- * printNetworkPolicySpecIngressFrom, printNetworkPolicySpecEgressTo).
+ * printNetworkPolicySpecIngressFrom, printNetworkPolicySpecEgressTo,
+ * describeServiceCIDRV1, describeIPAddressV1).
  */
 import type { EndpointSlice, Endpoints, KubeList, KubeObject, Service } from '../../api/types.ts';
 import { formatLabelSelector, formatLabels } from '../../api/labels.ts';
 import { R } from '../../client/client.ts';
 import { joinHostPort } from '../printers/table-services.ts';
 import { LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, PrefixWriter } from './prefix-writer.ts';
-import { printAnnotationsMultiline, printLabelsMultiline, type DescribeContext, type DescribeResult } from './helpers.ts';
+import { printAnnotationsMultiline, printLabelsMultiline, rfc1123z, type DescribeContext, type DescribeResult } from './helpers.ts';
 import { describeEvents, eventsFor } from './events.ts';
 
 /** discoveryv1.LabelServiceName: the label tying an EndpointSlice to its Service. */
@@ -328,5 +330,45 @@ export function describeNetworkPolicy(obj: KubeObject): DescribeResult {
 	} else w.write(LEVEL_1, 'Not affecting egress traffic\n');
 	// policyTypesToString: the types joined by ", " (upstream's %v of that string).
 	w.write(LEVEL_1, `Policy Types: ${types.join(', ')}\n`);
+	return { ok: true, text: w.toString() };
+}
+
+/** describeServiceCIDRV1: its ranges and conditions. */
+export function describeServiceCidr(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const spec = (obj.spec ?? {}) as { cidrs?: string[] };
+	const conditions = ((obj.status ?? {}) as { conditions?: Array<{ type?: string; status?: string; lastTransitionTime?: string; reason?: string; message?: string }> }).conditions ?? [];
+	const events = eventsFor(obj, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', obj.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', obj.metadata.annotations);
+	w.write(LEVEL_0, `CIDRs:\t${(spec.cidrs ?? []).join(', ')}\n`);
+	if (conditions.length) {
+		w.write(LEVEL_0, 'Status:\n');
+		w.write(LEVEL_0, 'Conditions:\n');
+		w.write(LEVEL_1, 'Type\tStatus\tLastTransitionTime\tReason\tMessage\n');
+		w.write(LEVEL_1, '----\t------\t------------------\t------\t-------\n');
+		for (const c of conditions) w.write(LEVEL_1, `${c.type ?? ''}\t${c.status ?? ''}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
+	}
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+/** describeIPAddressV1: the object the address is allocated to. */
+export function describeIpAddress(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const parent = ((obj.spec ?? {}) as { parentRef?: { group?: string; resource?: string; namespace?: string; name?: string } }).parentRef;
+	const events = eventsFor(obj, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+	printLabelsMultiline(w, 'Labels', obj.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', obj.metadata.annotations);
+	if (parent) {
+		w.write(LEVEL_0, 'Parent Reference:\n');
+		w.write(LEVEL_1, `Group:\t${parent.group ?? ''}\n`);
+		w.write(LEVEL_1, `Resource:\t${parent.resource ?? ''}\n`);
+		w.write(LEVEL_1, `Namespace:\t${parent.namespace ?? ''}\n`);
+		w.write(LEVEL_1, `Name:\t${parent.name ?? ''}\n`);
+	}
+	if (events) describeEvents(events, w, ctx.nowMs);
 	return { ok: true, text: w.toString() };
 }

@@ -1,10 +1,11 @@
 /**
  * `kubectl describe` for the workload controllers: deployments (with their
- * old and new ReplicaSets), replicasets, daemonsets, statefulsets, jobs and
+ * old and new ReplicaSets), replicasets, replicationcontrollers, daemonsets, statefulsets, jobs and
  * cronjobs, with the `Pods Status` count of the pods each one controls.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
  * (describeDeployment, printReplicaSetsByLabels, describeReplicaSet,
+ * describeReplicationController,
  * describeDaemonSet, describeStatefulSet, describeJob, describeCronJob,
  * describeJobTemplate, getPodStatusForController),
  * staging/src/k8s.io/kubectl/pkg/util/deployment/deployment.go
@@ -157,6 +158,32 @@ export function describeReplicaSet(obj: KubeObject, ctx: DescribeContext): Descr
 		w.write(LEVEL_0, 'Conditions:\n  Type\tStatus\tReason\n');
 		w.write(LEVEL_1, '----\t------\t------\n');
 		for (const c of conditions) w.write(LEVEL_1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+	}
+	if (events) describeEvents(events, w, ctx.nowMs);
+	return { ok: true, text: w.toString() };
+}
+
+/** describeReplicationController: like a ReplicaSet's, its selector a plain label set. */
+export function describeReplicationController(obj: KubeObject, ctx: DescribeContext): DescribeResult {
+	const spec = (obj.spec ?? {}) as { selector?: Record<string, string>; replicas?: number; template?: PodTemplateSpec };
+	const status = (obj.status ?? {}) as { replicas?: number; conditions?: Array<{ type?: string; status?: string; reason?: string }> };
+	const selector = formatLabels(spec.selector);
+	const pods = podStatusForController(ctx, obj.metadata.namespace, selector === '<none>' ? '' : selector, obj.metadata.uid);
+	if (!pods.ok) return { ok: false, error: pods.error };
+	const events = eventsFor(obj, ctx);
+	const w = new PrefixWriter();
+	w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+	w.write(LEVEL_0, `Namespace:\t${obj.metadata.namespace ?? ''}\n`);
+	w.write(LEVEL_0, `Selector:\t${selector}\n`);
+	printLabelsMultiline(w, 'Labels', obj.metadata.labels);
+	printAnnotationsMultiline(w, 'Annotations', obj.metadata.annotations);
+	w.write(LEVEL_0, `Replicas:\t${status.replicas ?? 0} current / ${spec.replicas ?? 1} desired\n`);
+	w.write(LEVEL_0, `Pods Status:\t${podsStatus(pods.counts)}\n`);
+	describePodTemplate(spec.template, w);
+	if (status.conditions?.length) {
+		w.write(LEVEL_0, 'Conditions:\n  Type\tStatus\tReason\n');
+		w.write(LEVEL_1, '----\t------\t------\n');
+		for (const c of status.conditions) w.write(LEVEL_1, `${c.type ?? ''} \t${c.status ?? ''}\t${c.reason ?? ''}\n`);
 	}
 	if (events) describeEvents(events, w, ctx.nowMs);
 	return { ok: true, text: w.toString() };
