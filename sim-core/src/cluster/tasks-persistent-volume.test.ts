@@ -138,6 +138,13 @@ describe('what a claim waits for, and says', () => {
 			'Name:                  standard\nIsDefaultClass:        Yes\nAnnotations:           storageclass.kubernetes.io/is-default-class=true\nProvisioner:           example.com/nfs\nParameters:            <none>\nAllowVolumeExpansion:  <unset>\nMountOptions:          <none>\nReclaimPolicy:         Delete\nVolumeBindingMode:     Immediate\nEvents:                <none>\n',
 		);
 		run(cluster, 'kubectl delete pvc defaulted classless; kubectl delete sc standard');
+		// A claim made while there was no default gets one as soon as a default appears (the PV controller's retroactive assignment).
+		run(cluster, 'kubectl create -f - <<EOF\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: early\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\nEOF');
+		expect(run(cluster, "kubectl get pvc early -o jsonpath='{.spec.storageClassName}'").stdout).toBe('');
+		run(cluster, 'kubectl create -f - <<EOF\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: late\n  annotations:\n    storageclass.kubernetes.io/is-default-class: "true"\nprovisioner: example.com/nfs\nEOF');
+		run(cluster, 'sleep 16');
+		expect(run(cluster, "kubectl get pvc early -o jsonpath='{.spec.storageClassName}'").stdout).toBe('late');
+		run(cluster, 'kubectl delete pvc early; kubectl delete sc late');
 	});
 
 	it('binds a WaitForFirstConsumer claim to a local volume on the node the scheduler picks', () => {

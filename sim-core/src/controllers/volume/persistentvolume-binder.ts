@@ -17,6 +17,8 @@
  * reserved for it, which the scheduler does when it places the claim's
  * first Pod (../../scheduler/plugins/volume-binding.ts).
  *
+ * A claim with no storage class at all (not even `""`) is given the
+ * default StorageClass once one exists, as it would have been at creation.
  * Without a match the claim stays Pending and says why, on every pass
  * (every 15 s, --pvclaimbinder-sync-period): with no storage class,
  * `FailedBinding: no persistent volumes available for this claim and no
@@ -34,8 +36,8 @@
  * bound volume goes, its claim is Lost.
  *
  * Mirrors pkg/controller/volume/persistentvolume/pv_controller.go
- * (syncClaim, syncUnboundClaim, syncBoundClaim, syncVolume, bind,
- * reclaimVolume), pkg/controller/volume/persistentvolume/index.go
+ * (syncClaim, syncUnboundClaim, assignDefaultStorageClass, syncBoundClaim,
+ * syncVolume, bind, reclaimVolume), pkg/controller/volume/persistentvolume/index.go
  * (findBestMatchForClaim), pkg/controller/volume/persistentvolume/util
  * (FindMatchingVolume, CheckVolumeModeMismatches),
  * pkg/volume/hostpath/host_path.go (the deleter's /tmp rule).
@@ -223,7 +225,25 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 		return best;
 	}
 
+	/** The default StorageClass (annotated is-default-class "true"), the newest if several. */
+	private defaultClass(): string | undefined {
+		const defaults = this.host
+			.informer('storageclasses')
+			.list()
+			.filter((sc) => sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' || sc.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true');
+		defaults.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+		return defaults[0]?.metadata.name;
+	}
+
 	private syncUnboundClaim(claim: PersistentVolumeClaim): SyncError {
+		// Retroactive default class: a claim made before any default existed (storageClassName absent, not "") gets it now.
+		const noClass = (claim.spec.storageClassName === undefined || claim.spec.storageClassName === null) && claim.metadata.annotations?.[ANN_STORAGE_CLASS] === undefined;
+		const defaultClass = noClass && !claim.spec.volumeName ? this.defaultClass() : undefined;
+		if (defaultClass) {
+			this.trace('update', `persistentvolumeclaims/${keyOf(claim)}`, `assigning the default StorageClass ${defaultClass} to ${keyOf(claim)}`);
+			const written = this.host.client.update(PVC, { ...claim, spec: { ...claim.spec, storageClassName: defaultClass } });
+			return written.ok || written.code === 404 ? undefined : written.message;
+		}
 		if (claim.spec.volumeName) {
 			// Pre-bound to a volume by name: bind to it if it exists and is not someone else's.
 			const volume = this.host.informer('persistentvolumes').get(claim.spec.volumeName) as PersistentVolume | undefined;
