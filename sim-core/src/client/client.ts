@@ -34,6 +34,8 @@ export const R = {
 	configmaps: { group: '', version: 'v1', resource: 'configmaps' },
 	secrets: { group: '', version: 'v1', resource: 'secrets' },
 	serviceaccounts: { group: '', version: 'v1', resource: 'serviceaccounts' },
+	persistentvolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
+	persistentvolumeclaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
 	controllerrevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
 	deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
 	replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
@@ -43,6 +45,7 @@ export const R = {
 	cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs' },
 	leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
 	endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
+	storageclasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
 	priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' },
 	certificatesigningrequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
 } as const satisfies Record<string, ResourceRef>;

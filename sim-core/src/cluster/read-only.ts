@@ -27,7 +27,7 @@ const KUBECTL_SUBCOMMANDS: Record<string, Set<string>> = {
 	certificate: new Set([]),
 };
 /** kubectl's global flags that take a value as the next word (`-n kube-system`). */
-const KUBECTL_VALUE_FLAGS = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-s', '--server', '--user', '--cluster', '--as', '--as-group', '--token', '--request-timeout', '-v']);
+export const KUBECTL_VALUE_FLAGS = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-s', '--server', '--user', '--cluster', '--as', '--as-group', '--token', '--request-timeout', '-v']);
 
 const ETCDCTL_READS = new Set(['get', 'version', 'watch']);
 const ETCDCTL_SUBCOMMANDS: Record<string, Set<string>> = {

@@ -38,6 +38,7 @@ import { certificateExpired, parseCertificate } from '../host/pem.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
 import { WorkstationJobs, type WorkstationJob } from './workstation-jobs.ts';
+import { KUBECTL_VALUE_FLAGS } from './read-only.ts';
 
 export interface ShellState {
 	session: SessionJSON;
@@ -541,7 +542,7 @@ export class ReaderShell {
 		const ctx: CommandContext = { argv: ['kubectl'], stdin: '', env: this.session.environment(), host: this.workstation, shell: this.session };
 		const identity = this.kubeconfigIdentity(ctx, undefined);
 		if (!identity || identity.clientError !== undefined) return undefined;
-		if (identity.token === undefined) return { user: { username: identity.user, groups: identity.anonymous ? identity.groups : [...identity.groups, 'system:authenticated'] } };
+		if (identity.token === undefined) return { user: userInfoOf(identity) };
 		return { token: identity.token };
 	}
 
@@ -549,7 +550,7 @@ export class ReaderShell {
 	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined; anonymous?: boolean } | { token: string }, path: string): CallResult<string> {
 		const failure = this.cluster.transport.dial(processId);
 		if (failure) return { ok: false, code: 0, reason: failure.failure, message: failure.message, transport: true };
-		const auth = identity.token === undefined ? { user: { username: identity.user, groups: identity.anonymous ? identity.groups : [...identity.groups, 'system:authenticated'] } } : { token: identity.token };
+		const auth = identity.token === undefined ? { user: userInfoOf(identity) } : { token: identity.token };
 		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION));
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
 		return { ok: false, code: response.status, ...statusOf(response.status, response.body) };
@@ -557,7 +558,7 @@ export class ReaderShell {
 
 	private kubectl(ctx: CommandContext): CommandResult {
 		// An explicit --kubeconfig must exist (clientcmd's loader stats it); $KUBECONFIG and ~/.kube/config may be missing.
-		const explicit = explicitKubeconfig(ctx.argv);
+		const explicit = globalFlag(ctx.argv, 'kubeconfig');
 		if (explicit !== undefined && !ctx.host.fs.exists(ctx.host.fs.resolve(explicit))) {
 			return { stdout: '', stderr: `error: stat ${explicit}: no such file or directory\n`, exitCode: 1 };
 		}
@@ -581,7 +582,7 @@ export class ReaderShell {
 				cluster.transport.setBearerToken(id, undefined, on);
 			} else if (identity.token === undefined) {
 				cluster.transport.forget(id);
-				cluster.transport.enroll(id, { username: identity.user, groups: [...identity.groups, 'system:authenticated'] }, on);
+				cluster.transport.enroll(id, userInfoOf(identity), on);
 			} else {
 				cluster.transport.forget(id);
 				cluster.transport.setBearerToken(id, identity.token, on);
@@ -778,13 +779,15 @@ type KubeconfigIdentity =
 	  ) & { path: string; namespace?: string }
 	| { clientError: string; path: string; token?: undefined; expired?: undefined; anonymous?: undefined };
 
-/** kubectl's global flags that take a value as the next argument. */
-const VALUE_FLAGS = new Set(['--context', '--kubeconfig', '-n', '--namespace', '--user', '--cluster', '-s', '--server', '--as', '--as-group', '--token', '--request-timeout', '-v']);
+/** The user a kubeconfig's certificate (or its absence) makes: every authenticated user is also in system:authenticated. */
+function userInfoOf(identity: { user: string; groups: string[]; anonymous?: boolean }): { username: string; groups: string[] } {
+	return { username: identity.user, groups: identity.anonymous ? identity.groups : [...identity.groups, 'system:authenticated'] };
+}
 
 /** Whether kubectl's command (its first positional argument) is `config`. */
 function isConfigCommand(argv: readonly string[]): boolean {
 	for (let i = 1; i < argv.length; i++) {
-		if (VALUE_FLAGS.has(argv[i])) i++;
+		if (KUBECTL_VALUE_FLAGS.has(argv[i])) i++;
 		else if (!argv[i].startsWith('-')) return argv[i] === 'config';
 	}
 	return false;
@@ -797,16 +800,6 @@ function globalFlag(argv: readonly string[], name: string): string | undefined {
 		if (a === '--') return undefined;
 		if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
 		if (a === `--${name}`) return argv[i + 1];
-	}
-	return undefined;
-}
-
-function explicitKubeconfig(argv: readonly string[]): string | undefined {
-	for (let i = 1; i < argv.length; i++) {
-		const a = argv[i];
-		if (a === '--') return undefined;
-		if (a.startsWith('--kubeconfig=')) return a.slice('--kubeconfig='.length);
-		if (a === '--kubeconfig') return argv[i + 1];
 	}
 	return undefined;
 }

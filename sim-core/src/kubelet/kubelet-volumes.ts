@@ -45,8 +45,8 @@ export function volumeLookup(ctx: KubeletContext): ObjectLookup {
 	return {
 		configMap: (namespace, name) => read<ConfigMap>('configmap', namespace, name),
 		secret: (namespace, name) => read<Secret>('secret', namespace, name),
-		persistentVolumeClaim: (namespace, name) => direct({ group: '', version: 'v1', resource: 'persistentvolumeclaims' }, namespace, name),
-		persistentVolume: (name) => direct({ group: '', version: 'v1', resource: 'persistentvolumes' }, undefined, name),
+		persistentVolumeClaim: (namespace, name) => direct(R.persistentvolumeclaims, namespace, name),
+		persistentVolume: (name) => direct(R.persistentvolumes, undefined, name),
 	};
 }
 

@@ -97,9 +97,9 @@ const INFORMERS = {
 	replicasets: { ...R.replicasets },
 	statefulsets: { ...R.statefulsets },
 	// VolumeBinding's claims, volumes and classes.
-	persistentvolumeclaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
-	persistentvolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
-	storageclasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
+	persistentvolumeclaims: { ...R.persistentvolumeclaims },
+	persistentvolumes: { ...R.persistentvolumes },
+	storageclasses: { ...R.storageclasses },
 } as const;
 type InformerName = keyof typeof INFORMERS;
 

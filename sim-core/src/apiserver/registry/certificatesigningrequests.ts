@@ -195,15 +195,19 @@ export const certificateSigningRequestStrategy: Strategy = {
 		stampConditions(obj, old, ctx);
 	},
 	validateStatusUpdate: (obj, old) => validateCsrUpdate(obj, old, { setApproval: false, setCertificate: true }),
-	prepareForApprovalUpdate(obj, old, ctx) {
-		// Only the conditions: the certificate stays what the signer wrote.
-		keepAllBut(obj, old, (status, oldStatus) => {
-			if (oldStatus.certificate !== undefined) status.certificate = oldStatus.certificate;
-			else delete status.certificate;
-		});
-		obj.metadata = { ...old.metadata };
-		stampConditions(obj, old, ctx);
+	subresourceUpdates: {
+		approval: {
+			prepare(obj, old, ctx) {
+				// Only the conditions: the certificate stays what the signer wrote.
+				keepAllBut(obj, old, (status, oldStatus) => {
+					if (oldStatus.certificate !== undefined) status.certificate = oldStatus.certificate;
+					else delete status.certificate;
+				});
+				obj.metadata = { ...old.metadata };
+				stampConditions(obj, old, ctx);
+			},
+			validate: (obj, old) => validateCsrUpdate(obj, old, { setApproval: true, setCertificate: false }),
+		},
 	},
-	validateApprovalUpdate: (obj, old) => validateCsrUpdate(obj, old, { setApproval: true, setCertificate: false }),
 	fields: (obj) => ({ 'spec.signerName': specOf(obj).signerName ?? '' }),
 };

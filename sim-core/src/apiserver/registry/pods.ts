@@ -65,6 +65,21 @@ export function podFields(obj: KubeObject): Record<string, string> {
 	};
 }
 
+/** dropNonEphemeralContainerUpdates: the stored pod with the new list; metadata as a status update resets it. */
+function prepareEphemeralContainersUpdate(obj: KubeObject, old: KubeObject): void {
+	const ephemeral = asRecord(obj.spec)?.ephemeralContainers;
+	const annotations = obj.metadata.annotations;
+	for (const k of Object.keys(obj)) delete obj[k];
+	Object.assign(obj, deepCopy(old));
+	if (annotations) obj.metadata.annotations = annotations;
+	const spec = asRecord(obj.spec);
+	if (spec) {
+		if (ephemeral === undefined || ephemeral === null) delete spec.ephemeralContainers;
+		else spec.ephemeralContainers = deepCopy(ephemeral);
+	}
+	bumpGenerationOnSpecChange(obj, old);
+}
+
 export const podStrategy: Strategy = {
 	hasStatusSubresource: true,
 	defaults(obj) {
@@ -97,23 +112,7 @@ export const podStrategy: Strategy = {
 		if (status.qosClass === undefined && statusOf(old).qosClass) status.qosClass = statusOf(old).qosClass;
 		obj.status = status;
 	},
-	prepareForEphemeralContainersUpdate(obj, old) {
-		// dropNonEphemeralContainerUpdates: the stored pod with the new list; metadata as a status update resets it.
-		const ephemeral = asRecord(obj.spec)?.ephemeralContainers;
-		const annotations = obj.metadata.annotations;
-		for (const k of Object.keys(obj)) delete obj[k];
-		Object.assign(obj, deepCopy(old));
-		if (annotations) obj.metadata.annotations = annotations;
-		const spec = asRecord(obj.spec);
-		if (spec) {
-			if (ephemeral === undefined || ephemeral === null) delete spec.ephemeralContainers;
-			else spec.ephemeralContainers = deepCopy(ephemeral);
-		}
-		bumpGenerationOnSpecChange(obj, old);
-	},
-	validateEphemeralContainersUpdate(obj, old) {
-		return validatePodEphemeralContainersUpdate(obj, old);
-	},
+	subresourceUpdates: { ephemeralcontainers: { prepare: prepareEphemeralContainersUpdate, validate: validatePodEphemeralContainersUpdate } },
 	validate(obj) {
 		return validatePod(obj, true);
 	},

@@ -30,6 +30,12 @@ export interface StrategyContext {
 	random(n: number): number;
 }
 
+/** How an update through one subresource is prepared (keep all but its part from `old`) and validated. */
+export interface SubresourceUpdateStrategy {
+	prepare(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+	validate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+}
+
 export interface Strategy {
 	/** Fills in defaults, as the decoder's SetDefaults_* functions do. Mutates `obj`. */
 	defaults?(obj: KubeObject): void;
@@ -39,15 +45,15 @@ export interface Strategy {
 	prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
 	/** Before an update of the status subresource: keep everything but status from `old`. */
 	prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
-	/** Before an update of the approval subresource (CertificateSigningRequests): keep everything but the conditions from `old`. */
-	prepareForApprovalUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
-	/** Before an update of the ephemeralcontainers subresource (Pods): keep everything but spec.ephemeralContainers from `old`. */
-	prepareForEphemeralContainersUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+	/**
+	 * Subresources other than status that update one part of the object
+	 * (a CSR's approval conditions, a Pod's ephemeralcontainers): each keeps
+	 * everything else from `old`, as upstream's per-subresource strategies do.
+	 */
+	subresourceUpdates?: Record<string, SubresourceUpdateStrategy>;
 	validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
 	validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 	validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
-	validateApprovalUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
-	validateEphemeralContainersUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
 	/** Field values for field selectors (beyond metadata.name and metadata.namespace). */
 	fields?(obj: KubeObject): Record<string, string>;
 	/**

@@ -25,7 +25,6 @@ import type { EventRecorder } from '../../client/events.ts';
 import { deepCopy } from '../../golang/json.ts';
 import { claimName, identityMatches, parentNameAndOrdinal, specOf, storageMatches, updateIdentity, updateStorage } from './stateful-set-utils.ts';
 
-const PVC = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 
 /** The outcome of a Pod write: undefined on success, else the error text. */
 export type PodControlError = string | undefined;
@@ -44,7 +43,7 @@ export class StatefulPodControl {
 		const [, ordinal] = parentNameAndOrdinal(pod);
 		for (const template of specOf(set).volumeClaimTemplates as Array<KubeObject>) {
 			const name = claimName(set, template.metadata?.name ?? '', ordinal);
-			const found = this.client().get(PVC, namespace, name);
+			const found = this.client().get(R.persistentvolumeclaims, namespace, name);
 			if (found.ok) {
 				if (found.object.metadata.deletionTimestamp) errors.push(`pvc ${name} is being deleted`);
 				continue;
@@ -59,7 +58,7 @@ export class StatefulPodControl {
 			claim.kind = 'PersistentVolumeClaim';
 			claim.metadata = { ...(claim.metadata ?? {}), name, namespace, labels: { ...(claim.metadata?.labels ?? {}), ...selector } };
 			delete claim.status;
-			const created = this.client().create(PVC, namespace, claim);
+			const created = this.client().create(R.persistentvolumeclaims, namespace, claim);
 			if (!created.ok) errors.push(`failed to create PVC ${name}: ${created.message}`);
 			if (created.ok || created.code !== 409) this.recordClaimEvent(set, pod, name, created.ok ? undefined : created.message);
 		}

@@ -38,18 +38,15 @@
  * Mirrors pkg/controller/volume/persistentvolume/pv_controller.go
  * (syncClaim, syncUnboundClaim, assignDefaultStorageClass, syncBoundClaim,
  * syncVolume, bind, reclaimVolume), pkg/controller/volume/persistentvolume/index.go
- * (findBestMatchForClaim), pkg/controller/volume/persistentvolume/util
- * (FindMatchingVolume, CheckVolumeModeMismatches),
- * pkg/volume/hostpath/host_path.go (the deleter's /tmp rule).
+ * (findBestMatchForClaim), pkg/volume/hostpath/host_path.go (the deleter's /tmp rule).
  */
 import type { KubeObject } from '../../api/types.ts';
-import { labelSelectorFromObject, matches } from '../../api/labels.ts';
-import { parseQuantity, type Quantity } from '../../api/quantity.ts';
+import type { labelSelectorFromObject } from '../../api/labels.ts';
+import { R } from '../../client/client.ts';
+import { bySmallestCapacity, claimClass, claimNamesNoClass, defaultStorageClass, volumeMismatch } from '../../component-helpers/storage.ts';
 import { keyOf } from '../../client/informer.ts';
 import { ControllerBase, type SyncError } from '../controller-context.ts';
 
-const PV = { group: '', version: 'v1', resource: 'persistentvolumes' };
-const PVC = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 const RECORDER = 'persistentvolume-controller';
 
 /** --pvclaimbinder-sync-period. */
@@ -57,8 +54,6 @@ export const PV_SYNC_PERIOD_MS = 15_000;
 
 const ANN_BOUND_BY_CONTROLLER = 'pv.kubernetes.io/bound-by-controller';
 const ANN_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
-/** The annotation (and the newer field) a claim's storage class may be given by. */
-const ANN_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 
 interface ClaimRef {
 	kind?: string;
@@ -96,43 +91,11 @@ export interface PersistentVolumeClaim extends KubeObject {
 	status?: { phase?: string; accessModes?: string[]; capacity?: { storage?: string } };
 }
 
-/** GetPersistentVolumeClaimClass: the annotation wins over the field; none is "". */
-export function claimClass(claim: PersistentVolumeClaim): string {
-	return claim.metadata.annotations?.[ANN_STORAGE_CLASS] ?? claim.spec.storageClassName ?? '';
-}
-
-/** GetPersistentVolumeClass. */
-export function volumeClass(volume: PersistentVolume): string {
-	return volume.metadata.annotations?.[ANN_STORAGE_CLASS] ?? volume.spec.storageClassName ?? '';
-}
-
-function quantity(text: string | undefined): Quantity | undefined {
-	try {
-		return text === undefined ? undefined : parseQuantity(String(text));
-	} catch {
-		return undefined;
-	}
-}
-
 /** Whether the volume's claimRef names this claim (by UID when it has one). */
 function claimRefMatches(ref: ClaimRef | null | undefined, claim: PersistentVolumeClaim): boolean {
 	if (!ref) return false;
 	if (ref.name !== claim.metadata.name || (ref.namespace ?? '') !== (claim.metadata.namespace ?? '')) return false;
 	return !ref.uid || ref.uid === claim.metadata.uid;
-}
-
-/** Why the volume cannot serve the claim, or undefined when it can (FindMatchingVolume's checks). */
-function mismatch(volume: PersistentVolume, claim: PersistentVolumeClaim): string | undefined {
-	if (volumeClass(volume) !== claimClass(claim)) return 'storage class';
-	const wanted = claim.spec.accessModes ?? [];
-	const offered = volume.spec.accessModes ?? [];
-	if (!wanted.every((m) => offered.includes(m))) return 'access modes';
-	if ((volume.spec.volumeMode ?? 'Filesystem') !== (claim.spec.volumeMode ?? 'Filesystem')) return 'volume mode';
-	const request = quantity(claim.spec.resources?.requests?.storage);
-	const capacity = quantity(volume.spec.capacity?.storage);
-	if (!capacity || (request && capacity.cmp(request) < 0)) return 'capacity';
-	if (claim.spec.selector && !matches(labelSelectorFromObject(claim.spec.selector), volume.metadata.labels)) return 'selector';
-	return undefined;
 }
 
 export class PersistentVolumeBinderController extends ControllerBase<Record<string, never>> {
@@ -214,34 +177,22 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 		let best: PersistentVolume | undefined;
 		const delayed = this.delaysBinding(claim);
 		for (const volume of this.volumes()) {
-			if (volume.metadata.deletionTimestamp || mismatch(volume, claim)) continue;
+			if (volume.metadata.deletionTimestamp || volumeMismatch(volume, claim)) continue;
 			if (claimRefMatches(volume.spec.claimRef, claim)) return volume;
 			if (delayed) continue;
 			// A volume reserved for another claim, or not Available (Released, Failed), is not offered.
 			if (volume.spec.claimRef || (volume.status?.phase && volume.status.phase !== 'Available' && volume.status.phase !== 'Pending')) continue;
-			const size = quantity(volume.spec.capacity?.storage)!;
-			if (!best || size.cmp(quantity(best.spec.capacity?.storage)!) < 0) best = volume;
+			if (!best || bySmallestCapacity(volume, best) < 0) best = volume;
 		}
 		return best;
 	}
 
-	/** The default StorageClass (annotated is-default-class "true"), the newest if several. */
-	private defaultClass(): string | undefined {
-		const defaults = this.host
-			.informer('storageclasses')
-			.list()
-			.filter((sc) => sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' || sc.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true');
-		defaults.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-		return defaults[0]?.metadata.name;
-	}
-
 	private syncUnboundClaim(claim: PersistentVolumeClaim): SyncError {
 		// Retroactive default class: a claim made before any default existed (storageClassName absent, not "") gets it now.
-		const noClass = (claim.spec.storageClassName === undefined || claim.spec.storageClassName === null) && claim.metadata.annotations?.[ANN_STORAGE_CLASS] === undefined;
-		const defaultClass = noClass && !claim.spec.volumeName ? this.defaultClass() : undefined;
+		const defaultClass = claimNamesNoClass(claim) && !claim.spec.volumeName ? defaultStorageClass(this.host.informer('storageclasses').list()) : undefined;
 		if (defaultClass) {
 			this.trace('update', `persistentvolumeclaims/${keyOf(claim)}`, `assigning the default StorageClass ${defaultClass} to ${keyOf(claim)}`);
-			const written = this.host.client.update(PVC, { ...claim, spec: { ...claim.spec, storageClassName: defaultClass } });
+			const written = this.host.client.update(R.persistentvolumeclaims, { ...claim, spec: { ...claim.spec, storageClassName: defaultClass } });
 			return written.ok || written.code === 404 ? undefined : written.message;
 		}
 		if (claim.spec.volumeName) {
@@ -322,13 +273,13 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 			const next = structuredClone(volume);
 			next.spec.claimRef = { kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion };
 			next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
-			const written = client.update<PersistentVolume>(PV, next);
+			const written = client.update<PersistentVolume>(R.persistentvolumes, next);
 			if (!written.ok) return written.code === 404 ? undefined : written.message;
 			bound = written.object;
 			this.trace('bind', `persistentvolumes/${volume.metadata.name}`, `binding volume ${volume.metadata.name} to claim ${key}`);
 		}
 		if (bound.status?.phase !== 'Bound') {
-			const written = client.updateStatus<PersistentVolume>(PV, { ...bound, status: { ...(bound.status ?? {}), phase: 'Bound', lastPhaseTransitionTime: this.nowRfc3339() } });
+			const written = client.updateStatus<PersistentVolume>(R.persistentvolumes, { ...bound, status: { ...(bound.status ?? {}), phase: 'Bound', lastPhaseTransitionTime: this.nowRfc3339() } });
 			if (!written.ok) return written.code === 404 ? undefined : written.message;
 			bound = written.object;
 		}
@@ -337,7 +288,7 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 			const next = structuredClone(claim);
 			next.spec.volumeName = volume.metadata.name;
 			next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [ANN_BIND_COMPLETED]: 'yes', [ANN_BOUND_BY_CONTROLLER]: 'yes' };
-			const written = client.update<PersistentVolumeClaim>(PVC, next);
+			const written = client.update<PersistentVolumeClaim>(R.persistentvolumeclaims, next);
 			if (!written.ok) return written.code === 404 ? undefined : written.message;
 			current = written.object;
 		}
@@ -351,7 +302,7 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 	}
 
 	private writeClaimStatus(claim: PersistentVolumeClaim, status: NonNullable<PersistentVolumeClaim['status']>): SyncError {
-		const written = this.host.client.updateStatus(PVC, { ...claim, status });
+		const written = this.host.client.updateStatus(R.persistentvolumeclaims, { ...claim, status });
 		return written.ok || written.code === 404 ? undefined : written.message;
 	}
 
@@ -387,7 +338,7 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 				return this.setVolumePhase(fresh ?? volume, 'Failed', message);
 			}
 			this.trace('delete', `persistentvolumes/${volume.metadata.name}`, `deleting volume ${volume.metadata.name}: its claim is gone and its reclaim policy is Delete`);
-			const deleted = this.host.client.delete(PV, undefined, volume.metadata.name ?? '');
+			const deleted = this.host.client.delete(R.persistentvolumes, undefined, volume.metadata.name ?? '');
 			return deleted.ok || deleted.code === 404 ? undefined : deleted.message;
 		}
 		this.host.recorder(RECORDER).record(volume, 'Warning', 'VolumeUnknownReclaimPolicy', 'Volume has unrecognized PersistentVolumeReclaimPolicy');
@@ -398,7 +349,7 @@ export class PersistentVolumeBinderController extends ControllerBase<Record<stri
 		if (volume.status?.phase === phase) return undefined;
 		const status: NonNullable<PersistentVolume['status']> = { phase, lastPhaseTransitionTime: this.nowRfc3339() };
 		if (message) status.message = message;
-		const written = this.host.client.updateStatus(PV, { ...volume, status });
+		const written = this.host.client.updateStatus(R.persistentvolumes, { ...volume, status });
 		return written.ok || written.code === 404 ? undefined : written.message;
 	}
 }

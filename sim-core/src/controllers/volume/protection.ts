@@ -14,14 +14,13 @@
  * (processPV, isBeingUsed).
  */
 import type { KubeObject, Pod } from '../../api/types.ts';
+import { R } from '../../client/client.ts';
 import { keyOf } from '../../client/informer.ts';
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../../api/storage-finalizers.ts';
 import { ControllerBase, type SyncError } from '../controller-context.ts';
 import { splitKey } from '../pod-util.ts';
 import type { PersistentVolume } from './persistentvolume-binder.ts';
 
-const PV = { group: '', version: 'v1', resource: 'persistentvolumes' };
-const PVC = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 
 /** The claims a Pod's volumes name. */
 function claimsOf(pod: Pod): string[] {
@@ -72,7 +71,7 @@ export class PvcProtectionController extends ControllerBase<Record<string, never
 		const users = this.host.listInNamespace<Pod>('pods', namespace).filter((pod) => !finished(pod) && claimsOf(pod).includes(name));
 		if (users.length) return undefined;
 		this.trace('update', `persistentvolumeclaims/${key}`, `removing the pvc-protection finalizer of ${key}: no Pod uses it`);
-		const written = this.host.client.update(PVC, withoutFinalizer(claim, PVC_PROTECTION_FINALIZER));
+		const written = this.host.client.update(R.persistentvolumeclaims, withoutFinalizer(claim, PVC_PROTECTION_FINALIZER));
 		return written.ok || written.code === 404 ? undefined : written.message;
 	}
 }
@@ -99,7 +98,7 @@ export class PvProtectionController extends ControllerBase<Record<string, never>
 		if (!volume?.metadata.deletionTimestamp || !volume.metadata.finalizers?.includes(PV_PROTECTION_FINALIZER)) return undefined;
 		if (volume.status?.phase === 'Bound') return undefined;
 		this.trace('update', `persistentvolumes/${key}`, `removing the pv-protection finalizer of ${key}: it is not bound`);
-		const written = this.host.client.update(PV, withoutFinalizer(volume, PV_PROTECTION_FINALIZER));
+		const written = this.host.client.update(R.persistentvolumes, withoutFinalizer(volume, PV_PROTECTION_FINALIZER));
 		return written.ok || written.code === 404 ? undefined : written.message;
 	}
 }

@@ -49,22 +49,11 @@ export const KUBECONFIG = {
 /** What `config view` prints in place of certificate and key data (clientcmd ShortenConfig). */
 const DATA_OMITTED = 'DATA+OMITTED';
 
-/** Standard base64 of ASCII text. */
-function base64(text: string): string {
-	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-	let out = '';
-	for (let i = 0; i < text.length; i += 3) {
-		const n = (text.charCodeAt(i) << 16) | ((text.charCodeAt(i + 1) || 0) << 8) | (text.charCodeAt(i + 2) || 0);
-		out += alphabet[(n >> 18) & 63] + alphabet[(n >> 12) & 63] + (i + 1 < text.length ? alphabet[(n >> 6) & 63] : '=') + (i + 2 < text.length ? alphabet[n & 63] : '=');
-	}
-	return out;
-}
-
 /** The simulated PEM blocks `--raw` shows (the simulation issues no real certificates). */
 const RAW = {
-	ca: base64('-----BEGIN CERTIFICATE-----\nsimulated kubernetes cluster CA\n-----END CERTIFICATE-----\n'),
-	cert: base64('-----BEGIN CERTIFICATE-----\nsimulated kubernetes-admin client certificate\n-----END CERTIFICATE-----\n'),
-	key: base64('-----BEGIN RSA PRIVATE KEY-----\nsimulated kubernetes-admin client key\n-----END RSA PRIVATE KEY-----\n'),
+	ca: encodeBase64('-----BEGIN CERTIFICATE-----\nsimulated kubernetes cluster CA\n-----END CERTIFICATE-----\n'),
+	cert: encodeBase64('-----BEGIN CERTIFICATE-----\nsimulated kubernetes-admin client certificate\n-----END CERTIFICATE-----\n'),
+	key: encodeBase64('-----BEGIN RSA PRIVATE KEY-----\nsimulated kubernetes-admin client key\n-----END RSA PRIVATE KEY-----\n'),
 };
 
 /** A kubeconfig file as clientcmd v1 reads it: lists of named clusters, users and contexts. */

@@ -17,6 +17,7 @@
  */
 import type { KubeObject, Pod } from '../../api/types.ts';
 import { R } from '../../client/client.ts';
+import { isDefaultStorageClass, volumeSourceKind } from '../../component-helpers/storage.ts';
 import { compareGoStrings } from '../../golang/json.ts';
 import { translateTimestampSince } from '../printers/table-columns.ts';
 import { accessModesString, quantityString, storageClassOf } from '../printers/table-storage.ts';
@@ -70,7 +71,7 @@ function printSource(w: PrefixWriter, spec: Json): void {
 	} else if (spec.local) {
 		w.write(LEVEL_2, `Type:\tLocalVolume (a persistent volume backed by local storage on a node)\n    Path:\t${String(local.path ?? '')}\n`);
 	} else {
-		const kind = Object.keys(spec).find((k) => !['capacity', 'accessModes', 'claimRef', 'persistentVolumeReclaimPolicy', 'storageClassName', 'mountOptions', 'volumeMode', 'nodeAffinity', 'volumeAttributesClassName'].includes(k));
+		const kind = volumeSourceKind(spec);
 		if (kind) w.write(LEVEL_2, `Type:\t${kind[0].toUpperCase()}${kind.slice(1)} (not modelled by this simulated cluster)\n`);
 	}
 }
@@ -136,8 +137,7 @@ export function describePersistentVolumeClaim(obj: KubeObject, ctx: DescribeCont
 
 /** IsDefaultAnnotationText: `Yes` when the class is annotated the default (GA or beta annotation). */
 function isDefaultText(obj: KubeObject): string {
-	const a = obj.metadata.annotations ?? {};
-	return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true' ? 'Yes' : 'No';
+	return isDefaultStorageClass(obj) ? 'Yes' : 'No';
 }
 
 /** describeStorageClass. */

@@ -14,6 +14,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import { parseQuantity } from '../../api/quantity.ts';
+import { isDefaultStorageClass } from '../../component-helpers/storage.ts';
 import { columns, translateTimestampSince, type TableContext, type TableDefinition } from './table-columns.ts';
 
 const age = (obj: KubeObject, ctx: TableContext) => translateTimestampSince(obj.metadata.creationTimestamp, ctx.nowMs);
@@ -109,18 +110,12 @@ export const PERSISTENTVOLUMECLAIM_TABLE: TableDefinition = {
 	},
 };
 
-/** IsDefaultAnnotation: the GA or beta is-default-class annotation set to "true". */
-function isDefaultClass(obj: KubeObject): boolean {
-	const a = obj.metadata.annotations ?? {};
-	return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
-}
-
 /** `kubectl get sc`: NAME PROVISIONER RECLAIMPOLICY VOLUMEBINDINGMODE ALLOWVOLUMEEXPANSION AGE; the default class is marked `(default)`. */
 export const STORAGECLASS_TABLE: TableDefinition = {
 	columns: columns('Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'),
 	row(obj, ctx) {
 		const sc = obj as KubeObject & Fields;
-		const name = `${obj.metadata.name ?? ''}${isDefaultClass(obj) ? ' (default)' : ''}`;
+		const name = `${obj.metadata.name ?? ''}${isDefaultStorageClass(obj) ? ' (default)' : ''}`;
 		return [
 			name,
 			str(sc.provisioner),

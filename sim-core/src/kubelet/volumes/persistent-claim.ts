@@ -17,6 +17,7 @@
  * (createVolumeSpec, getPVCExtractPV, getPVSpec),
  * pkg/volume/local/local.go (NewMounter's path check).
  */
+import { volumeSourceKind } from '../../component-helpers/storage.ts';
 import type { HostPathSource } from './hostpath.ts';
 import type { ObjectLookup } from './lookup.ts';
 
@@ -37,9 +38,6 @@ interface VolumeObject {
 	spec?: { hostPath?: HostPathSource; local?: { path?: string }; claimRef?: { uid?: string } } & Record<string, unknown>;
 }
 
-/** The PV fields that are not a volume source. */
-const NOT_SOURCES = new Set(['capacity', 'accessModes', 'claimRef', 'persistentVolumeReclaimPolicy', 'storageClassName', 'mountOptions', 'volumeMode', 'nodeAffinity', 'volumeAttributesClassName']);
-
 /** getPVCExtractPV and getPVSpec: the claim, bound, then its volume, pointing back at the claim. */
 export function resolveClaim(lookup: ObjectLookup, namespace: string, claimName: string, readOnly: boolean): ClaimSource {
 	const where = `error processing PVC ${namespace}/${claimName}`;
@@ -54,7 +52,7 @@ export function resolveClaim(lookup: ObjectLookup, namespace: string, claimName:
 	if (spec.claimRef?.uid && spec.claimRef.uid !== pvc.metadata.uid) return { ok: false, error: `${where}: failed to fetch PV ${volumeName} from API server: the PV is bound to a different claim` };
 	if (spec.hostPath) return { ok: true, volumeName, kind: 'hostPath', hostPath: spec.hostPath, readOnly };
 	if (spec.local) return { ok: true, volumeName, kind: 'local', path: spec.local.path ?? '', readOnly };
-	const source = Object.keys(spec).find((k) => !NOT_SOURCES.has(k)) ?? 'unknown';
+	const source = volumeSourceKind(spec) ?? 'unknown';
 	return { ok: true, volumeName, kind: 'unsupported', source, readOnly };
 }
 

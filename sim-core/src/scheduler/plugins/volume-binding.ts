@@ -24,8 +24,8 @@
  * (FindPodVolumes, checkBoundClaims, findMatchingVolumes, BindPodVolumes).
  */
 import type { KubeObject, Node, NodeSelectorTerm, Pod } from '../../api/types.ts';
-import { labelSelectorFromObject, matches } from '../../api/labels.ts';
-import { parseQuantity, type Quantity } from '../../api/quantity.ts';
+import { R } from '../../client/client.ts';
+import { bySmallestCapacity, claimClass, volumeMismatch, type ClaimNeeds, type VolumeOffer } from '../../component-helpers/storage.ts';
 import { NodeSelectorMatcher } from '../../component-helpers/node-affinity.ts';
 import type { CycleState, StateData } from '../framework/cycle-state.ts';
 import { ACTION_UPDATE, ActionType, type ClusterEventWithHint } from '../framework/events.ts';
@@ -39,22 +39,16 @@ export const ERR_REASON_NODE_CONFLICT = 'node(s) had volume node affinity confli
 export const ERR_REASON_PV_NOT_EXIST = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 const UNBOUND_IMMEDIATE = 'pod has unbound immediate PersistentVolumeClaims';
 
-const PV = { group: '', version: 'v1', resource: 'persistentvolumes' };
 const ANN_BOUND_BY_CONTROLLER = 'pv.kubernetes.io/bound-by-controller';
 const STATE_KEY = 'PreFilter' + Names.VolumeBinding;
-const ANN_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 
-interface Claim extends KubeObject {
-	spec: { volumeName?: string; storageClassName?: string | null; accessModes?: string[]; volumeMode?: string; selector?: Parameters<typeof labelSelectorFromObject>[0]; resources?: { requests?: { storage?: string } } };
+interface Claim extends ClaimNeeds {
+	spec: ClaimNeeds['spec'] & { volumeName?: string };
 }
 
-interface Volume extends KubeObject {
-	spec: {
+interface Volume extends VolumeOffer {
+	spec: VolumeOffer['spec'] & {
 		claimRef?: { namespace?: string; name?: string; uid?: string } | null;
-		storageClassName?: string;
-		accessModes?: string[];
-		volumeMode?: string;
-		capacity?: { storage?: string };
 		nodeAffinity?: { required?: { nodeSelectorTerms?: NodeSelectorTerm[] } };
 	};
 	status?: { phase?: string };
@@ -73,17 +67,6 @@ class PodVolumes implements StateData {
 	}
 }
 
-const claimClass = (c: Claim) => c.metadata.annotations?.[ANN_STORAGE_CLASS] ?? c.spec.storageClassName ?? '';
-const volumeClass = (v: Volume) => v.metadata.annotations?.[ANN_STORAGE_CLASS] ?? v.spec.storageClassName ?? '';
-
-function quantity(text: string | undefined): Quantity | undefined {
-	try {
-		return text === undefined ? undefined : parseQuantity(String(text));
-	} catch {
-		return undefined;
-	}
-}
-
 function nodeAllows(volume: Volume, node: Node): boolean {
 	const terms = volume.spec.nodeAffinity?.required?.nodeSelectorTerms;
 	return !terms || new NodeSelectorMatcher(terms).match(node);
@@ -92,13 +75,7 @@ function nodeAllows(volume: Volume, node: Node): boolean {
 /** The claim's needs met by an unreserved, Available volume (findMatchingVolumes, without the PV controller's pre-bound cases). */
 function fits(volume: Volume, claim: Claim): boolean {
 	if (volume.spec.claimRef || volume.metadata.deletionTimestamp || (volume.status?.phase && volume.status.phase !== 'Available')) return false;
-	if (volumeClass(volume) !== claimClass(claim)) return false;
-	if (!(claim.spec.accessModes ?? []).every((m) => (volume.spec.accessModes ?? []).includes(m))) return false;
-	if ((volume.spec.volumeMode ?? 'Filesystem') !== (claim.spec.volumeMode ?? 'Filesystem')) return false;
-	const request = quantity(claim.spec.resources?.requests?.storage);
-	const capacity = quantity(volume.spec.capacity?.storage);
-	if (!capacity || (request && capacity.cmp(request) < 0)) return false;
-	return !claim.spec.selector || matches(labelSelectorFromObject(claim.spec.selector), volume.metadata.labels);
+	return volumeMismatch(volume, claim) === undefined;
 }
 
 export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlugin, EnqueueExtensions {
@@ -152,7 +129,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
 		const chosen: Volume[] = [];
 		for (const claim of podVolumes.delayed) {
 			const candidates = (listers.volumes() as Volume[]).filter((v) => !taken.has(v.metadata.name ?? '') && fits(v, claim) && nodeAllows(v, node));
-			candidates.sort((a, b) => quantity(a.spec.capacity?.storage)!.cmp(quantity(b.spec.capacity?.storage)!));
+			candidates.sort(bySmallestCapacity);
 			const volume = candidates[0];
 			if (!volume) return new Status(Code.UnschedulableAndUnresolvable, [ERR_REASON_BIND_CONFLICT]);
 			taken.add(volume.metadata.name ?? '');
@@ -179,7 +156,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
 			const volume = structuredClone(chosen[i]);
 			volume.spec.claimRef = { kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion } as Volume['spec']['claimRef'];
 			volume.metadata.annotations = { ...(volume.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
-			const reserved = this.handle.client.update(PV, volume);
+			const reserved = this.handle.client.update(R.persistentvolumes, volume);
 			if (!reserved.ok) return new Status(Code.Error, [`binding volumes: ${reserved.message}`]);
 		}
 		return undefined;

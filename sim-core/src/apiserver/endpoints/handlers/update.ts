@@ -83,12 +83,10 @@ export function update(scope: RequestScope, request: ApiRequest, info: ResourceI
 		if (strategy.prepareForStatusUpdate) strategy.prepareForStatusUpdate(obj, old, ctx);
 		else obj = { ...mutable, metadata: { ...old.metadata, ...pickMetaForStatus(obj.metadata) } } as KubeObject;
 		fieldErrors = strategy.validateStatusUpdate?.(obj, old, ctx) ?? [];
-	} else if (request.subresource === 'approval' && strategy.prepareForApprovalUpdate) {
-		strategy.prepareForApprovalUpdate(obj, old, ctx);
-		fieldErrors = strategy.validateApprovalUpdate?.(obj, old, ctx) ?? [];
-	} else if (request.subresource === 'ephemeralcontainers' && strategy.prepareForEphemeralContainersUpdate) {
-		strategy.prepareForEphemeralContainersUpdate(obj, old, ctx);
-		fieldErrors = strategy.validateEphemeralContainersUpdate?.(obj, old, ctx) ?? [];
+	} else if (request.subresource && strategy.subresourceUpdates && Object.hasOwn(strategy.subresourceUpdates, request.subresource)) {
+		const subresource = strategy.subresourceUpdates[request.subresource];
+		subresource.prepare(obj, old, ctx);
+		fieldErrors = subresource.validate(obj, old, ctx);
 	} else {
 		if (strategy.hasStatusSubresource) {
 			// An object nobody has reported status for yet has none: keep it that way (deepCopy() cannot copy undefined).
