@@ -88,6 +88,18 @@ function matchesName(info: ResourceInfo, name: string): boolean {
 }
 
 /**
+ * builder.ResourceNames(defaultType, arg): a bare NAME is of the default
+ * type (`pods` for exec, logs, attach, port-forward, debug), TYPE/NAME names
+ * its own (split at the first slash).
+ */
+export function resolveResourceName(arg: string, defaultType = 'pods'): { ok: true; info: ResourceInfo; name: string } | { ok: false; error: string } {
+	const slash = arg.indexOf('/');
+	const type = resolveResourceType(slash < 0 ? defaultType : arg.slice(0, slash));
+	if (!type.ok) return type;
+	return { ok: true, info: type.info, name: slash < 0 ? arg : arg.slice(slash + 1) };
+}
+
+/**
  * kubectl's REST mapping of a type argument (`pods`, `pod`, `po`, `Pod`,
  * `deployments.apps`, `deploy.v1.apps`), as builder.go mappingFor does:
  * `TYPE[.VERSION][.GROUP]`, matched case-insensitively against plural,

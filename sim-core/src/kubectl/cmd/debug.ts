@@ -43,7 +43,7 @@ import { parseYamlDocuments } from '../../yaml/index.ts';
 import { INTERNAL } from '../../shell/session.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
-import { resolveResourceType } from '../resource-args.ts';
+import { resolveResourceName } from '../resource-args.ts';
 import { callError, checkErr, errorText, plain, type KubectlError } from './check-err.ts';
 import { profileApplier, type DebugStyle, type ProfileApplier } from './debug-profiles.ts';
 import { openShell } from './exec.ts';
@@ -431,11 +431,9 @@ function run(inv: KubectlInvocation): CommandResult {
 	const { o, targets } = completed;
 	for (const target of targets) {
 		// ResourceNames("pods", ...): NAME is a pod, TYPE/NAME anything kubectl knows.
-		const slash = target.indexOf('/');
-		const type = resolveResourceType(slash < 0 ? 'pods' : target.slice(0, slash));
+		const type = resolveResourceName(target);
 		if (!type.ok) return fail(plain(type.error));
-		const name = slash < 0 ? target : target.slice(slash + 1);
-		const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, name);
+		const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, type.name);
 		if (!got.ok) return fail(callError(got, inv.env.serverUrl));
 		let visit: Visit;
 		if (type.info.group === '' && type.info.resource === 'nodes') visit = visitNode(inv, o, got.object as unknown as Node);

@@ -16,7 +16,7 @@ import type { Pod } from '../../api/types.ts';
 import type { ExecResult } from '../../api/request.ts';
 import { R, refOf } from '../../client/client.ts';
 import type { ContainerSession, KubectlCommand, KubectlInvocation } from '../kubectl.ts';
-import { resolveResourceType } from '../resource-args.ts';
+import { resolveResourceName } from '../resource-args.ts';
 import { callError, checkErr, plain, usageError } from './check-err.ts';
 import { byActivity, defaultContainer, podForObject } from './pod-for-object.ts';
 import type { CommandResult } from '../../shell/types.ts';
@@ -38,11 +38,9 @@ function run(inv: KubectlInvocation): CommandResult {
 	if (files.length) return checkErr(plain('exec -f is not supported by this simulated kubectl; name the pod'));
 
 	// ResourceNames("pods", name): POD, or TYPE/NAME.
-	const slash = resourceName.indexOf('/');
-	const type = resolveResourceType(slash < 0 ? 'pods' : resourceName.slice(0, slash));
+	const type = resolveResourceName(resourceName);
 	if (!type.ok) return checkErr(plain(type.error));
-	const name = slash < 0 ? resourceName : resourceName.slice(slash + 1);
-	const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, name);
+	const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, type.name);
 	if (!got.ok) return checkErr(callError(got, inv.env.serverUrl));
 	const chosen = podForObject(inv, { ...got.object, kind: type.info.kind }, byActivity, 'attach');
 	if ('error' in chosen) return checkErr(chosen.error);

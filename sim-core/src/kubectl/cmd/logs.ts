@@ -17,7 +17,7 @@ import type { Pod } from '../../api/types.ts';
 import { R, refOf } from '../../client/client.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
-import { resolveResourceType } from '../resource-args.ts';
+import { resolveResourceName } from '../resource-args.ts';
 import { callError, checkErr, plain, usageError, type KubectlError } from './check-err.ts';
 import { allContainerNames, byLogging, DEFAULT_CONTAINER_ANNOTATION, hasContainer, podForObject } from './pod-for-object.ts';
 import { isFatalCall } from './resource-info.ts';
@@ -99,12 +99,9 @@ function run(inv: KubectlInvocation): CommandResult {
 		pods = listed.object.items.map((p) => ({ ...p, apiVersion: 'v1', kind: 'Pod' }) as Pod);
 		if (pods.length === 0) return { stdout: '', stderr: `No resources found in ${inv.namespace} namespace.\n`, exitCode: 0 };
 	} else {
-		const slash = resourceArg.indexOf('/');
-		const typeText = slash < 0 ? 'pods' : resourceArg.slice(0, slash);
-		const name = slash < 0 ? resourceArg : resourceArg.slice(slash + 1);
-		const type = resolveResourceType(typeText);
+		const type = resolveResourceName(resourceArg);
 		if (!type.ok) return checkErr(plain(type.error));
-		const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, name);
+		const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, type.name);
 		if (!got.ok) {
 			if (isFatalCall(got) || got.code !== 404) return checkErr(callError(got, inv.env.serverUrl));
 			// logs.go wraps NotFound in a plain error: `error: error from server (NotFound): pods "x" not found in namespace "default"`.
@@ -113,13 +110,14 @@ function run(inv: KubectlInvocation): CommandResult {
 		const matchLabels = (got.object.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels;
 		if (flags['all-pods'] === true && type.info.kind !== 'Pod' && matchLabels && Object.keys(matchLabels).length) {
 			// --all-pods (AllPodsForObject): every Pod the workload's selector matches, not the one podForObject picks.
+			// (A workload is always named TYPE/NAME, so the argument is the message's TYPE/NAME.)
 			const labelSelector = Object.entries(matchLabels)
 				.map(([k, v]) => `${k}=${v}`)
 				.join(',');
 			const listed = inv.client.list<Pod>(R.pods, inv.namespace, { labelSelector });
 			if (!listed.ok) return checkErr(callError(listed, inv.env.serverUrl));
 			pods = listed.object.items.map((p) => ({ ...p, apiVersion: 'v1', kind: 'Pod' }) as Pod).sort((a, b) => compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
-			if (pods.length === 0) return checkErr(plain(`no pods found for ${typeText}/${name}`));
+			if (pods.length === 0) return checkErr(plain(`no pods found for ${resourceArg}`));
 		} else {
 			const chosen = podForObject(inv, { ...got.object, apiVersion: got.object.apiVersion || (type.info.group ? `${type.info.group}/${type.info.version}` : type.info.version), kind: type.info.kind }, byLogging, 'logs');
 			if ('error' in chosen) return checkErr(chosen.error);

@@ -20,7 +20,7 @@ import type { Pod, Service } from '../../api/types.ts';
 import { parseGoDurationMs } from '../../golang/duration.ts';
 import { R, refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation, ListenedPort } from '../kubectl.ts';
-import { resolveResourceType } from '../resource-args.ts';
+import { resolveResourceName } from '../resource-args.ts';
 import { callError, checkErr, plain, usageError } from './check-err.ts';
 import { byActivity, podForObject } from './pod-for-object.ts';
 import type { CommandResult } from '../../shell/types.ts';
@@ -138,10 +138,9 @@ function run(inv: KubectlInvocation): CommandResult {
 	const listener = inv.env.listener;
 
 	// builder.ResourceNames("pods", NAME): a bare name is a Pod.
-	const [typeText, name] = words[0].includes('/') ? [words[0].slice(0, words[0].indexOf('/')), words[0].slice(words[0].indexOf('/') + 1)] : ['pods', words[0]];
-	const type = resolveResourceType(typeText);
+	const type = resolveResourceName(words[0]);
 	if (!type.ok) return checkErr(plain(type.error));
-	const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, name);
+	const got = inv.client.get(refOf(type.info), type.info.namespaced ? inv.namespace : undefined, type.name);
 	if (!got.ok) return checkErr(callError(got, inv.env.serverUrl));
 	const obj = { ...got.object, kind: type.info.kind };
 	const chosen = podForObject(inv, obj, byActivity, 'attach');
