@@ -210,10 +210,11 @@ export function Terminal(props: TerminalProps) {
 		const next = before.slice(0, replaceFrom) + insert + before.slice(cursor);
 		setLine(next);
 		const caret = replaceFrom + insert.length;
-		// Only while the field still holds the completion: keys typed before the frame must not have their caret moved back.
+		// Only while the field still holds the completion and no selection: keys typed, or a select-all
+		// (Ctrl+A, then typing over the line), before the frame must keep their caret and selection.
 		requestAnimationFrame(() => {
 			const field = input.current;
-			if (field?.value === next) field.setSelectionRange(caret, caret);
+			if (field?.value === next && field.selectionStart === field.selectionEnd) field.setSelectionRange(caret, caret);
 		});
 	};
 
