@@ -116,6 +116,8 @@ export type Request =
 	| { type: 'network'; verb: 'partition' | 'heal'; node: string }
 	/** Cut a node's power, or power it on (it boots). Recorded and replayed like `fault` and `network`. */
 	| { type: 'power'; verb: 'powerOff' | 'powerOn'; node: string }
+	/** Set a node's clock `offsetMs` away from true time (0: back in step). */
+	| { type: 'clock'; node: string; offsetMs: number }
 	| { type: 'apply'; yaml: string }
 	| { type: 'explain'; pod: string }
 	| { type: 'inspect'; resource: string; namespace?: string; name: string; as: 'yaml' | 'describe' | 'events' }

@@ -456,6 +456,10 @@ export class SandboxSession {
 				const outcome = this.record({ kind: request.verb, node: request.node });
 				return outcome.error ? { type: 'error', message: outcome.error } : { type: 'view', view: this.view() };
 			}
+			case 'clock': {
+				const outcome = this.record({ kind: 'setClock', node: request.node, offsetMs: request.offsetMs });
+				return outcome.error ? { type: 'error', message: outcome.error } : { type: 'view', view: this.view() };
+			}
 			case 'explain':
 				return { type: 'explain', explanation: this.cluster.explain(request.pod) };
 			case 'inspect':

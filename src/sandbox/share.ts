@@ -172,6 +172,9 @@ export function packInputs(inputs: readonly ClusterInput[]): Tuple[] {
 			case 'powerOn':
 				out.push(['on', input.node]);
 				break;
+			case 'setClock':
+				out.push(['clk', input.node, input.offsetMs]);
+				break;
 			case 'writeFile':
 				out.push(input.host === undefined ? ['w', input.path, input.text] : ['w', input.path, input.text, input.host]);
 				break;
@@ -230,6 +233,11 @@ export function unpackInputs(tuples: unknown): ClusterInput[] {
 			case 'on':
 				if (typeof a !== 'string' || !NODE_NAME.test(a) || t.length > 2) throw invalid();
 				out.push({ kind: tag === 'off' ? 'powerOff' : 'powerOn', node: a });
+				break;
+			case 'clk':
+				// A whole number of ms within a century either way.
+				if (typeof a !== 'string' || !NODE_NAME.test(a) || typeof b !== 'number' || !Number.isInteger(b) || Math.abs(b) > 100 * 365 * 86_400_000 || t.length > 3) throw invalid();
+				out.push({ kind: 'setClock', node: a, offsetMs: b });
 				break;
 			case 'w':
 				if (!isText(a, SHARE_LIMITS.lineCharsMax) || !isText(b, SHARE_LIMITS.textCharsMax) || t.length > 4 || (c !== undefined && !(typeof c === 'string' && NODE_NAME.test(c)))) throw invalid();

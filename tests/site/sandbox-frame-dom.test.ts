@@ -110,6 +110,22 @@ describe('the faults panel', () => {
 	});
 });
 
+describe('the faults panel: clocks', () => {
+	it('says whether each node keeps time, sets one back a day and puts a skewed one back in step', async () => {
+		const sent: unknown[] = [];
+		const skewed: ClusterView = { ...view, nodes: view.nodes.map((n) => (n.name === 'node-1' ? { ...n, clockOffsetMs: -86_400_000 } : n)) };
+		const el = mount(h(Faults, { view: skewed, t, request: async (r) => (sent.push(r), { type: 'view' as const, view }) }));
+		const clockRows = [...el.querySelectorAll('.ca-faults__row')].filter((r) => r.textContent!.startsWith('Clock'));
+		expect(clockRows.map((r) => r.querySelector('.ca-faults__state')!.textContent)).toEqual(['● In step', '✕ 1d behind', '● In step']);
+		await act(async () => el.querySelector<HTMLButtonElement>('[aria-label="Put the clock of node-1 back in step"]')!.click());
+		await act(async () => el.querySelector<HTMLButtonElement>('[aria-label="Set the clock of node-2 back one day"]')!.click());
+		expect(sent).toEqual([
+			{ type: 'clock', node: 'node-1', offsetMs: 0 },
+			{ type: 'clock', node: 'node-2', offsetMs: -86_400_000 },
+		]);
+	});
+});
+
 describe('the island before it goes live', () => {
 	it('renders the static picture: the map, the sentence and one button a keyboard reaches, which starts it', async () => {
 		const { renderToString } = await import('preact-render-to-string');

@@ -161,6 +161,22 @@ describe('a sandbox session', () => {
 		expect(session.inputs()).toEqual([]);
 	});
 
+	it('sets a node clock back and fixes it: recorded, shown on the view, the node NotReady meanwhile, replayed the same', () => {
+		const session = new SandboxSession(overview, { paused: true });
+		session.tick(5_000);
+		expect(session.handle({ type: 'clock', node: 'node-1', offsetMs: -86_400_000 }).type).toBe('view');
+		expect(session.view().nodes.find((n) => n.name === 'node-1')).toMatchObject({ clockOffsetMs: -86_400_000 });
+		session.handle({ type: 'advance', ms: 70_000 });
+		// Its kubelet can no longer verify the API server's certificate, so it stops posting status.
+		expect(session.view().nodes.find((n) => n.name === 'node-1')).toMatchObject({ ready: 'Unknown' });
+		expect(session.handle({ type: 'clock', node: 'node-9', offsetMs: 0 })).toEqual({ type: 'error', message: 'no node named node-9' });
+		session.handle({ type: 'clock', node: 'node-1', offsetMs: 0 });
+		session.handle({ type: 'advance', ms: 20_000 });
+		expect(session.view().nodes.find((n) => n.name === 'node-1')).toMatchObject({ clockOffsetMs: 0, ready: 'True' });
+		const replayed = new SandboxSession(overview, { seed: session.seed, inputs: session.inputs() });
+		expect(replayed.fingerprint()).toBe(session.fingerprint());
+	});
+
 	it('powers a node off and on: recorded like the other faults, shown on the view, replayed by a share link and by time travel', () => {
 		const session = new SandboxSession(overview, { paused: true, limits: { checkpointEveryMs: 30_000 } });
 		session.tick(5_000);

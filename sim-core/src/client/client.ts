@@ -53,10 +53,10 @@ export const R = {
 /** The result of a call: the answer, or why there was none. */
 export type CallResult<T = KubeObject> =
 	| { ok: true; code: number; object: T; warnings?: string[] }
-	| { ok: false; code: number; reason: string; message: string; transport?: boolean; details?: Status['details']; warnings?: string[] };
+	| { ok: false; code: number; reason: string; message: string; transport?: boolean; /** The address dialled, on a transport failure. */ address?: string; details?: Status['details']; warnings?: string[] };
 
 function toResult<T>(result: TransportResult): CallResult<T> {
-	if (isTransportFailure(result)) return { ok: false, code: 0, reason: result.failure, message: result.message, transport: true };
+	if (isTransportFailure(result)) return { ok: false, code: 0, reason: result.failure, message: result.message, transport: true, address: result.address };
 	const response = result as ApiResponse;
 	if (response.code >= 400) {
 		const status = response.body as { reason?: string; message?: string; details?: Status['details'] };

@@ -14,8 +14,8 @@ import type { ApiRequest, ApiResponse } from '../api/request.ts';
 
 /** Why a request never got an answer. */
 export interface TransportFailure {
-	/** 'refused': nothing listens (API server down); 'timeout': no route (partition). */
-	failure: 'refused' | 'timeout';
+	/** 'refused': nothing listens (API server down); 'timeout': no route (partition); 'tls': the handshake failed (a certificate outside its validity). */
+	failure: 'refused' | 'timeout' | 'tls';
 	/** The address that was dialled, e.g. '192.168.56.10:6443'. */
 	address: string;
 	message: string;

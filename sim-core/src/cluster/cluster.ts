@@ -59,6 +59,12 @@ import { cloudControllerManagerObjects } from './bootstrap/cloud.ts';
 import { podNetworkObjects, type PodNetworkAddon } from './bootstrap/pod-network.ts';
 import { complete, kubectlVerbs, type Completion, type ResourceKind } from './completion.ts';
 import { nodeViews, podViews, type NodeView, type PodView } from './map-view.ts';
+import { kubeconfigClientCertificate, pkiDates, SERVING_CERTIFICATE, type PkiDates } from '../tools/kubeadm/pki.ts';
+import type { LoadedCertificates } from './transport.ts';
+
+/** The certificates each end of the API server's etcd connection loaded (keys in the transport's loaded certificates). */
+const ETCD_CLIENT_CERTIFICATE = 'kube-apiserver/etcd-client';
+const ETCD_SERVING_CERTIFICATE = 'etcd/server';
 import { COMMANDS as KUBECTL_COMMANDS } from '../kubectl/cmd/index.ts';
 
 /** Everything a snapshot holds: plain JSON. */
@@ -74,6 +80,8 @@ export interface ClusterSnapshot {
 	inputs: ClusterInput[];
 	/** The simulated cloud's state, with `cloud: true`. */
 	cloud?: SimCloudState;
+	/** The client certificates the components loaded when they last started. */
+	certificates?: LoadedCertificates;
 }
 
 /** One thing the reader (or a scenario) did; replaying the list rebuilds the session. */
@@ -85,6 +93,8 @@ export type ClusterInput =
 	| { kind: 'stop' | 'start'; component: string; node?: string }
 	| { kind: 'partition' | 'heal'; node: string }
 	| { kind: 'powerOff' | 'powerOn'; node: string }
+	/** A node's clock set `offsetMs` away from true time (0 puts it back in step). */
+	| { kind: 'setClock'; node: string; offsetMs: number }
 	| { kind: 'writeFile'; path: string; text: string; host?: string };
 
 /**
@@ -151,6 +161,8 @@ export class Cluster {
 	readonly options: ClusterOptions & { seed: number; startTime: string };
 	readonly nodes: NodeOptions[];
 	readonly etcdData: MvccStore;
+	/** When kubeadm issued the cluster's certificates (virtual time 0) and for how long (./pki.ts). */
+	readonly pki: PkiDates;
 	readonly etcd: EtcdMember;
 	readonly apiServer: KubeApiServer;
 	readonly scheduler: KubeScheduler;
@@ -203,6 +215,7 @@ export class Cluster {
 		const epochMs = parseRfc3339(this.options.startTime);
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
+		this.pki = pkiDates(epochMs, options.kubeadm);
 		this.etcdData = restore ? new MvccStore(deepCopy(restore.etcd)) : MvccStore.empty();
 		this.faults = new Faults(
 			{
@@ -230,10 +243,13 @@ export class Cluster {
 			apiAddress,
 			(node) => this.faults.isPartitioned(node) || !!this.hosts.get(node)?.poweredOff,
 			() => !!this.hosts.get(controlPlane.name)?.poweredOff,
+			{ machine: controlPlane.name, servingCertificate: () => this.fileOn(controlPlane.name, SERVING_CERTIFICATE) },
+			restore?.certificates,
 		);
 		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp);
 		this.apiServer = new KubeApiServer(this.kernel, {
-			etcd: { store: () => this.etcd.store(), watch: (id) => this.etcd.addWatcher(id), notify: () => this.etcd.announce() },
+			// etcd refuses the API server's client certificate, or the API server etcd's serving one, once either (as loaded when its process started) is outside its validity.
+			etcd: { store: () => (this.etcdHandshakeFails(controlPlane.name) ? undefined : this.etcd.store()), watch: (id) => this.etcd.addWatcher(id), notify: () => this.etcd.announce() },
 			strategies: defaultStrategies(),
 			admission: defaultAdmissionPlugins(),
 			authorizers: defaultAuthorizers(this.options.authorizationMode ?? 'Node,RBAC'),
@@ -319,6 +335,17 @@ export class Cluster {
 		// kubeadm init talks to the API server with super-admin.conf (system:masters) since v1.29.
 		this.transport.enroll('kubeadm', { username: 'kubernetes-super-admin', groups: ['system:masters', 'system:authenticated'] }, controlPlane.name);
 		for (const name of this.controllerManager.controllerNames()) this.transport.enroll(`kube-controller-manager/${name}`, this.identity(`kube-controller-manager/${name}`), controlPlane.name);
+		// The two ends of the API server's connection to etcd: each loads its certificate when it starts.
+		this.transport.presentCertificateFrom(ETCD_CLIENT_CERTIFICATE, { process: this.apiServer.id, read: () => this.fileOn(controlPlane.name, '/etc/kubernetes/pki/apiserver-etcd-client.crt') });
+		this.transport.presentCertificateFrom(ETCD_SERVING_CERTIFICATE, { process: this.etcd.id, read: () => this.fileOn(controlPlane.name, '/etc/kubernetes/pki/etcd/server.crt') });
+		// Their client certificates: each loaded from the component's kubeconfig when it starts (kubeadm's files, tools/kubeadm/pki.ts).
+		const kubeconfigCertificate = (process: string, machine: string, file: string) => ({ process, read: () => kubeconfigClientCertificate(this.fileOn(machine, file)) });
+		for (const scheduler of this.schedulers) this.transport.presentCertificateFrom(scheduler.id, kubeconfigCertificate(scheduler.id, this.transport.nodeOf(scheduler.id) ?? controlPlane.name, '/etc/kubernetes/scheduler.conf'));
+		for (const manager of this.controllerManagers) {
+			const source = kubeconfigCertificate(manager.id, this.transport.nodeOf(manager.id) ?? controlPlane.name, '/etc/kubernetes/controller-manager.conf');
+			this.transport.presentCertificateFrom(manager.id, source);
+			for (const name of manager.controllerNames()) this.transport.presentCertificateFrom(`${manager.id}/${name}`, source);
+		}
 
 		// What the machines, the reader's shell and the tools see of the cluster (./wiring.ts).
 		const context: ToolsContext = {
@@ -354,17 +381,21 @@ export class Cluster {
 				nodeIp: nodeIp(index),
 				podCidr: registerNode ? nodePodCidr(cidrIndex++) : UNREGISTERED_POD_CIDR,
 				registerNode,
+				pki: this.pki,
 				restore: restore?.hosts[node.name],
 				staticComponents: staticComponentsByMachine.get(node.name),
 				primaryControlPlane: node.name === controlPlane.name,
 			});
 			this.hosts.set(node.name, host);
 			this.transport.enroll(`kubelet/${node.name}`, this.identity(`kubelet/${node.name}`), node.name);
+			this.transport.presentCertificateFrom(`kubelet/${node.name}`, { process: `kubelet/${node.name}`, read: () => kubeconfigClientCertificate(this.fileOn(node.name, '/etc/kubernetes/kubelet.conf')) });
 			// kube-proxy authenticates with its ServiceAccount's token (kube-system/kube-proxy, bound to system:node-proxier).
 			this.transport.enroll(`kube-proxy/${node.name}`, this.identity(`kube-proxy/${node.name}`), node.name);
 		});
 
-		this.shell = new ReaderShell({ kernel: this.kernel, transport: this.transport, hosts: this.hosts, isPoweredOff: (node) => this.isPoweredOff(node), observe: (request) => this.apiServer.observe(request), get: (resource, namespace, name) => this.get(resource, namespace, name) }, apiServerUrl, restore?.shell);
+		// The reader's ~/.kube/config is a copy of the control plane's admin.conf, as kubeadm's instructions make it.
+		const adminConf = this.hosts.get(controlPlane.name)!.fs.readFile('/etc/kubernetes/admin.conf');
+		this.shell = new ReaderShell({ kernel: this.kernel, transport: this.transport, hosts: this.hosts, isPoweredOff: (node) => this.isPoweredOff(node), observe: (request) => this.apiServer.observe(request), get: (resource, namespace, name) => this.get(resource, namespace, name) }, apiServerUrl, adminConf, restore?.shell);
 		registerTools(context, this.shell);
 		// `kubectl __complete` (the completion scripts' question) gets the answers Tab gets.
 		this.shell.completer = (line) => this.complete(line, line.length).candidates;
@@ -393,7 +424,20 @@ export class Cluster {
 			dnsServiceIp: NETWORK.dnsServiceIp,
 			kubeProxyMode: this.options.kubeProxyMode ?? ('' as const),
 			controlPlaneEndpoint: `${nodeIp(0)}:${NETWORK.apiServerPort}`,
+			certificateValidityMs: this.pki.certificateValidityMs,
+			caCertificateValidityMs: this.pki.caCertificateValidityMs,
 		};
+	}
+
+	/** Whether the TLS handshake between the API server and etcd fails now, judged by the control plane's clock. */
+	private etcdHandshakeFails(machine: string): boolean {
+		return this.transport.loadedCertificateError(ETCD_CLIENT_CERTIFICATE, machine) !== undefined || this.transport.loadedCertificateError(ETCD_SERVING_CERTIFICATE, machine) !== undefined;
+	}
+
+	/** A file's text on a machine, or undefined when it (or the machine) is missing. */
+	private fileOn(machine: string, path: string): string | undefined {
+		const fs = this.hosts.get(machine)?.fs;
+		return fs?.exists(path) && !fs.isDir(path) ? fs.readFile(path) : undefined;
 	}
 
 	/** Whether a machine's kubelet registers its Node. */
@@ -510,7 +554,7 @@ export class Cluster {
 
 	/** The nodes as a map draws them: Ready, taints, problems, and what the Pods bound to each request of it (cluster/map-view.ts). Read from etcd; no request, no trace. */
 	nodeViews(): NodeView[] {
-		return nodeViews(this.list('nodes'), this.list('pods'), { isPartitioned: (node) => this.isPartitioned(node), isPoweredOff: (node) => this.isPoweredOff(node) });
+		return nodeViews(this.list('nodes'), this.list('pods'), { isPartitioned: (node) => this.isPartitioned(node), isPoweredOff: (node) => this.isPoweredOff(node), clockOffset: (node) => this.clockOffset(node) });
 	}
 
 	/** The Pods as a map draws them, with kubectl's READY, STATUS and RESTARTS cells (cluster/map-view.ts). Read from etcd; no request, no trace. */
@@ -633,6 +677,8 @@ export class Cluster {
 			case 'powerOff':
 			case 'powerOn':
 				return this.readerFault({ verb: input.kind, node: input.node }, input);
+			case 'setClock':
+				return this.readerFault({ verb: 'setClock', node: input.node, offsetMs: input.offsetMs }, input);
 		}
 	}
 
@@ -681,6 +727,22 @@ export class Cluster {
 	 */
 	powerOn(node: string): string | undefined {
 		return this.apply({ kind: 'powerOn', node }).error;
+	}
+
+	/**
+	 * Sets a node's clock `offsetMs` away from true time (negative: behind),
+	 * as `date -s` on the node would; 0 puts it back in step. Its kubelet
+	 * then stamps its Lease and status with that time, and it judges the
+	 * API server's certificate by it. Returns an error message for a node
+	 * that does not exist.
+	 */
+	setClock(node: string, offsetMs: number): string | undefined {
+		return this.apply({ kind: 'setClock', node, offsetMs }).error;
+	}
+
+	/** How far a node's clock is off true time (ms; negative behind). */
+	clockOffset(node: string): number {
+		return this.kernel.clockOffset(node);
 	}
 
 	/** Whether a node's machine is powered off. */
@@ -747,6 +809,9 @@ export class Cluster {
 				return;
 			case 'powerOn':
 				this.faults.apply(planned.afterBoot === undefined ? { verb: 'powerOn', node } : { verb: 'powerOn', node, afterBoot: planned.afterBoot }, cause);
+				return;
+			case 'setClock':
+				this.faults.apply({ verb: 'setClock', node, offsetMs: planned.offsetMs ?? 0 }, cause);
 				return;
 			default:
 				this.faults.apply({ verb: planned.verb, node }, cause);
@@ -823,7 +888,9 @@ export class Cluster {
 	snapshot(): ClusterSnapshot {
 		const hosts: Record<string, NodeHostState> = {};
 		for (const [name, host] of this.hosts) hosts[name] = host.snapshot();
+		const certificates = this.transport.snapshot();
 		return {
+			...(Object.keys(certificates).length ? { certificates } : {}),
 			format: 'cluster-anatomy/snapshot@1',
 			options: deepCopy(this.options),
 			kernel: this.kernel.snapshot(),

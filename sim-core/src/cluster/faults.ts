@@ -12,11 +12,14 @@
  * - `failing`: `component@node` pairs made to fail (a stopped static pod
  *   crash-loops until started again; a stopped unit stays down);
  * - `partitions`: nodes cut off from the control plane.
- * A powered-off machine's state lives with the machine (NodeHost).
+ * A powered-off machine's state lives with the machine (NodeHost); a
+ * skewed clock lives with the kernel's clocks (every process reads its
+ * machine's time there).
  *
  * Mirrors nothing upstream: the simulator's fault injection.
  */
 import type { Kernel } from '../sim/kernel.ts';
+import { formatGoDurationMs } from '../golang/duration.ts';
 import type { NodeHost } from './node-host.ts';
 
 /** A component the reader can stop and start. */
@@ -29,6 +32,8 @@ export const NODE_COMPONENTS = ['kubelet', 'kube-proxy', 'container-runtime'] as
 export type Fault =
 	| { verb: 'stop' | 'start'; component: string; node?: string }
 	| { verb: 'partition' | 'heal'; node: string }
+	/** The machine's clock is set `offsetMs` away from true time (0: back in step), as `date -s` or a drifting RTC would. */
+	| { verb: 'setClock'; node: string; offsetMs: number }
 	| { verb: 'powerOn'; node: string; /** A reboot coming back up: only if the machine is still in the boot that ended with it. */ afterBoot?: string }
 	| {
 			verb: 'powerOff';
@@ -103,6 +108,7 @@ export class Faults {
 		if (fault.verb === 'powerOff' && host.poweredOff) return `${node} is already powered off`;
 		if (fault.verb === 'powerOn' && !host.poweredOff) return `${node} is already powered on`;
 		if (fault.verb === 'powerOn' && this.targets.instanceDeleted?.(node)) return `${node}'s instance was deleted from the cloud: it cannot be powered on`;
+		if (fault.verb === 'setClock' && !Number.isFinite(fault.offsetMs)) return `not a clock offset: ${String(fault.offsetMs)}`;
 		return undefined;
 	}
 
@@ -130,6 +136,13 @@ export class Faults {
 				kernel.emit({ component: cause.actor, action: 'partition', msg: `cut ${fault.node} off from the control plane` });
 				this.targets.closeWatchesOf(hosts.get(fault.node)!.processIds());
 				return true;
+			case 'setClock': {
+				const offset = Math.round(fault.offsetMs);
+				const how = offset === 0 ? 'in step with true time again' : `${formatGoDurationMs(Math.abs(offset))} ${offset > 0 ? 'ahead' : 'behind'}`;
+				kernel.emit({ component: cause.actor, action: 'set-clock', object: `nodes/${fault.node}`, msg: `set the clock of ${fault.node} ${how}${cause.via ? ` (${cause.via})` : ''}` });
+				kernel.setClockOffset(fault.node, offset);
+				return true;
+			}
 			case 'heal':
 				this.partitions.delete(fault.node);
 				kernel.emit({ component: cause.actor, action: 'heal', msg: `reconnected ${fault.node} to the control plane` });

@@ -4,7 +4,8 @@
  * certificates are placeholders that say so; each client certificate carries
  * its subject (CN = user, O = groups) in readable text, which is how the
  * simulated API server learns who a kubeconfig belongs to, as a real one
- * reads the subject of a TLS client certificate.
+ * reads the subject of a TLS client certificate. Each also carries its
+ * issuer and validity, dated when the cluster was made (./pki.ts).
  *
  * Mirrors cmd/kubeadm/app/phases/kubeconfig/kubeconfig.go,
  * cmd/kubeadm/app/phases/certs/certs.go,
@@ -18,6 +19,7 @@ import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/stati
 import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';
 import { systemdNodeFiles } from '../host/systemd/units.ts';
 import { binaryPlaceholder } from '../runtime/behaviour/rootfs.ts';
+import { KUBEADM_CERTIFICATES, caCertificate, kubeletClientCertificate, signedCertificate, type PkiDates } from '../tools/kubeadm/pki.ts';
 
 /** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins` (../host/pem.ts). */
 export function certificate(commonName: string, organizations: string[] = []): string {
@@ -32,16 +34,16 @@ export function certificateSubject(pem: string): { user: string; groups: string[
 	return fields ? { user: fields.subject.commonName, groups: fields.subject.organizations } : undefined;
 }
 
-/** A kubeconfig as kubeadm writes one. */
-export function kubeconfig(server: string, user: string, groups: string[], contextUser = user): string {
+/** A kubeconfig as kubeadm writes one: the cluster CA, and the user's client certificate embedded. */
+export function kubeconfig(server: string, contextUser: string, caPem: string, certificatePem: string): string {
 	return stringifyYaml({
 		apiVersion: 'v1',
-		clusters: [{ cluster: { 'certificate-authority-data': base64(certificate('kubernetes')), server }, name: 'kubernetes' }],
+		clusters: [{ cluster: { 'certificate-authority-data': base64(caPem), server }, name: 'kubernetes' }],
 		contexts: [{ context: { cluster: 'kubernetes', user: contextUser }, name: `${contextUser}@kubernetes` }],
 		'current-context': `${contextUser}@kubernetes`,
 		kind: 'Config',
 		preferences: {},
-		users: [{ name: contextUser, user: { 'client-certificate-data': base64(certificate(user, groups)), 'client-key-data': base64(privateKey()) } }],
+		users: [{ name: contextUser, user: { 'client-certificate-data': base64(certificatePem), 'client-key-data': base64(privateKey()) } }],
 	});
 }
 
@@ -62,6 +64,8 @@ interface MachineFacts {
 	externalCloudProvider?: boolean;
 	/** Extra files (e.g. a KubeSchedulerConfiguration for --config). */
 	extra?: Record<string, string>;
+	/** When kubeadm issued the certificates, and for how long (./pki.ts). */
+	pki: PkiDates;
 }
 
 /**
@@ -90,8 +94,8 @@ export function nodeFiles(f: MachineFacts): Record<string, string> {
 		// systemd-resolved: programs use its stub on 127.0.0.53; the file it keeps of the real upstream servers is what kubeadm's kubelet hands to Default Pods.
 		'/etc/resolv.conf': 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n',
 		[HOST_UPSTREAM_RESOLV_CONF]: `nameserver ${LAN_DNS_SERVER}\n`,
-		'/etc/kubernetes/pki/ca.crt': certificate('kubernetes'),
-		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, ['system:nodes'], `system:node:${f.nodeName}`),
+		'/etc/kubernetes/pki/ca.crt': caCertificate('ca', f.pki),
+		'/etc/kubernetes/kubelet.conf': kubeconfig(f.apiServerUrl, `system:node:${f.nodeName}`, caCertificate('ca', f.pki), kubeletClientCertificate(f.nodeName, f.pki.issuedMs)),
 		'/var/lib/kubelet/config.yaml': `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\nresolvConf: /run/systemd/resolve/resolv.conf\nstaticPodPath: /etc/kubernetes/manifests\n${f.registerNode === false ? 'registerNode: false\n' : ''}rotateCertificates: true\n`,
 		'/var/lib/kubelet/kubeadm-flags.env': `KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10.2${f.externalCloudProvider ? ' --cloud-provider=external' : ''}"\n`,
 		// The kubelet and containerd units (systemctl cat, the command line in systemctl status) and crictl's endpoint.
@@ -101,40 +105,31 @@ export function nodeFiles(f: MachineFacts): Record<string, string> {
 		...(f.extra ?? {}),
 	};
 	if (!f.controlPlane || !f.controlPlaneFacts) return files;
-	const admin = kubeconfig(f.apiServerUrl, 'kubernetes-admin', ['kubeadm:cluster-admins']);
+	const ca = caCertificate('ca', f.pki);
+	const contextUsers: Record<string, string> = { 'admin.conf': 'kubernetes-admin', 'super-admin.conf': 'kubernetes-super-admin', 'controller-manager.conf': 'system:kube-controller-manager', 'scheduler.conf': 'system:kube-scheduler' };
+	for (const cert of KUBEADM_CERTIFICATES) {
+		const pem = signedCertificate(cert.subject(f.nodeName), cert.ca, f.pki.issuedMs, f.pki.certificateValidityMs);
+		if (cert.kubeconfig) files[cert.path] = kubeconfig(f.apiServerUrl, contextUsers[cert.name], ca, pem);
+		else {
+			files[cert.path] = pem;
+			files[cert.path.replace(/\.crt$/, '.key')] = privateKey();
+		}
+	}
 	Object.assign(files, {
-		'/etc/kubernetes/admin.conf': admin,
-		'/etc/kubernetes/super-admin.conf': kubeconfig(f.apiServerUrl, 'kubernetes-super-admin', ['system:masters']),
-		'/etc/kubernetes/controller-manager.conf': kubeconfig(f.apiServerUrl, 'system:kube-controller-manager', []),
-		'/etc/kubernetes/scheduler.conf': kubeconfig(f.apiServerUrl, 'system:kube-scheduler', []),
-		'/root/.kube/config': admin,
+		'/root/.kube/config': files['/etc/kubernetes/admin.conf'],
 		'/etc/kubernetes/pki/ca.key': privateKey(),
-		'/etc/kubernetes/pki/apiserver.crt': certificate('kube-apiserver'),
-		'/etc/kubernetes/pki/apiserver.key': privateKey(),
-		'/etc/kubernetes/pki/apiserver-kubelet-client.crt': certificate('kube-apiserver-kubelet-client', ['kubeadm:cluster-admins']),
-		'/etc/kubernetes/pki/apiserver-kubelet-client.key': privateKey(),
-		'/etc/kubernetes/pki/apiserver-etcd-client.crt': certificate('kube-apiserver-etcd-client'),
-		'/etc/kubernetes/pki/apiserver-etcd-client.key': privateKey(),
-		'/etc/kubernetes/pki/front-proxy-ca.crt': certificate('front-proxy-ca'),
+		'/etc/kubernetes/pki/front-proxy-ca.crt': caCertificate('front-proxy-ca', f.pki),
 		'/etc/kubernetes/pki/front-proxy-ca.key': privateKey(),
-		'/etc/kubernetes/pki/front-proxy-client.crt': certificate('front-proxy-client'),
-		'/etc/kubernetes/pki/front-proxy-client.key': privateKey(),
 		'/etc/kubernetes/pki/sa.key': privateKey(),
 		'/etc/kubernetes/pki/sa.pub': '-----BEGIN PUBLIC KEY-----\n# simulated key (Cluster Anatomy)\n-----END PUBLIC KEY-----\n',
-		'/etc/kubernetes/pki/etcd/ca.crt': certificate('etcd-ca'),
+		'/etc/kubernetes/pki/etcd/ca.crt': caCertificate('etcd-ca', f.pki),
 		'/etc/kubernetes/pki/etcd/ca.key': privateKey(),
-		'/etc/kubernetes/pki/etcd/server.crt': certificate(f.nodeName),
-		'/etc/kubernetes/pki/etcd/server.key': privateKey(),
-		'/etc/kubernetes/pki/etcd/peer.crt': certificate(f.nodeName),
-		'/etc/kubernetes/pki/etcd/peer.key': privateKey(),
-		'/etc/kubernetes/pki/etcd/healthcheck-client.crt': certificate('kube-etcd-healthcheck-client'),
-		'/etc/kubernetes/pki/etcd/healthcheck-client.key': privateKey(),
 	});
 	for (const [file, pod] of Object.entries(controlPlaneManifests(f.controlPlaneFacts))) files[`/etc/kubernetes/manifests/${file}`] = stringifyYaml(pod);
 	return files;
 }
 
-/** The reader's machine: a kubeconfig for the admin user, nothing else. */
-export function workstationFiles(apiServerUrl: string): Record<string, string> {
-	return { '/home/reader/.kube/config': kubeconfig(apiServerUrl, 'kubernetes-admin', ['kubeadm:cluster-admins']) };
+/** The reader's machine: a copy of the control plane's admin.conf as ~/.kube/config, nothing else. */
+export function workstationFiles(adminConf: string): Record<string, string> {
+	return { '/home/reader/.kube/config': adminConf };
 }

@@ -24,6 +24,8 @@ export interface NodeView {
 	partitioned: boolean;
 	/** The machine has no power: nothing runs on it (its Ready condition only changes once the control plane notices). */
 	poweredOff: boolean;
+	/** How far the machine's clock is off true time (ms; negative behind, 0 in step). */
+	clockOffsetMs: number;
 	/** As `kubectl describe node` lists them: `key[=value]:Effect`. */
 	taints: string[];
 	/** Conditions other than Ready that are not in their healthy state. */
@@ -65,7 +67,7 @@ export function podRequestedResources(pod: KubeObject): { cpuMilli: number; memo
 }
 
 /** The nodes of `nodes` as the map draws them, with what `pods` request on each. */
-export function nodeViews(nodes: readonly KubeObject[], pods: readonly KubeObject[], machine: { isPartitioned(node: string): boolean; isPoweredOff(node: string): boolean }): NodeView[] {
+export function nodeViews(nodes: readonly KubeObject[], pods: readonly KubeObject[], machine: { isPartitioned(node: string): boolean; isPoweredOff(node: string): boolean; clockOffset?(node: string): number }): NodeView[] {
 	return (nodes as readonly NodeObject[]).map((node) => {
 		const name = node.metadata.name ?? '';
 		const labels = node.metadata.labels ?? {};
@@ -92,6 +94,7 @@ export function nodeViews(nodes: readonly KubeObject[], pods: readonly KubeObjec
 			unschedulable: node.spec?.unschedulable === true,
 			partitioned: machine.isPartitioned(name),
 			poweredOff: machine.isPoweredOff(name),
+			clockOffsetMs: machine.clockOffset?.(name) ?? 0,
 			taints: (node.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
 			problems: conditions.filter((c) => c.type !== 'Ready' && c.status === 'True').map((c) => c.type),
 			cpu: { allocatableMilli: parseQuantityOrZero(allocatable.cpu).milliValue(), requestedMilli: cpu },

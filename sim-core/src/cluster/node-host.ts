@@ -40,6 +40,7 @@ import { parseYaml, stringifyYaml } from '../yaml/index.ts';
 import type { Component } from './faults.ts';
 import type { MachineContext } from './wiring.ts';
 import { nodeFiles } from './files.ts';
+import type { PkiDates } from '../tools/kubeadm/pki.ts';
 import { NodeNetwork } from './node-network.ts';
 import { NodeCni } from './node-cni.ts';
 import { DEFAULT_CNI_PATHS } from '../runtime/cni.ts';
@@ -146,6 +147,8 @@ export class NodeHost {
 		readonly index: number,
 		facts: {
 			apiServerUrl: string;
+			/** When kubeadm issued the certificates, and for how long. */
+			pki: PkiDates;
 			nodeIp: string;
 			podCidr: string;
 			registerNode?: boolean;
@@ -181,6 +184,7 @@ export class NodeHost {
 				controlPlane: this.controlPlane,
 				registerNode: this.registersNode,
 				externalCloudProvider: cluster.externalCloudProvider,
+				pki: facts.pki,
 				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr, components: this.staticComponents } : undefined,
 			});
 			for (const [path, text] of Object.entries(files)) {
@@ -188,6 +192,8 @@ export class NodeHost {
 				this.fs.writeFile(path, text);
 			}
 			this.fs.mkdir('/root', true);
+			// Every Ubuntu machine has /tmp (where runbooks park a static pod's manifest to restart it).
+			this.fs.mkdir('/tmp', true);
 			// Ubuntu's empty mount point, where kubernetes.io's hostPath PersistentVolume task keeps its data (/mnt/data).
 			this.fs.mkdir('/mnt', true);
 			// containerd's conf_dir, empty until a Pod network add-on installs its config.

@@ -80,6 +80,14 @@ export interface ClusterOptions {
 	 * initialized`) and CoreDNS Pending until the reader applies one.
 	 */
 	cni?: 'flannel' | 'calico' | 'none';
+	/**
+	 * kubeadm's ClusterConfiguration fields for the certificates `kubeadm
+	 * init` issues (Go durations): certificateValidityPeriod, default
+	 * 8760h (a year), and caCertificateValidityPeriod, default 87600h. A
+	 * short one (`2h`) lets a reader watch the control plane's certificates
+	 * expire, then renew them with `kubeadm certs renew`.
+	 */
+	kubeadm?: { certificateValidityPeriod?: string; caCertificateValidityPeriod?: string };
 	/** Virtual time to run at creation so the cluster is up when the reader arrives (default: until it settles). */
 	bootMs?: number;
 }

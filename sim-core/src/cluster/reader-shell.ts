@@ -34,8 +34,7 @@ import { decodeBase64 } from '../golang/base64.ts';
 import type { EditSession, ExecResult } from './cluster.ts';
 import type { ShellContext } from './wiring.ts';
 import { workstationFiles } from './files.ts';
-import { certificateExpired, parseCertificate } from '../host/pem.ts';
-import { formatRfc3339 } from '../golang/time.ts';
+import { parseCertificate, x509ValidityError } from '../host/pem.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
 import { WorkstationJobs, type WorkstationJob } from './workstation-jobs.ts';
 import { KUBECTL_VALUE_FLAGS } from './read-only.ts';
@@ -171,11 +170,12 @@ export class ReaderShell {
 	constructor(
 		private readonly cluster: ShellContext,
 		private readonly apiServerUrl: string,
+		adminConf: string,
 		restore?: ShellState,
 	) {
 		const fs = restore ? MemoryFs.fromJSON(restore.workstation) : new MemoryFs();
 		if (!restore) {
-			for (const [path, text] of Object.entries(workstationFiles(apiServerUrl))) {
+			for (const [path, text] of Object.entries(workstationFiles(adminConf))) {
 				fs.mkdir(path.slice(0, path.lastIndexOf('/')), true);
 				fs.writeFile(path, text);
 			}
@@ -193,7 +193,7 @@ export class ReaderShell {
 		this.workstation = { name: 'workstation', fs, commands: new Map(), user: 'reader', home: '/home/reader', kind: 'workstation' };
 		const hosts = [this.workstation, ...[...cluster.hosts.values()].map((h) => h.shellHost)];
 		this.session = restore ? ShellSession.fromJSON(restore.session, (name) => hosts.find((h) => h.name === name)) : new ShellSession(hosts);
-		this.session.clock = () => cluster.kernel.wallMs();
+		this.session.clock = (machine) => cluster.kernel.wallMsOn(machine);
 		this.session.onSleep = (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms);
 
 		this.sink = new KubectlWatchSink('kubectl-watch', cluster.kernel);
@@ -516,12 +516,9 @@ export class ReaderShell {
 			const namespace = context?.context.namespace ? { namespace: String(context.context.namespace) } : {};
 			if (certificate) {
 				const identity = { user: certificate.subject.commonName, groups: certificate.subject.organizations, path, ...namespace };
-				// The API server's TLS handshake refuses a client certificate outside its validity (x509: certificate has expired).
-				const now = this.cluster.kernel.wallMs();
-				if (!certificateExpired(certificate, now)) return identity;
-				const late = certificate.notAfter !== undefined && now > certificate.notAfter;
-				const bound = formatRfc3339(late ? certificate.notAfter! : certificate.notBefore!);
-				return { ...identity, expired: `x509: certificate has expired or is not yet valid: current time ${formatRfc3339(now)} is ${late ? 'after' : 'before'} ${bound}` };
+				// The API server's TLS handshake refuses a client certificate outside its validity, judged by the server's clock.
+				const expired = x509ValidityError(certificate, this.cluster.kernel.wallMsOn(this.cluster.transport.serverMachine));
+				return expired ? { ...identity, expired } : identity;
 			}
 			// A user with a token (client-go: `token` wins over `tokenFile`).
 			const tokenFile = user?.user.tokenFile ? fs.resolve(String(user.user.tokenFile)) : undefined;
@@ -575,6 +572,7 @@ export class ReaderShell {
 		const node = ctx.host.kind === 'node' ? ctx.host.name : undefined;
 		// A certificate authenticates through the transport; a token is sent along and the API server checks it.
 		const enroll = (id: string, on?: string) => {
+			cluster.transport.place(id, on);
 			if (identity.expired) {
 				cluster.transport.presentRejectedCertificate(id, identity.expired, on);
 			} else if (identity.anonymous) {

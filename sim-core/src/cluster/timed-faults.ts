@@ -17,12 +17,14 @@ export interface PlannedFault {
 	atMs: number;
 	/**
 	 * `stop`/`start` a component, `partition`/`heal` a node's network,
-	 * `powerOff`/`powerOn` a node. `scheduled-shutdown` is the node's own:
+	 * `powerOff`/`powerOn` a node, `setClock` a node's clock. `scheduled-shutdown` is the node's own:
 	 * at that time it acts on logind's schedule file, if still there.
 	 */
-	verb: 'stop' | 'start' | 'partition' | 'heal' | 'powerOff' | 'powerOn' | 'scheduled-shutdown';
+	verb: 'stop' | 'start' | 'partition' | 'heal' | 'powerOff' | 'powerOn' | 'setClock' | 'scheduled-shutdown';
 	component?: string;
 	node?: string;
+	/** `setClock`: how far from true time the node's clock is set (ms). */
+	offsetMs?: number;
 	/** Who the trace credits (default `scenario`), e.g. `systemd/node-1` for a reboot coming back up. */
 	by?: string;
 	/** A reboot's power-on: the boot that ended with it. If the machine was booted since, the plan is stale. */

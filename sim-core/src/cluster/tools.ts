@@ -21,6 +21,9 @@ import { haltCommand, journalctlCommand, shutdownCommand, systemctlCommand, type
 import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
 import type { ToolsContext } from './wiring.ts';
 import { certificateSubject } from './files.ts';
+import { kubeconfigClientCertificate } from '../tools/kubeadm/pki.ts';
+
+const ADMIN_CONF = '/etc/kubernetes/admin.conf';
 import type { ReaderShell } from './reader-shell.ts';
 import { connectToPod, registerNetworkTools, serviceCurlDeps } from './service-tools.ts';
 import { CoreDnsServers } from './cluster-dns.ts';
@@ -44,6 +47,11 @@ import { openssl } from '../tools/openssl/openssl.ts';
 import { createConntrack } from '../tools/netfilter/conntrack.ts';
 import { CONNTRACK_TIMEOUTS_S, emptyConntrack, type ConntrackEntry } from '../host/netfilter/conntrack.ts';
 import { nodeProcesses } from './node-processes.ts';
+import { createKubeadm } from '../tools/kubeadm/kubeadm.ts';
+import { timedatectlCommand } from '../tools/systemd/timedatectl.ts';
+import { parseCertificate, x509ValidityError } from '../host/pem.ts';
+import { ApiClient, R } from '../client/client.ts';
+import type { KubeObject } from '../api/types.ts';
 
 /** The reader's workstation sits on the nodes' network too. */
 const WORKSTATION_IP = '192.168.56.1';
@@ -308,6 +316,39 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 		);
 	}
 
+	// ---- kubeadm: on every machine (kubeadm's package is on each); certs reads the PKI and the kubeadm-config ConfigMap ----
+	const kubeadm = createKubeadm({
+		elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
+		version: { gitVersion: KUBERNETES_GIT_VERSION, gitCommit: BUILD_INFO.gitCommit, buildDate: BUILD_INFO.buildDate, goVersion: BUILD_INFO.goVersion, platform: BUILD_INFO.platform },
+		clusterCertificateValidity: (ctx) => {
+			// With the machine's /etc/kubernetes/admin.conf, as kubeconfigutil.ClientSetFromFile does: its certificate, judged by the API server's clock.
+			const fs = ctx.host.fs;
+			const pem = fs.exists(ADMIN_CONF) && !fs.isDir(ADMIN_CONF) ? kubeconfigClientCertificate(fs.readFile(ADMIN_CONF)) : undefined;
+			const fields = pem === undefined ? undefined : parseCertificate(pem);
+			if (!fields) return undefined;
+			const id = 'kubeadm-cli';
+			cluster.transport.place(id, ctx.host.kind === 'node' ? ctx.host.name : undefined);
+			const expired = x509ValidityError(fields, cluster.kernel.wallMsOn(cluster.transport.serverMachine));
+			if (expired) cluster.transport.presentRejectedCertificate(id, expired);
+			else {
+				cluster.transport.forget(id);
+				cluster.transport.enroll(id, { username: fields.subject.commonName, groups: [...fields.subject.organizations, 'system:authenticated'] });
+			}
+			const got = new ApiClient(cluster.transport, id).get<KubeObject & { data?: Record<string, string> }>(R.configmaps, 'kube-system', 'kubeadm-config');
+			if (!got.ok) return undefined;
+			try {
+				const config = parseYaml(got.object.data?.ClusterConfiguration ?? '') as { certificateValidityPeriod?: string };
+				return config.certificateValidityPeriod ?? '8760h0m0s';
+			} catch {
+				return undefined;
+			}
+		},
+	});
+	for (const host of cluster.hosts.values()) host.shellHost.commands.set('kubeadm', kubeadm);
+
+	// `date -s` (and timedatectl set-time) on a node: the machine's clock jumps there; the command line is the input.
+	shell.session.setClock = (machine, wallMs) => cluster.nodeFault({ verb: 'setClock', node: machine, offsetMs: wallMs - cluster.kernel.wallMs() }, { actor: `root/${machine}`, via: 'date' });
+
 	// ---- crictl, systemctl, journalctl: each node's containerd and its two systemd units ----
 	for (const host of cluster.hosts.values()) {
 		// Receives containerd's answer to `crictl pull` (a snapshot restores its state over this fresh start).
@@ -336,6 +377,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 		host.shellHost.commands.set('poweroff', haltCommand('poweroff', () => power));
 		host.shellHost.commands.set('reboot', haltCommand('reboot', () => power));
 		host.shellHost.commands.set('shutdown', shutdownCommand(() => power));
+		host.shellHost.commands.set('timedatectl', timedatectlCommand);
 	}
 }
 

@@ -196,7 +196,15 @@ export function parseCertificateRequest(pem: string): DistinguishedName | undefi
 	return der.ok ? certificateRequestSubject(der.bytes) : undefined;
 }
 
-/** Whether a certificate is outside its validity at `nowMs` (one without dates never is). */
-export function certificateExpired(fields: CertificateFields, nowMs: number): boolean {
-	return (fields.notAfter !== undefined && nowMs > fields.notAfter) || (fields.notBefore !== undefined && nowMs < fields.notBefore);
+/**
+ * Go's crypto/x509 verdict on a certificate outside its validity at
+ * `nowMs` (the verifier's own clock): `x509: certificate has expired or is
+ * not yet valid: current time T is after|before B`; undefined when valid.
+ * (crypto/x509/verify.go, CertificateInvalidError with reason Expired.)
+ */
+export function x509ValidityError(fields: Pick<CertificateFields, 'notBefore' | 'notAfter'>, nowMs: number): string | undefined {
+	const now = Math.floor(nowMs / 1000) * 1000;
+	if (fields.notBefore !== undefined && nowMs < fields.notBefore) return `x509: certificate has expired or is not yet valid: current time ${formatRfc3339(now)} is before ${formatRfc3339(fields.notBefore)}`;
+	if (fields.notAfter !== undefined && nowMs > fields.notAfter) return `x509: certificate has expired or is not yet valid: current time ${formatRfc3339(now)} is after ${formatRfc3339(fields.notAfter)}`;
+	return undefined;
 }

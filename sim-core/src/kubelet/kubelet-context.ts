@@ -136,9 +136,12 @@ export class KubeletContext {
 		return this.kernel.nowMs;
 	}
 
-	/** Wall-clock-looking epoch ms (timestamps in objects and the journal). */
+	/**
+	 * What the node's clock reads, as epoch ms (timestamps in objects and the
+	 * journal): the node's own time, skewed when its clock is (`date -s`).
+	 */
 	wallMs(): number {
-		return this.kernel.wallMs();
+		return this.kernel.wallMsOn(this.nodeName);
 	}
 
 	/** The wall clock at virtual time 0. */
@@ -171,7 +174,7 @@ export class KubeletContext {
 	/** Writes one klog line to the node's journal. */
 	log(severity: 'I' | 'W' | 'E', source: string, message: string, kv: Record<string, unknown>): void {
 		const seq = this.state.logSeq++;
-		appendJournal(this.deps.host, { wallMs: this.kernel.wallMs(), pid: this.state.pid, line: klogRecord(severity, this.kernel.wallMs(), this.state.pid, source, message, kv as Record<string, KlogValue | undefined>, (seq * 37) % 1000) });
+		appendJournal(this.deps.host, { wallMs: this.wallMs(), pid: this.state.pid, line: klogRecord(severity, this.wallMs(), this.state.pid, source, message, kv as Record<string, KlogValue | undefined>, (seq * 37) % 1000) });
 	}
 
 	nodeRef(): KubeObject {
@@ -204,7 +207,7 @@ export class KubeletContext {
 	callError(result: CallResult<unknown>, method: string, path: string): string {
 		if (result.ok) return '';
 		if (!result.transport) return result.message;
-		const address = /dial tcp ([^:]+:\d+)/.exec(result.message)?.[1] ?? 'kube-apiserver';
+		const address = result.address ?? /dial tcp ([^:]+:\d+)/.exec(result.message)?.[1] ?? 'kube-apiserver';
 		return `${method} "https://${address}${path}": ${result.message}`;
 	}
 

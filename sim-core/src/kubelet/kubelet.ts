@@ -264,7 +264,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		this.state.pid = host.nextPid;
 		host.nextPid += 7 + this.rng.int(40);
 		this.state.startedMs = this.nowMs;
-		host.service = { active: true, mainPid: this.state.pid, sinceWallMs: this.kernel.wallMs(), starts: host.service.starts + 1 };
+		host.service = { active: true, mainPid: this.state.pid, sinceWallMs: this.kernel.wallMsOn(this.nodeName), starts: host.service.starts + 1 };
 		ctx.log('I', 'server.go:525', 'Kubelet starting', { version: this.identity.kubeletVersion, node: this.nodeName });
 		// A real kubelet exits on a broken config file and systemd restarts it every 10 s; this one says so and runs on its defaults.
 		if (loaded.error) ctx.log('E', 'server.go:234', 'Failed to load kubelet config file, running with the defaults', { path: this.deps.configPath ?? '/var/lib/kubelet/config.yaml', err: loaded.error });
@@ -292,7 +292,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	onStop(): void {
 		const host = this.deps.host;
 		this.ctx.log('I', 'kubelet.go:1712', 'Kubelet stopping; containers keep running', {});
-		host.service = { ...host.service, active: false, mainPid: 0, sinceWallMs: this.kernel.wallMs() };
+		host.service = { ...host.service, active: false, mainPid: 0, sinceWallMs: this.kernel.wallMsOn(this.nodeName) };
 	}
 
 	/** syncLoopIteration: each event goes to the manager it is for. */
@@ -387,7 +387,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	 */
 	resourceMetrics(facts: { controlPlane: boolean; bootWallMs: number }): string | undefined {
 		if (!this.kernel.isRunning(this.id)) return undefined;
-		return resourceMetricsText(this.deps.runtime, { ...facts, wallMs: this.kernel.wallMs() });
+		return resourceMetricsText(this.deps.runtime, { ...facts, wallMs: this.kernel.wallMsOn(this.nodeName) });
 	}
 
 	/** POST /exec/<ns>/<pod>/<container>: runs a command in a running container (kubectl exec). */

@@ -25,6 +25,7 @@ function stepInput(step: ScenarioStep): ClusterInput {
 	if ('partition' in step) return { kind: 'partition', node: step.partition };
 	if ('heal' in step) return { kind: 'heal', node: step.heal };
 	if ('powerOff' in step) return { kind: 'powerOff', node: step.powerOff };
+	if ('setClock' in step) return { kind: 'setClock', node: step.setClock, offsetMs: parseGoDurationMs(step.offset) };
 	return { kind: 'powerOn', node: (step as { powerOn: string }).powerOn };
 }
 
@@ -61,6 +62,7 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 		...(scenario.cluster?.controlPlane ? { controlPlane: scenario.cluster.controlPlane } : {}),
 		...(scenario.cluster?.cloud !== undefined ? { cloud: scenario.cluster.cloud } : {}),
 		...(scenario.cluster?.cni !== undefined ? { cni: scenario.cluster.cni } : {}),
+		...(scenario.cluster?.kubeadm !== undefined ? { kubeadm: scenario.cluster.kubeadm } : {}),
 	});
 	const problems: string[] = [];
 	for (const step of scenario.setup ?? []) {
@@ -80,6 +82,7 @@ export function startScenario(scenario: Scenario, options: { seed?: number } = {
 		else if ('heal' in fault) cluster.planFault({ atMs, verb: 'heal', node: fault.heal });
 		else if ('powerOff' in fault) cluster.planFault({ atMs, verb: 'powerOff', node: fault.powerOff });
 		else if ('powerOn' in fault) cluster.planFault({ atMs, verb: 'powerOn', node: fault.powerOn });
+		else if ('setClock' in fault) cluster.planFault({ atMs, verb: 'setClock', node: fault.setClock, offsetMs: parseGoDurationMs(fault.offset) });
 	}
 	return { cluster, problems, startMs };
 }

@@ -33,10 +33,12 @@ export type ScenarioStep =
 	| { heal: string }
 	/** Cut a node's power (every process on it stops at once) and power it on again (it boots). */
 	| { powerOff: string }
-	| { powerOn: string };
+	| { powerOn: string }
+	/** Set a node's clock `offset` away from true time (a Go duration, negative behind: `-24h`; `0s` back in step). */
+	| { setClock: string; offset: string };
 
 /** A fault scheduled at a virtual time after the scenario starts. */
-export type ScheduledFault = { at: string } & ({ stop: ComponentName; node?: string } | { start: ComponentName; node?: string } | { partition: string } | { heal: string } | { powerOff: string } | { powerOn: string });
+export type ScheduledFault = { at: string } & ({ stop: ComponentName; node?: string } | { start: ComponentName; node?: string } | { partition: string } | { heal: string } | { powerOff: string } | { powerOn: string } | { setClock: string; offset: string });
 
 /**
  * A check of the cluster's state, read without side effects: the objects of
@@ -105,6 +107,8 @@ export interface Scenario {
 		};
 		/** The Pod network add-on (default flannel); `none` boots as `kubeadm init` leaves a cluster before one is applied. */
 		cni?: 'flannel' | 'calico' | 'none';
+		/** kubeadm's certificate periods (`certificateValidityPeriod: 2h` lets the certificates expire within a session). */
+		kubeadm?: { certificateValidityPeriod?: string; caCertificateValidityPeriod?: string };
 		/** A simulated cloud and its cloud-controller-manager (`true`, or `{ configureCloudRoutes: true }` for its route controller too). */
 		cloud?: boolean | { configureCloudRoutes?: boolean };
 	};

@@ -6,7 +6,7 @@
  *
  * Mirrors nothing upstream: the site's scenario checker.
  */
-import { parseGoDurationMs } from '../golang/duration.ts';
+import { parseGoDurationMs, tryParseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml, YamlError } from '../yaml/index.ts';
 import type { ComponentName, PanelName, Scenario, StateCheck } from './types.ts';
 import { MAX_CONTROL_PLANE_REPLICAS } from '../cluster/options.ts';
@@ -96,16 +96,18 @@ class Checker {
 	}
 }
 
-const STEP_KEYS = ['run', 'apply', 'writeFile', 'advance', 'settle', 'stop', 'start', 'partition', 'heal', 'powerOff', 'powerOn', 'node'];
+const STEP_KEYS = ['run', 'apply', 'writeFile', 'advance', 'settle', 'stop', 'start', 'partition', 'heal', 'powerOff', 'powerOn', 'setClock', 'node', 'offset'];
+/** Keys that qualify a step's verb rather than name one. */
+const STEP_QUALIFIERS = ['node', 'offset'];
 /** The step verbs a fault may use. */
-const FAULT_VERBS = ['stop', 'start', 'partition', 'heal', 'powerOff', 'powerOn'];
+const FAULT_VERBS = ['stop', 'start', 'partition', 'heal', 'powerOff', 'powerOn', 'setClock'];
 
 function checkStep(c: Checker, raw: unknown, path: string, nodes: string[], extra: string[] = []): void {
 	const step = c.object(raw, path, [...STEP_KEYS, ...extra]);
 	if (!step) return;
-	const verbs = STEP_KEYS.filter((k) => k !== 'node' && step[k] !== undefined);
+	const verbs = STEP_KEYS.filter((k) => !STEP_QUALIFIERS.includes(k) && step[k] !== undefined);
 	if (verbs.length !== 1) {
-		c.problem(path, `needs exactly one of ${STEP_KEYS.filter((k) => k !== 'node').join(', ')} (found ${verbs.length ? verbs.join(', ') : 'none'})`);
+		c.problem(path, `needs exactly one of ${STEP_KEYS.filter((k) => !STEP_QUALIFIERS.includes(k)).join(', ')} (found ${verbs.length ? verbs.join(', ') : 'none'})`);
 		return;
 	}
 	const verb = verbs[0];
@@ -136,8 +138,13 @@ function checkStep(c: Checker, raw: unknown, path: string, nodes: string[], extr
 		case 'powerOn':
 			c.node(step[verb], `${path}.${verb}`, nodes);
 			break;
+		case 'setClock':
+			c.node(step.setClock, `${path}.setClock`, nodes);
+			if (typeof step.offset !== 'string' || tryParseGoDurationMs(step.offset) === undefined) c.problem(`${path}.offset`, 'must be a duration such as "-24h" (behind) or "2h" (ahead)');
+			break;
 	}
 	if (step.node !== undefined && verb !== 'stop' && verb !== 'start') c.problem(`${path}.node`, 'only applies to stop and start');
+	if (step.offset !== undefined && verb !== 'setClock') c.problem(`${path}.offset`, 'only applies to setClock');
 }
 
 function checkStateCheck(c: Checker, raw: unknown, path: string): void {
@@ -161,7 +168,11 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 	let controlPlaneNodes = 0;
 	let replicas = 1;
 	if (top.cluster !== undefined) {
-		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane', 'cloud', 'cni']);
+		const cluster = c.object(top.cluster, 'cluster', ['seed', 'nodes', 'scheduler', 'kubeProxyMode', 'controlPlane', 'cloud', 'cni', 'kubeadm']);
+		if (cluster?.kubeadm !== undefined) {
+			const kubeadm = c.object(cluster.kubeadm, 'cluster.kubeadm', ['certificateValidityPeriod', 'caCertificateValidityPeriod']);
+			for (const field of ['certificateValidityPeriod', 'caCertificateValidityPeriod']) if (kubeadm?.[field] !== undefined) c.duration(kubeadm[field], `cluster.kubeadm.${field}`);
+		}
 		if (cluster?.cloud !== undefined && typeof cluster.cloud !== 'boolean') {
 			const cloud = c.object(cluster.cloud, 'cluster.cloud', ['configureCloudRoutes']);
 			if (cloud?.configureCloudRoutes !== undefined && typeof cloud.configureCloudRoutes !== 'boolean') c.problem('cluster.cloud.configureCloudRoutes', 'must be true or false');

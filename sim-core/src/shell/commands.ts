@@ -9,7 +9,7 @@
  * coreutils/coreutils src/date.c, coreutils/coreutils src/sleep.c.
  */
 import { ALSO_PROGRAMS } from './builtins.ts';
-import { DATE_DEFAULT, strftime } from './date.ts';
+import { DATE_DEFAULT, parseDateString, strftime } from './date.ts';
 import { FsError } from '../host/fs.ts';
 import type { CommandHandler } from './types.ts';
 import { res, usage } from './utils/common.ts';
@@ -91,18 +91,35 @@ const sleep: CommandHandler = ({ argv, shell }) => {
 	return res();
 };
 
-/** date [-u] [-d @SECONDS] [+FORMAT]: UTC on the virtual clock. */
-const date: CommandHandler = ({ argv, shell }) => {
-	let ms = shell.clock?.() ?? 0,
-		fmt = DATE_DEFAULT;
+/**
+ * date [-u] [-d STRING] [-s STRING] [+FORMAT]: UTC on the machine's clock.
+ * `-s` (root only) sets that clock, as on a real machine; the session's
+ * setClock hook decides what a set clock means there.
+ */
+const date: CommandHandler = ({ argv, shell, host }) => {
+	const machine = host.kind === 'node' ? host.name : undefined;
+	let ms = shell.clock?.(machine) ?? 0,
+		fmt = DATE_DEFAULT,
+		set: string | undefined;
 	for (let i = 1; i < argv.length; i++) {
 		const a = argv[i];
 		if (a[0] === '+') fmt = a.slice(1);
-		else if (a === '-d') {
-			const v = argv[++i] ?? '';
-			if (!/^@-?\d+$/.test(v)) return res('', `date: invalid date '${v}'\n`, 1);
-			ms = +v.slice(1) * 1000;
-		} else if (a !== '-u') return a[0] === '-' ? usage('date', `invalid option -- '${a[1]}'`) : res('', `date: invalid date '${a}'\n`, 1);
+		else if (a === '-d' || a === '--date' || a.startsWith('--date=')) {
+			const v = a.startsWith('--date=') ? a.slice(7) : (argv[++i] ?? '');
+			const parsed = parseDateString(v, ms);
+			if (parsed === undefined) return res('', `date: invalid date '${v}'\n`, 1);
+			ms = parsed;
+		} else if (a === '-s' || a === '--set' || a.startsWith('--set=')) {
+			set = a.startsWith('--set=') ? a.slice(6) : argv[++i];
+			if (set === undefined) return usage('date', "option requires an argument -- 's'");
+		} else if (a !== '-u' && a !== '--utc') return a[0] === '-' ? usage('date', `invalid option -- '${a[1]}'`) : res('', `date: invalid date '${a}'\n`, 1);
+	}
+	if (set !== undefined) {
+		const target = parseDateString(set, ms);
+		if (target === undefined) return res('', `date: invalid date '${set}'\n`, 1);
+		if (host.user !== 'root' || !machine || !shell.setClock) return res(strftime(fmt, target) + '\n', 'date: cannot set date: Operation not permitted\n', 1);
+		shell.setClock(machine, target);
+		ms = target;
 	}
 	return res(strftime(fmt, ms) + '\n');
 };

@@ -278,7 +278,15 @@ describe('builtins and programs', () => {
 		expect(out(s, 'date -d @-86400')).toBe('Wed Dec 31 00:00:00 UTC 1969\n');
 		expect(out(s, 'date -d @1709164800 +"%F %j %a"')).toBe('2024-02-29 060 Thu\n');
 		expect(out(s, 'date -d @4107542400 +"%F %a %j"')).toBe('2100-03-01 Mon 060\n');
-		expect(run(s, 'date -d tomorrow')).toMatchObject({ stderr: "date: invalid date 'tomorrow'\n", exitCode: 1 });
+		// The relative and calendar strings GNU date reads, counted from the clock.
+		expect(out(s, 'date -d tomorrow +%F')).toBe('2026-12-01\n');
+		expect(out(s, "date -d '-1 day' +%F")).toBe('2026-11-29\n');
+		expect(out(s, "date -d '2 hours ago' +%T")).toBe('05:21:26\n');
+		expect(out(s, "date -d '+1 year' +%F")).toBe('2027-11-30\n');
+		expect(out(s, "date -d '2026-01-02 03:04' '+%F %T'")).toBe('2026-01-02 03:04:00\n');
+		expect(run(s, 'date -d someday')).toMatchObject({ stderr: "date: invalid date 'someday'\n", exitCode: 1 });
+		// Setting the clock needs a machine that lets root set it: not this session's.
+		expect(run(s, "date -s '+1 day'")).toMatchObject({ stderr: 'date: cannot set date: Operation not permitted\n', exitCode: 1 });
 	});
 
 	it('files get the virtual time', () => {

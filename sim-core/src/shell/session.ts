@@ -133,8 +133,10 @@ const errText = (e: unknown) => {
 export class ShellSession {
 	/** Called by `sleep` with the duration in ms, so the cluster can advance virtual time. */
 	onSleep?: (ms: number) => void;
-	/** Virtual clock (epoch ms) for `date` and file times; epoch 0 without it. */
-	clock?: () => number;
+	/** What a machine's clock reads (epoch ms; the workstation's without a name), for `date` and file times; epoch 0 without it. */
+	clock?: (machine?: string) => number;
+	/** Sets a node's clock to `wallMs` (`date -s`, `timedatectl set-time`). */
+	setClock?: (machine: string, wallMs: number) => void;
 	/** `$?`: status of the last pipeline. */
 	status = 0;
 	#hosts = new Map<string, Host>();
@@ -162,7 +164,7 @@ export class ShellSession {
 	addHost(h: Host): void {
 		this.#hosts.set(h.name, h);
 		h.fs.home = h.home;
-		h.fs.now = () => this.clock?.() ?? 0;
+		h.fs.now = () => this.clock?.(h.kind === 'node' ? h.name : undefined) ?? 0;
 		try {
 			h.fs.mkdir(h.home, true);
 		} catch {

@@ -45,6 +45,8 @@ export interface KernelState {
 	processes: Record<string, { running: boolean; incarnation: number; state: unknown }>;
 	trace: TraceState;
 	nextOrigin: number;
+	/** Machines whose clock is off the virtual clock, by how much (ms; omitted when every clock agrees). */
+	clocks?: Record<string, number>;
 }
 
 export interface ScheduleOptions {
@@ -76,6 +78,8 @@ export class Kernel {
 	origin = 'boot';
 	/** Listeners told when a process stops (e.g. the API server drops its watches). */
 	private readonly stopListeners: Array<(id: string) => void> = [];
+	/** machine -> how far its clock is ahead of the virtual clock (behind when negative). */
+	private readonly clockOffsets = new Map<string, number>();
 
 	constructor(seed: number, epochMs: number, state?: KernelState) {
 		this.seed = seed >>> 0;
@@ -88,6 +92,7 @@ export class Kernel {
 			this.nowMs = state.nowMs;
 			this.nextSeq = state.nextSeq;
 			this.nextOrigin = state.nextOrigin;
+			for (const [machine, offset] of Object.entries(state.clocks ?? {})) this.clockOffsets.set(machine, offset);
 		}
 	}
 
@@ -247,6 +252,27 @@ export class Kernel {
 		return this.epochMs + this.nowMs;
 	}
 
+	/**
+	 * What one machine's clock reads now: the virtual wall clock plus that
+	 * machine's skew. Every process reads the clock of the machine it runs
+	 * on, so a skewed node writes skewed timestamps and judges certificates
+	 * by its own time, as a real one does.
+	 */
+	wallMsOn(machine: string | undefined): number {
+		return this.epochMs + this.nowMs + (machine === undefined ? 0 : (this.clockOffsets.get(machine) ?? 0));
+	}
+
+	/** How far a machine's clock is off (ms; positive ahead, negative behind). */
+	clockOffset(machine: string): number {
+		return this.clockOffsets.get(machine) ?? 0;
+	}
+
+	/** Sets a machine's clock `offsetMs` away from the virtual clock (0: in step again). */
+	setClockOffset(machine: string, offsetMs: number): void {
+		if (offsetMs === 0) this.clockOffsets.delete(machine);
+		else this.clockOffsets.set(machine, offsetMs);
+	}
+
 	emit(event: Omit<TraceEvent, 'seq' | 'atMs' | 'origin'> & { origin?: string }): TraceEvent {
 		return this.trace.append({ atMs: this.nowMs, origin: event.origin ?? this.origin, ...stripUndefined(event) });
 	}
@@ -272,6 +298,7 @@ export class Kernel {
 			rng: deepCopy(this.rngStates),
 			processes,
 			trace: deepCopy(this.trace.state),
+			...(this.clockOffsets.size ? { clocks: Object.fromEntries([...this.clockOffsets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) } : {}),
 		};
 	}
 

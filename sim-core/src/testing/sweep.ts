@@ -30,6 +30,8 @@ export type SweepStep =
 	| { kind: 'scale'; workload: string; replicas: number }
 	| { kind: 'killPod'; index: number }
 	| { kind: 'cordon' | 'uncordon'; node: string }
+	/** A worker's clock set away from true time (0: back in step). */
+	| { kind: 'setClock'; node: string; offsetMs: number }
 	| { kind: 'advance'; seconds: number };
 
 export interface SweepSchedule {
@@ -80,7 +82,9 @@ export function drawSchedule(seed: number, steps: number): SweepSchedule {
 		else if (roll < 74) drawn.push({ kind: pick(['powerOff', 'powerOn'] as const), node: pick(WORKERS) });
 		else if (roll < 84) drawn.push({ kind: 'scale', workload: pick(Object.keys(SCALABLE)), replicas: rng.int(6) });
 		else if (roll < 94) drawn.push({ kind: 'killPod', index: rng.int(1000) });
-		else drawn.push({ kind: pick(['cordon', 'uncordon'] as const), node: pick(WORKERS) });
+		else if (roll < 97) drawn.push({ kind: pick(['cordon', 'uncordon'] as const), node: pick(WORKERS) });
+		// A day behind (before every certificate), an hour behind or a day ahead (still within them), or fixed.
+		else drawn.push({ kind: 'setClock', node: pick(WORKERS), offsetMs: pick([-86_400_000, -3_600_000, 86_400_000, 0]) });
 	}
 	return { replicas, steps: drawn };
 }
@@ -97,6 +101,9 @@ function apply(cluster: Cluster, step: SweepStep, expected: Map<string, number>)
 		case 'powerOff':
 		case 'powerOn':
 			cluster.apply({ kind: step.kind, node: step.node });
+			return;
+		case 'setClock':
+			cluster.apply({ kind: 'setClock', node: step.node, offsetMs: step.offsetMs });
 			return;
 		case 'scale':
 			// Acknowledged only when kubectl says so (the API server may be down): only then must the write survive.
@@ -187,6 +194,7 @@ function healEverything(cluster: Cluster, machines: readonly string[]): void {
 	for (const node of [...WORKERS, ...machines]) {
 		if (cluster.isPoweredOff(node)) cluster.powerOn(node);
 		cluster.heal(node);
+		if (cluster.clockOffset(node) !== 0) cluster.setClock(node, 0);
 	}
 	for (const node of WORKERS) {
 		for (const component of ['kubelet', 'container-runtime', 'kube-proxy']) cluster.apply({ kind: 'start', component, node });

@@ -1,7 +1,8 @@
 /**
  * Faults: stop and start each control-plane component and each node's
  * kubelet, container runtime and kube-proxy; cut a node off from the
- * control plane and reconnect it; power a node off and on. Each button
+ * control plane and reconnect it; power a node off and on; set a node's
+ * clock back a day (as `date -s` would) and fix it. Each button
  * sends one request; what the cluster does about it shows on the map and in
  * the terminal. Status is in words and a symbol, never colour alone. While
  * a machine is off, its components cannot be started or stopped.
@@ -13,6 +14,16 @@ type T = (key: string, values?: Record<string, string | number>) => string;
 
 const CONTROL_PLANE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager'];
 const NODE_COMPONENTS = ['kubelet', 'container-runtime', 'kube-proxy'];
+const DAY_MS = 86_400_000;
+
+/** How far a clock is off, in the largest whole units that say it (`1d`, `3h`, `90s`...). */
+function offsetText(ms: number): string {
+	const abs = Math.abs(ms);
+	if (abs % DAY_MS === 0) return `${abs / DAY_MS}d`;
+	if (abs % 3_600_000 === 0) return `${abs / 3_600_000}h`;
+	if (abs % 60_000 === 0) return `${abs / 60_000}m`;
+	return `${Math.round(abs / 1000)}s`;
+}
 
 export interface FaultsProps {
 	view: ClusterView;
@@ -95,6 +106,21 @@ export function Faults({ view, request, t }: FaultsProps) {
 								onClick={() => send({ type: 'power', verb: node.poweredOff ? 'powerOn' : 'powerOff', node: node.name })}
 							>
 								{node.poweredOff ? t('sandbox.faults.powerOn') : t('sandbox.faults.powerOff')}
+							</button>
+						</li>
+						<li class="ca-faults__row">
+							<span class="ca-faults__name">{t('sandbox.faults.clock')}</span>
+							<span class={`ca-faults__state ca-faults__state--${node.clockOffsetMs ? 'bad' : 'ok'}`}>
+								<span aria-hidden="true">{node.clockOffsetMs ? '✕ ' : '● '}</span>
+								{node.clockOffsetMs === 0 ? t('sandbox.faults.clockInStep') : t(node.clockOffsetMs < 0 ? 'sandbox.faults.clockBehind' : 'sandbox.faults.clockAhead', { amount: offsetText(node.clockOffsetMs) })}
+							</span>
+							<button
+								type="button"
+								class="ca-sbx-btn"
+								aria-label={t(node.clockOffsetMs ? 'sandbox.faults.fixClockLabel' : 'sandbox.faults.setClockBackLabel', { node: node.name })}
+								onClick={() => send({ type: 'clock', node: node.name, offsetMs: node.clockOffsetMs ? 0 : -DAY_MS })}
+							>
+								{node.clockOffsetMs ? t('sandbox.faults.fixClock') : t('sandbox.faults.setClockBack')}
 							</button>
 						</li>
 						<li class="ca-faults__row">

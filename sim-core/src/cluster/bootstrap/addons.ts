@@ -13,6 +13,7 @@
  * cmd/kubeadm/app/phases/addons/dns/manifests.go.
  */
 import type { KubeObject } from '../../api/types.ts';
+import { formatGoDurationMs } from '../../golang/duration.ts';
 import { stringifyYaml } from '../../yaml/index.ts';
 import { COREDNS_IMAGE, KUBERNETES_VERSION, controlPlaneImage } from './versions.ts';
 
@@ -23,6 +24,9 @@ interface AddonFacts {
 	dnsServiceIp: string;
 	kubeProxyMode: '' | 'iptables' | 'ipvs' | 'nftables';
 	controlPlaneEndpoint: string;
+	/** The certificates' periods, as the ClusterConfiguration records them. */
+	certificateValidityMs: number;
+	caCertificateValidityMs: number;
 }
 
 
@@ -34,8 +38,8 @@ export function kubeadmConfigMaps(f: AddonFacts): KubeObject[] {
 	const clusterConfiguration = {
 		apiServer: {},
 		apiVersion: 'kubeadm.k8s.io/v1beta4',
-		caCertificateValidityPeriod: '87600h0m0s',
-		certificateValidityPeriod: '8760h0m0s',
+		caCertificateValidityPeriod: formatGoDurationMs(f.caCertificateValidityMs),
+		certificateValidityPeriod: formatGoDurationMs(f.certificateValidityMs),
 		certificatesDir: '/etc/kubernetes/pki',
 		clusterName: 'kubernetes',
 		controlPlaneEndpoint: f.controlPlaneEndpoint,

@@ -214,6 +214,13 @@ export function unitRecords(history: ServiceHistory): JournalRecord[] {
 
 /** Every journal entry of the node's units, oldest first (a stable merge by time). */
 export function nodeJournal(sources: JournalSources): JournalRecord[] {
-	const all = [...unitRecords(containerdHistory(sources.containerd, sources.boots)), ...unitRecords(kubeletHistory(sources.kubelet, sources.boots))];
-	return all.map((r, i) => ({ r, i })).sort((a, b) => a.r.wallMs - b.r.wallMs || a.i - b.i).map(({ r }) => r);
+	// One journal file takes both units' entries in the order they were written: merge the two streams by
+	// time but never reorder within one, so that a clock set back (`date -s`) leaves its entries after the older ones.
+	const a = unitRecords(containerdHistory(sources.containerd, sources.boots));
+	const b = unitRecords(kubeletHistory(sources.kubelet, sources.boots));
+	const merged: JournalRecord[] = [];
+	let i = 0;
+	let j = 0;
+	while (i < a.length || j < b.length) merged.push(j >= b.length || (i < a.length && a[i].wallMs <= b[j].wallMs) ? a[i++] : b[j++]);
+	return merged;
 }

@@ -29,7 +29,7 @@ export class Invocation {
 
 	/** The virtual wall clock (epoch ms), from the shell. */
 	wallMs(): number {
-		return this.ctx.shell.clock?.() ?? 0;
+		return this.ctx.shell.clock?.(this.ctx.host.kind === 'node' ? this.ctx.host.name : undefined) ?? 0;
 	}
 
 	print(text: string): void {

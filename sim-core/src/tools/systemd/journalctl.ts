@@ -147,7 +147,7 @@ export function runJournalctl(ctx: CommandContext, deps: SystemdDeps): CommandRe
 	const value = (k: string) => [...parsed.opts].reverse().find(([key]) => key === k)?.[1];
 	if (has('help')) return { stdout: help(), stderr: '', exitCode: 0 };
 	if (has('version')) return { stdout: `systemd ${SYSTEMD_VERSION}\n`, stderr: '', exitCode: 0 };
-	const nowMs = ctx.shell.clock?.() ?? 0;
+	const nowMs = ctx.shell.clock?.(ctx.host.kind === 'node' ? ctx.host.name : undefined) ?? 0;
 	const fail = (message: string): CommandResult => ({ stdout: '', stderr: message + '\n', exitCode: 1 });
 
 	const output = (value('output') ?? 'short') as OutputMode;

@@ -222,7 +222,7 @@ export function shutdownCommand(power: () => SystemPower | undefined): CommandHa
 			else if (key === 'show') mode = 'show';
 		}
 		const fs = ctx.host.fs;
-		const nowWallMs = ctx.shell.clock?.() ?? 0;
+		const nowWallMs = ctx.shell.clock?.(ctx.host.kind === 'node' ? ctx.host.name : undefined) ?? 0;
 		if (mode === 'cancel') {
 			// logind cancels quietly; its wall message skips the requester's own terminal.
 			if (fs.exists(SHUTDOWN_SCHEDULE_FILE)) fs.remove(SHUTDOWN_SCHEDULE_FILE);

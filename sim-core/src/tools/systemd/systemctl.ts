@@ -174,7 +174,7 @@ export function runSystemctl(ctx: CommandContext, deps: SystemdDeps): CommandRes
 	if (flags.has('version')) return { stdout: `systemd ${SYSTEMD_VERSION}\n`, stderr: '', exitCode: 0 };
 	const [verb = 'list-units', ...names] = parsed.operands;
 	const quiet = flags.has('quiet');
-	const nowMs = ctx.shell.clock?.() ?? 0;
+	const nowMs = ctx.shell.clock?.(ctx.host.kind === 'node' ? ctx.host.name : undefined) ?? 0;
 	const lines = flags.has('lines') ? Number(flags.get('lines')) : 10;
 	if (flags.has('lines') && !/^\d+$/.test(flags.get('lines') ?? '')) return { stdout: '', stderr: `Failed to parse lines '${flags.get('lines')}'\n`, exitCode: 1 };
 	const sources = { kubelet: deps.kubelet, containerd: deps.containerd, boots: deps.boots?.() };
