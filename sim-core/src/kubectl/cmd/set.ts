@@ -1,12 +1,17 @@
 /**
- * `kubectl set image (TYPE NAME | TYPE/NAME) CONTAINER=IMAGE ... | *=IMAGE`
- * and `kubectl set env (TYPE NAME) KEY=VAL ... KEY- [-c CONTAINER] [--list]`:
- * change the pod template (or a pod's spec) and send the difference as a
- * strategic merge patch, printing `deployment.apps/nginx image updated` /
- * `env updated`; an unchanged object prints nothing.
+ * `kubectl set image (TYPE NAME | TYPE/NAME) CONTAINER=IMAGE ... | *=IMAGE`,
+ * `kubectl set env (TYPE NAME) KEY=VAL ... KEY- [-c CONTAINER] [--list]` and
+ * `kubectl set resources (TYPE NAME) [--requests=cpu=100m,memory=256Mi]
+ * [--limits=...] [-c CONTAINER]`: change the pod template (or a pod's spec)
+ * and send the difference as a strategic merge patch, printing
+ * `deployment.apps/nginx image updated` / `env updated` / `resource
+ * requirements updated`; an unchanged object prints nothing.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/set/set_env.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/set_resources.go,
+ * staging/src/k8s.io/kubectl/pkg/generate/versioned/generator.go
+ * (HandleResourceRequirementsV1, populateResourceListV1),
  * staging/src/k8s.io/kubectl/pkg/cmd/set/helper.go (CalculatePatches),
  * staging/src/k8s.io/kubectl/pkg/cmd/set/env/env_parse.go,
  * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/updatepodspec.go.
@@ -21,6 +26,7 @@ import { resourcesAndPairs } from './label.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
 import { objectName, type TargetInfo } from './resource-info.ts';
 import { deepCopy } from '../../golang/json.ts';
+import { Quantity } from '../../api/quantity.ts';
 import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
 import { createThreeWayMergePatch } from './three-way-merge.ts';
 import { visit } from './visit.ts';
@@ -83,7 +89,8 @@ function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mu
 		const result = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, 'application/strategic-merge-patch+json', undefined, query);
 		if (!result.ok) {
 			if (result.transport) return { ...out, fatal: callError(result, inv.env.serverUrl) };
-			errors.push(wrap(operation === 'image updated' ? 'failed to patch image update to pod template: ' : 'failed to patch env update to pod template: ', callError(result, inv.env.serverUrl)));
+			const what = operation === 'image updated' ? 'image' : operation === 'env updated' ? 'env' : 'resources';
+			errors.push(wrap(`failed to patch ${what} update to pod template: `, callError(result, inv.env.serverUrl)));
 			continue;
 		}
 		out.stdout += printer.printer({ ...result.object, apiVersion: before.apiVersion, kind: before.kind }, operation);
@@ -148,6 +155,72 @@ function imageRun(inv: KubectlInvocation): CommandResult {
 			return undefined;
 		},
 		'image updated',
+		dry.strategy,
+		String(args.flags['field-manager'] || 'kubectl-set'),
+		errors,
+	);
+	if (result.fatal) return checkErr(result.fatal, result.stdout, dry.stderr + result.stderr);
+	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, dry.stderr + result.stderr);
+	return { stdout: result.stdout, stderr: dry.stderr + result.stderr, exitCode: 0 };
+}
+
+/** populateResourceListV1: `cpu=200m,memory=512Mi` as a resource list; the first bad pair is the error. */
+function parseResourceList(spec: string): { list: Record<string, string> } | { error: KubectlError } {
+	const list: Record<string, string> = {};
+	for (const pair of spec.split(',')) {
+		if (!pair) continue;
+		const eq = pair.indexOf('=');
+		if (eq < 0) return { error: plain(`Invalid argument syntax ${pair}, expected <resource>=<value>`) };
+		const name = pair.slice(0, eq);
+		const value = pair.slice(eq + 1);
+		try {
+			list[name] = Quantity.parse(value).toString();
+		} catch {
+			return { error: plain(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`) };
+		}
+	}
+	return { list };
+}
+
+function resourcesRun(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	const limits = String(args.flags.limits ?? '');
+	const requests = String(args.flags.requests ?? '');
+	if (!limits && !requests) return checkErr(plain('you must specify an update to requests or limits (in the form of --requests/--limits)'), '', dry.stderr);
+	const limitsParsed = parseResourceList(limits);
+	if ('error' in limitsParsed) return checkErr(limitsParsed.error, '', dry.stderr);
+	const requestsParsed = parseResourceList(requests);
+	if ('error' in requestsParsed) return checkErr(requestsParsed.error, '', dry.stderr);
+	const parsedLimits = limitsParsed.list;
+	const parsedRequests = requestsParsed.list;
+	if (args.positionals.length < 1 && !((args.flags.filename as string[]) ?? []).length) return checkErr(plain('one or more resources must be specified as <resource> <name> or <resource>/<name>'), '', dry.stderr);
+	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
+	const visited = visit(inv, { allowEmptySelector: args.flags.all === true, requireObject: true });
+	if (visited.usage) return { stdout: '', stderr: dry.stderr + visited.usage, exitCode: 1 };
+	if (visited.fatal) return checkErr(visited.fatal, '', dry.stderr);
+	if (visited.errors.length) return checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', dry.stderr);
+	const selector = String(args.flags.containers ?? '*');
+	// filepath.Match with `*` wildcards, as the container selector is matched.
+	const matches = (name: string) => new RegExp(`^${selector.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
+	const errors: KubectlError[] = [];
+	const result = patchPodSpecs(
+		inv,
+		visited.targets,
+		(spec, _obj, _errs, out) => {
+			let found = false;
+			for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+				if (!matches(c.name)) continue;
+				found = true;
+				const resources = (c.resources ??= {});
+				if (Object.keys(parsedRequests).length) resources.requests = { ...(resources.requests ?? {}), ...parsedRequests };
+				if (Object.keys(parsedLimits).length) resources.limits = { ...(resources.limits ?? {}), ...parsedLimits };
+			}
+			if (!found) out.stderr += `warning: Unable to find container named ${selector}\n`;
+			return undefined;
+		},
+		'resource requirements updated',
 		dry.strategy,
 		String(args.flags['field-manager'] || 'kubectl-set'),
 		errors,
@@ -297,6 +370,20 @@ const SUBCOMMANDS: Subcommand[] = [
 		run: envRun,
 	},
 ];
+
+SUBCOMMANDS.push({
+	name: 'resources',
+	summary: 'Update resource requests/limits on objects with pod templates',
+	usage: 'kubectl set resources (-f FILENAME | TYPE NAME)  ([--limits=LIMITS & --requests=REQUESTS]',
+	flags: [
+		...RESOURCE_FLAGS,
+		FIELD_MANAGER_FLAG('kubectl-set'),
+		{ name: 'containers', short: 'c', kind: 'string', default: '*' },
+		{ name: 'limits', kind: 'string' },
+		{ name: 'requests', kind: 'string' },
+	],
+	run: resourcesRun,
+});
 
 export const setCommand: KubectlCommand = {
 	name: 'set',
