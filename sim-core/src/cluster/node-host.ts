@@ -241,6 +241,7 @@ export class NodeHost {
 			labels,
 			taints,
 			externalCloudProvider: cluster.externalCloudProvider,
+			controlPlane: this.controlPlane,
 			annotations: { 'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///var/run/containerd/containerd.sock' },
 			runtime: this.runtime,
 			client: new ApiClient(cluster.transport, `kubelet/${this.name}`),

@@ -42,8 +42,8 @@ export function nodeAllocatable(node: Node): ResourceAmounts & { pods: number } 
 	return { milliCpu: resourceValue(a, 'cpu'), memory: resourceValue(a, 'memory'), ephemeralStorage: resourceValue(a, 'ephemeral-storage'), pods: resourceValue(a, 'pods') };
 }
 
-/** Whether a pod came from a manifest file (static pods skip the taint check). */
-function isStaticPod(pod: Pod): boolean {
+/** Whether a pod came from a manifest file (static pods skip the taint check and are never evicted). */
+export function isStaticPod(pod: Pod): boolean {
 	const source = pod.metadata.annotations?.['kubernetes.io/config.source'];
 	return source !== undefined && source !== 'api';
 }

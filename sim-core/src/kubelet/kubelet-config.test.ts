@@ -16,6 +16,12 @@ describe('the KubeletConfiguration file', () => {
 		expect(loadKubeletConfigFile(`${HEADER}registerNode: "no"\n`).error).toBe('failed to decode: json: cannot unmarshal "no" into Go struct field KubeletConfiguration.registerNode of type bool');
 	});
 
+	it('reads evictionHard memory.available as a quantity or a percentage, refusing anything else', () => {
+		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: 500Mi\n  nodefs.available: 10%\n`)).toEqual({ config: { evictionHardMemoryAvailable: '500Mi' } });
+		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: "5%"\n`)).toEqual({ config: { evictionHardMemoryAvailable: '5%' } });
+		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: lots\n`).error).toBe('invalid configuration: failed to parse eviction threshold memory.available<lots');
+	});
+
 	it.each([
 		['another kind', 'apiVersion: v1\nkind: ConfigMap\n', /no kind "ConfigMap" is registered/],
 		['a duration that is not one', `${HEADER}syncFrequency: soon\n`, /KubeletConfiguration\.syncFrequency of type time\.Duration/],

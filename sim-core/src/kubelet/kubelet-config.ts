@@ -14,6 +14,7 @@
  * pkg/kubelet/apis/config/v1beta1/defaults.go, cmd/kubelet/app/server.go
  * (loadConfigFile).
  */
+import { Quantity } from '../api/quantity.ts';
 import { tryParseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml } from '../yaml/index.ts';
 import type { KubeletConfig } from './kubelet.ts';
@@ -38,6 +39,17 @@ const DURATIONS: ReadonlyArray<[string, keyof KubeletConfig]> = [
  * value of the wrong form, is refused with the reason the kubelet would
  * log (`failed to load kubelet config file, path: ..., error: ...`).
  */
+/** An eviction threshold's value: a percentage (0-100%) or a non-negative quantity. */
+function validThreshold(value: string): boolean {
+	const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
+	if (percent) return Number(percent[1]) <= 100;
+	try {
+		return Quantity.parse(value).sign() >= 0;
+	} catch {
+		return false;
+	}
+}
+
 export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 	let raw: unknown;
 	try {
@@ -66,6 +78,15 @@ export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 	if (doc.registerNode !== undefined) {
 		if (typeof doc.registerNode !== 'boolean') return { config: {}, error: `failed to decode: json: cannot unmarshal ${JSON.stringify(doc.registerNode)} into Go struct field KubeletConfiguration.registerNode of type bool` };
 		config.registerNode = doc.registerNode;
+	}
+	if (doc.evictionHard !== undefined) {
+		const hard = doc.evictionHard as Record<string, unknown> | null;
+		if (!hard || typeof hard !== 'object' || Array.isArray(hard)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionHard of type map[string]string' };
+		const memory = hard['memory.available'];
+		if (memory !== undefined) {
+			if (typeof memory !== 'string' || !validThreshold(memory)) return { config: {}, error: `invalid configuration: failed to parse eviction threshold memory.available${typeof memory === 'string' ? `<${memory}` : ''}` };
+			config.evictionHardMemoryAvailable = memory;
+		}
 	}
 	// ValidateKubeletConfiguration refuses periods that are not positive.
 	for (const [field, key] of [...DURATIONS, ['nodeLeaseDurationSeconds', 'nodeLeaseDurationSeconds'] as const]) {

@@ -28,6 +28,7 @@ import { appendJournal } from '../host/systemd/records.ts';
 import type { KubeletConfig, KubeletDeps } from './kubelet.ts';
 import { initialNode, type NodeIdentity } from './node-status.ts';
 import type { PodWorker } from './pod-workers.ts';
+import type { EvictionState } from './eviction-manager.ts';
 
 /** Bound on the node events held before registration. */
 const MAX_PENDING_NODE_EVENTS = 20;
@@ -71,6 +72,8 @@ export interface KubeletState {
 	logSeq: number;
 	/** The configuration read at the last start (defaults, config file, flags). */
 	config?: KubeletConfig;
+	/** The eviction manager's observations (./eviction-manager.ts). */
+	eviction?: EvictionState;
 }
 
 /** What the Kubelet process gives its context. */

@@ -24,6 +24,7 @@ import type { KubeletDeps } from './kubelet.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { initialNode, nodeImages, nodeStatusHasChanged, setNodeConditions, type NodeIdentity } from './node-status.ts';
 import { hash128 } from './static-pods.ts';
+import { underMemoryPressure } from './eviction-manager.ts';
 import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
 /** The kubelet's version: the release every binary reports (../api/version.ts). */
@@ -155,7 +156,7 @@ export function updateNodeStatus(ctx: KubeletContext, force = false): void {
 		const errors = runtimeErrors(ctx);
 		const now = formatRfc3339(ctx.wallMs());
 		const events: Array<[string, string]> = [];
-		setNodeConditions(status, now, { runtimeErrors: errors.runtime, networkErrors: errors.network }, (type, reason) => events.push([type, reason]));
+		setNodeConditions(status, now, { runtimeErrors: errors.runtime, networkErrors: errors.network, memoryPressure: underMemoryPressure(ctx) }, (type, reason) => events.push([type, reason]));
 		// recordNodeSchedulableEvent, the last setter: a cordon or uncordon seen since the last pass (a fresh kubelet starts from false).
 		const unschedulable = current.spec?.unschedulable === true;
 		if ((ctx.state.lastNodeUnschedulable ?? false) !== unschedulable) {

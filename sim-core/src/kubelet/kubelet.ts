@@ -29,6 +29,7 @@
  * Mirrors pkg/kubelet/kubelet.go (NewMainKubelet, Run, syncLoop,
  * syncLoopIteration).
  */
+import { EVICTION_MONITORING_PERIOD_MS, synchronizeEviction } from './eviction-manager.ts';
 import type { Pod, Taint } from '../api/types.ts';
 import { R, type ApiClient } from '../client/client.ts';
 import { EventRecorder, emptyRecorder } from '../client/events.ts';
@@ -107,6 +108,8 @@ export interface KubeletConfig {
 	clusterDomain: string;
 	/** resolvConf: the node's resolver file Default Pods copy (kubeadm with systemd-resolved: /run/systemd/resolve/resolv.conf). */
 	resolvConf: string;
+	/** evictionHard's memory.available: a quantity (`100Mi`, the Linux default) or a percentage of the machine's memory (`5%`). */
+	evictionHardMemoryAvailable: string;
 }
 
 const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -131,6 +134,7 @@ const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	clusterDNS: [],
 	clusterDomain: '',
 	resolvConf: '/etc/resolv.conf',
+	evictionHardMemoryAvailable: '100Mi',
 };
 
 /** What the cluster gives a kubelet. */
@@ -150,6 +154,8 @@ export interface KubeletDeps {
 	 * addresses cloud-controller-manager writes win over the kubelet's own.
 	 */
 	externalCloudProvider?: boolean;
+	/** A control-plane machine (its system daemons use more memory: the eviction manager's and the metrics' node working set). */
+	controlPlane?: boolean;
 	runtime: CriRuntime;
 	/** An API client acting as this process (identity system:node:<node>). */
 	client: ApiClient;
@@ -285,6 +291,9 @@ export class Kubelet extends ProcessBase<KubeletState> {
 		this.after(0, 'runtime-check', undefined, { background: true });
 		this.periodic(this.ctx.config.housekeepingPeriodMs, 'housekeeping');
 		this.periodic(this.ctx.config.fileCheckFrequencyMs, 'file-check');
+		// The eviction manager's pass comes just before each node status update, so a pressure it finds is reported
+		// (and the node tainted) before the pods it evicts are replaced: real clusters get the same order from latency.
+		this.periodic(EVICTION_MONITORING_PERIOD_MS, 'eviction');
 		this.periodic(this.ctx.config.nodeStatusUpdateFrequencyMs, 'node-status');
 		this.periodic(STATUS_SYNC_PERIOD_MS, 'status-sync');
 	}
@@ -324,6 +333,10 @@ export class Kubelet extends ProcessBase<KubeletState> {
 				case 'status-sync':
 					reconcileStatuses(ctx);
 					this.periodic(STATUS_SYNC_PERIOD_MS, 'status-sync');
+					break;
+				case 'eviction':
+					synchronizeEviction(ctx);
+					this.periodic(EVICTION_MONITORING_PERIOD_MS, 'eviction');
 					break;
 				case 'file-check':
 					readManifests(ctx);

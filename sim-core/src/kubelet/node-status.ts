@@ -141,6 +141,8 @@ interface ReadinessInputs {
 	runtimeErrors: string[];
 	/** Network errors (`container runtime network not ready: ...`). */
 	networkErrors: string[];
+	/** The eviction manager reports memory pressure. */
+	memoryPressure?: boolean;
 }
 
 /** Node events the setters record (`NodeHasSufficientMemory`, `NodeReady`...). */
@@ -154,27 +156,30 @@ export function aggregateErrors(errors: string[]): string {
 /**
  * Applies the condition setters to `status` at time `now` (RFC 3339):
  * each condition's heartbeat is now; its transition time changes only
- * when its status does. The pressure conditions are never under pressure
- * here (the simulation does not model node memory or disk).
+ * when its status does. MemoryPressure follows the eviction manager; disk
+ * and PID pressure are never met here (the simulation does not model the
+ * machines' disks or process tables filling).
  */
 export function setNodeConditions(status: NodeStatus, now: string, inputs: ReadinessInputs, record: NodeEventRecorder): void {
 	const conditions: NodeCondition[] = (status.conditions ?? []).map((c) => ({ ...c }));
-	const pressure = (type: string, reason: string, message: string, event: string) => {
+	const pressure = (type: string, reason: string, message: string, event: string, under = false) => {
 		let c = conditions.find((x) => x.type === type);
 		if (!c) {
 			c = { type, status: 'Unknown' };
 			conditions.push(c);
 		}
 		c.lastHeartbeatTime = now;
-		if (c.status !== 'False') {
-			c.status = 'False';
+		const status = under ? 'True' : 'False';
+		if (c.status !== status) {
+			c.status = status;
 			c.reason = reason;
 			c.message = message;
 			c.lastTransitionTime = now;
 			record('Normal', event);
 		}
 	};
-	pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'NodeHasSufficientMemory');
+	if (inputs.memoryPressure) pressure('MemoryPressure', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', 'NodeHasInsufficientMemory', true);
+	else pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'NodeHasSufficientMemory');
 	pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'NodeHasNoDiskPressure');
 	pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'NodeHasSufficientPID');
 	const errors: string[] = [];

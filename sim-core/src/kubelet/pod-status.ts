@@ -284,6 +284,18 @@ export function generatePodStatus(inputs: PodStatusInputs): PodStatus {
 	return status;
 }
 
+/**
+ * An evicted pod's status (evictPod's status function): Failed with reason
+ * Evicted and the eviction manager's message, and the DisruptionTarget
+ * condition (TerminationByKubelet), kept from the first write on.
+ */
+export function evictedPodStatus(status: PodStatus, message: string, now: string, previous: PodStatus | undefined): PodStatus {
+	const kept = previous?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
+	const disruption: PodCondition = kept ?? { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: 'TerminationByKubelet', message };
+	const conditions = [disruption, ...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget')];
+	return { ...status, phase: 'Failed', reason: 'Evicted', message, conditions };
+}
+
 /** The status of a pod the kubelet refused (rejectPod): Failed, with the reason and `Pod was rejected: <message>`. */
 export function rejectedPodStatus(pod: Pod, reason: string, message: string, startTime: string): PodStatus {
 	return { phase: 'Failed', reason, message: `Pod was rejected: ${message}`, qosClass: computePodQOS(pod.spec), startTime };

@@ -19,6 +19,7 @@ import { keyOf } from '../client/informer.ts';
 import { criErrorText, type ContainerInfo, type SandboxInfo } from '../cri-api/cri.ts';
 import { formatRfc3339, parseRfc3339 } from '../golang/time.ts';
 import { admitPod } from './admission.ts';
+import { evictionAdmit } from './eviction-manager.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { MINIMUM_GRACE_PERIOD_S } from './kuberuntime-container.ts';
 import { syncRunning } from './kuberuntime-manager.ts';
@@ -49,7 +50,9 @@ export function syncPod(ctx: KubeletContext, w: PodWorker): void {
 		return;
 	}
 	if (!w.admitted && !w.removedFromSource && !w.pod.metadata.deletionTimestamp) {
-		const result = admitPod(w.pod, ctx.getNodeAnyWay(), activePods(ctx, w.uid));
+		const admitted = admitPod(w.pod, ctx.getNodeAnyWay(), activePods(ctx, w.uid));
+		// The eviction manager's admit handler runs after the resource and predicate checks.
+		const result = admitted.admit ? evictionAdmit(ctx, w.pod) : admitted;
 		w.startTime ??= formatRfc3339(ctx.wallMs());
 		if (!result.admit) {
 			ctx.emit({ action: 'reject', object: `pods/${keyOf(w.pod)}`, msg: `rejected ${keyOf(w.pod)}: ${result.reason}` });
@@ -73,7 +76,7 @@ export function syncPod(ctx: KubeletContext, w: PodWorker): void {
 		requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
 		return;
 	}
-	const terminating = w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated;
+	const terminating = w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated || w.evicted;
 	// The network plugin is not ready: only a host-network pod may go on (SyncPod's networkErrors check). The status is
 	// written, the event recorded, and the worker retries after backOffOnTransientErrorPeriod rather than the usual back-off.
 	const networkError = ctx.state.runtime.networkError;
@@ -96,6 +99,8 @@ export function syncPod(ctx: KubeletContext, w: PodWorker): void {
 function terminationGrace(ctx: KubeletContext, w: PodWorker): number {
 	const meta = w.pod.metadata;
 	const specGrace = w.pod.spec.terminationGracePeriodSeconds ?? 30;
+	// A hard eviction overrides the grace period with 0: the kubelet's minimum applies.
+	if (w.evicted) return MINIMUM_GRACE_PERIOD_S;
 	if (meta.deletionTimestamp) {
 		const deadline = parseRfc3339(meta.deletionTimestamp);
 		const remaining = Math.ceil((deadline - ctx.wallMs()) / 1000);

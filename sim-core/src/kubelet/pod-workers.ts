@@ -34,6 +34,8 @@ export interface PodWorker {
 	manifestPath?: string;
 	admitted: boolean;
 	rejected?: { reason: string; message: string };
+	/** Evicted by the eviction manager: stopped at once, Failed with reason Evicted and this message. */
+	evicted?: { message: string };
 	startTime?: string;
 	addedMs: number;
 	sandboxId?: string;

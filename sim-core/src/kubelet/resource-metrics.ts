@@ -21,6 +21,11 @@ const NODE_OVERHEAD = {
 	controlPlane: { millicores: 58, workingSetBytes: 468 * 1024 * 1024 },
 };
 
+/** What the machine's own daemons (systemd, the kubelet, containerd) use, outside any container. */
+export function nodeOverhead(controlPlane: boolean): { millicores: number; workingSetBytes: number } {
+	return controlPlane ? NODE_OVERHEAD.controlPlane : NODE_OVERHEAD.worker;
+}
+
 /**
  * strconv.FormatFloat(v, 'g', -1, 64): the shortest digits that round-trip,
  * in exponent form when the exponent is below -4 or at least 6 (the
@@ -58,7 +63,7 @@ function render(families: Family[]): string {
 export function resourceMetricsText(runtime: CriRuntime, facts: { controlPlane: boolean; wallMs: number; bootWallMs: number }): string {
 	const listed = runtime.listContainerStats();
 	const stats: ContainerStats[] = listed.ok ? listed.value : [];
-	const overhead = facts.controlPlane ? NODE_OVERHEAD.controlPlane : NODE_OVERHEAD.worker;
+	const overhead = nodeOverhead(facts.controlPlane);
 	const uptimeMs = Math.max(0, facts.wallMs - facts.bootWallMs);
 	const byPod = new Map<string, { namespace: string; pod: string; cpuNanos: number; memory: number; at: number }>();
 	let nodeCpuNanos = overhead.millicores * uptimeMs * 1e3;

@@ -15,7 +15,7 @@ import { keyOf } from '../client/informer.ts';
 import { deepCopy } from '../golang/json.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import type { KubeletContext } from './kubelet-context.ts';
-import { generatePodStatus, rejectedPodStatus } from './pod-status.ts';
+import { evictedPodStatus, generatePodStatus, rejectedPodStatus } from './pod-status.ts';
 import { requestSync, type PodWorker } from './pod-workers.ts';
 import { probeOk } from './prober.ts';
 import { CONFIG_MIRROR_ANNOTATION, isMirrorPod } from './static-pods.ts';
@@ -36,7 +36,7 @@ export function podStatus(ctx: KubeletContext, w: PodWorker): PodStatus {
 	const sandboxes = ctx.runtime.listPodSandbox({ podUid: w.uid });
 	const ready = sandboxes.ok && sandboxes.value.some((s) => s.state === 'SANDBOX_READY' && s.id === w.sandboxId);
 	const target = statusTarget(ctx, w);
-	return generatePodStatus({
+	const status = generatePodStatus({
 		pod: w.pod,
 		previous: target?.status,
 		now: formatRfc3339(ctx.wallMs()),
@@ -50,6 +50,7 @@ export function podStatus(ctx: KubeletContext, w: PodWorker): PodStatus {
 		startTime,
 		terminal: w.terminated === true,
 	});
+	return w.evicted ? evictedPodStatus(status, w.evicted.message, formatRfc3339(ctx.wallMs()), target?.status) : status;
 }
 
 /** Writes the pod's status through pods/status when it changed; then, for a finished deleted pod, deletes it. */

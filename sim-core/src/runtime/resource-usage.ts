@@ -89,7 +89,9 @@ function spread(id: string): number {
 export function profileOf(c: ContainerRecord): UsageProfile {
 	const base = baseProfileOf(c);
 	const f = spread(c.id);
-	return { idleMillicores: base.idleMillicores * f, workingSetBytes: page(base.workingSetBytes * f), cpuPerRequestMs: base.cpuPerRequestMs };
+	// stress holds what it was told to, to the page: only its CPU varies.
+	const memory = c.program?.serving?.server.name === 'stress' ? base.workingSetBytes : page(base.workingSetBytes * f);
+	return { idleMillicores: base.idleMillicores * f, workingSetBytes: memory, cpuPerRequestMs: base.cpuPerRequestMs };
 }
 
 /** The program's profile: its server's, stress's from its arguments (stress holds exactly what it is told), or a waiting program's. */

@@ -144,8 +144,9 @@ const nodesOf = (cluster: Cluster) => cluster.list('nodes') as unknown as NodeVi
  * A Pod network written by hand on each node (the bridge plugin with
  * host-local addresses, as in containerd's example conflist) instead of an
  * add-on's DaemonSet: the tables' nodes are sized for their cases (some have
- * no room at all), so no network Pod may need a place on them. Waits until
- * every node is Ready and carries no taint.
+ * no room at all), so no network Pod may need a place on them; their
+ * eviction threshold is turned off for the same reason. Waits until every
+ * node is Ready and carries no taint.
  */
 const BRIDGE_CONFLIST = JSON.stringify({
 	cniVersion: '1.0.0',
@@ -156,6 +157,11 @@ function installBridgeNetwork(cluster: Cluster, nodes: string[]): void {
 	for (const node of nodes) {
 		run(cluster, `ssh ${node}`);
 		run(cluster, `echo '${BRIDGE_CONFLIST}' > /etc/cni/net.d/10-bridge.conflist`);
+		// The tables size nodes down to a few bytes of memory, less than their own daemons use: with the kubelet's
+		// default memory.available<100Mi they would all be under memory pressure (and tainted). Turn the threshold off.
+		run(cluster, "echo 'evictionHard:' >> /var/lib/kubelet/config.yaml");
+		run(cluster, `echo '  memory.available: "0%"' >> /var/lib/kubelet/config.yaml`);
+		run(cluster, 'systemctl restart kubelet');
 		run(cluster, 'exit');
 	}
 	for (let i = 0; i < 240; i++) {
