@@ -19,7 +19,7 @@ describe('a node whose clock is a day behind', () => {
 		await openTab(s.sandbox, 'Faults');
 		const clockRow = s.sandbox.locator('.ca-faults__row').filter({ hasText: /^Clock/ }).nth(1);
 		expect(await clockRow.locator('.ca-faults__state').innerText()).toContain('1d behind');
-		await s.sandbox.getByRole('button', { name: 'Put the clock of node-1 back in step' }).click();
+		await s.sandbox.getByRole('button', { name: 'Fix the clock of node-1' }).click();
 		await expect.poll(() => clockRow.locator('.ca-faults__state').innerText()).toContain('In step');
 		await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
 		await expect.poll(() => run(s.sandbox, 'kubectl get node node-1 --no-headers'), { timeout: 20_000 }).toMatch(/node-1\s+Ready/);

@@ -117,8 +117,8 @@ describe('the faults panel: clocks', () => {
 		const el = mount(h(Faults, { view: skewed, t, request: async (r) => (sent.push(r), { type: 'view' as const, view }) }));
 		const clockRows = [...el.querySelectorAll('.ca-faults__row')].filter((r) => r.textContent!.startsWith('Clock'));
 		expect(clockRows.map((r) => r.querySelector('.ca-faults__state')!.textContent)).toEqual(['● In step', '✕ 1d behind', '● In step']);
-		await act(async () => el.querySelector<HTMLButtonElement>('[aria-label="Put the clock of node-1 back in step"]')!.click());
-		await act(async () => el.querySelector<HTMLButtonElement>('[aria-label="Set the clock of node-2 back one day"]')!.click());
+		await act(async () => el.querySelector<HTMLButtonElement>('[aria-label="Fix the clock of node-1"]')!.click());
+		await act(async () => el.querySelector<HTMLButtonElement>('[aria-label="Set back the clock of node-2 by a day"]')!.click());
 		expect(sent).toEqual([
 			{ type: 'clock', node: 'node-1', offsetMs: 0 },
 			{ type: 'clock', node: 'node-2', offsetMs: -86_400_000 },
