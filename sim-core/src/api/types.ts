@@ -548,6 +548,8 @@ export interface DaemonSet extends KubeObject {
 		updatedNumberScheduled?: number;
 		numberAvailable?: number;
 		numberUnavailable?: number;
+		/** Bumped when a new ControllerRevision's name collides with another template's. */
+		collisionCount?: number;
 	};
 }
 

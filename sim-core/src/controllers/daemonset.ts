@@ -13,18 +13,18 @@
  * one is available. OnDelete replaces nothing: a pod deleted by hand comes
  * back from the current template.
  *
- * Differences: this controller records no ControllerRevisions (the API
- * serves them now, and ./history.ts creates them for StatefulSets; recording
- * them here would give `kubectl rollout history|undo ds`), so the
- * `controller-revision-hash` label is computed from the template directly
- * (as upstream computes the revision's hash) and history clean-up is
- * skipped; the failed-pod deletion back-off is not modelled.
+ * Each template the DaemonSet has had is a ControllerRevision
+ * (./daemonset-history.ts), whose hash the pods' `controller-revision-hash`
+ * label carries; `kubectl rollout history|undo ds` read them. Differences:
+ * orphaned revisions are not adopted, and the failed-pod deletion back-off
+ * is not modelled.
  *
  * Mirrors pkg/controller/daemon/daemon_controller.go,
  * pkg/controller/daemon/update.go,
  * pkg/controller/daemon/util/daemonset_util.go.
  */
-import type { DaemonSet, KubeObject, Node, Pod, PodSpec, PodTemplateSpec } from '../api/types.ts';
+import type { ControllerRevision, DaemonSet, KubeObject, Node, Pod, PodSpec, PodTemplateSpec } from '../api/types.ts';
+import { DAEMONSET_REVISION_LABEL, cleanupHistory, constructHistory } from './daemonset-history.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { ControllerBase, type SyncError } from './controller-context.ts';
@@ -157,7 +157,7 @@ function normalizeDaemonSetStatus(status: DaemonSetStatus): DaemonSetStatus {
 export class DaemonSetController extends ControllerBase<{ expectations: ExpectationsState }> {
 	readonly name = DAEMONSET_CONTROLLER;
 	readonly sub = 'daemonset';
-	readonly resources = ['daemonsets', 'pods', 'nodes'] as const;
+	readonly resources = ['daemonsets', 'pods', 'nodes', 'controllerrevisions'] as const;
 	/** --concurrent-daemonset-syncs default 2 (pkg/controller/daemon/config/v1alpha1/defaults.go). */
 	override readonly workers = 2;
 
@@ -284,11 +284,21 @@ export class DaemonSetController extends ControllerBase<{ expectations: Expectat
 		if (!selector.ok) return selector.error;
 		// Being deleted: status cannot be trusted any more.
 		if (ds.metadata.deletionTimestamp) return undefined;
-		const hash = computeHash(ds.spec.template, (ds.status as { collisionCount?: number } | undefined)?.collisionCount);
+		// constructHistory: the revision of the current template names the hash the pods carry.
+		const revisions = this.host
+			.listInNamespace<ControllerRevision>('controllerrevisions', ds.metadata.namespace)
+			.filter((r) => selector.matches(r.metadata.labels) && controllerOf(r)?.uid === ds.metadata.uid);
+		const history = constructHistory(this.host.client, ds, revisions);
+		if ('error' in history) return history.error;
+		const hash = history.current.metadata.labels?.[DAEMONSET_REVISION_LABEL] ?? computeHash(ds.spec.template, ds.status?.collisionCount);
 		const nodes = this.nodes();
 		if (!this.expectations.satisfied(key)) return this.updateStatus(ds, nodes, hash, false);
 		let error = this.manage(ds, nodes, hash, selector.matches);
 		if (!error && this.expectations.satisfied(key) && (ds.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') error = this.rollingUpdate(ds, nodes, hash, selector.matches);
+		if (!error && this.expectations.satisfied(key)) {
+			const pods = [...this.nodesToDaemonPods(ds, selector.matches).map.values()].flat();
+			error = cleanupHistory(this.host.client, ds, history.old, pods);
+		}
 		const statusError = this.updateStatus(ds, nodes, hash, true);
 		return error ?? statusError;
 	}

@@ -72,6 +72,7 @@ function newTestListers(pods: Pod[]) {
 		replicationControllers: () => [],
 		replicaSets: () => [],
 		statefulSets: () => [],
+		podDisruptionBudgets: () => [],
 		pod: (key: string) => pods.find((p) => `${p.metadata.namespace}/${p.metadata.name}` === key),
 	};
 }

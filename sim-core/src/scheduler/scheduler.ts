@@ -100,6 +100,8 @@ const INFORMERS = {
 	persistentvolumeclaims: { ...R.persistentvolumeclaims },
 	persistentvolumes: { ...R.persistentvolumes },
 	storageclasses: { ...R.storageclasses },
+	// DefaultPreemption prefers victims whose eviction breaks no PodDisruptionBudget.
+	poddisruptionbudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
 } as const;
 type InformerName = keyof typeof INFORMERS;
 
@@ -402,6 +404,7 @@ export class KubeScheduler extends ProcessBase<KubeSchedulerState> {
 			replicationControllers: () => [],
 			replicaSets: (ns) => items('replicasets', ns),
 			statefulSets: (ns) => items('statefulsets', ns),
+			podDisruptionBudgets: () => items('poddisruptionbudgets'),
 			pod: (key) => this.pod(key),
 			volumes: {
 				claim: (namespace, name) => this.state.informers.persistentvolumeclaims.items[`${namespace}/${name}`],

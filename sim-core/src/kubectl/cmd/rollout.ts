@@ -9,12 +9,12 @@
  *   deadline after which the deployment controller reports failure anyway.
  * - history lists the revisions of the Deployment's ReplicaSets
  *   (`deployment.kubernetes.io/revision`, `kubernetes.io/change-cause`),
- *   or of the StatefulSet's ControllerRevisions (`revision`, the
- *   change-cause annotation the controller copied from the set);
+ *   or of the StatefulSet's or DaemonSet's ControllerRevisions (`revision`, the
+ *   change-cause annotation the controller copied from its owner);
  *   `--revision=N` describes that revision's pod template.
  * - undo copies the chosen ReplicaSet's pod template back into the
  *   Deployment with a JSON patch, as modern kubectl does; for a
- *   StatefulSet it sends the chosen ControllerRevision's data (the template
+ *   StatefulSet or a DaemonSet it sends the chosen ControllerRevision's data (the template
  *   with `$patch: replace`) as a strategic merge patch.
  * - restart sets the `kubectl.kubernetes.io/restartedAt` template
  *   annotation; pause and resume set `spec.paused`.
@@ -276,8 +276,8 @@ export function describePodTemplate(template: { metadata?: { labels?: Record<str
 	return out;
 }
 
-/** controlledHistories: the set's ControllerRevisions (selector match, controlled by its uid), by revision. */
-function statefulSetHistory(inv: KubectlInvocation, set: Obj): { revisions: Obj[] } | { error: KubectlError } {
+/** controlledHistories: a StatefulSet's or DaemonSet's ControllerRevisions (selector match, controlled by its uid), by revision. */
+function controllerHistory(inv: KubectlInvocation, set: Obj): { revisions: Obj[] } | { error: KubectlError } {
 	const selector = formatLabelSelector((set.spec as { selector?: never } | undefined)?.selector);
 	const listed = inv.client.list(R.controllerrevisions, set.metadata.namespace, selector === '<none>' ? {} : { labelSelector: selector });
 	if (!listed.ok) return { error: callError(listed, inv.env.serverUrl) };
@@ -285,14 +285,14 @@ function statefulSetHistory(inv: KubectlInvocation, set: Obj): { revisions: Obj[
 	return { revisions: revisions.sort((a, b) => num((a as { revision?: number }).revision) - num((b as { revision?: number }).revision)) };
 }
 
-/** The pod template a StatefulSet revision holds (applyStatefulSetHistory), without the patch directive. */
+/** The pod template a StatefulSet or DaemonSet revision holds (applyStatefulSetHistory, applyDaemonSetHistory), without the patch directive. */
 function revisionTemplate(revision: Obj): { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> } {
 	const template = deepCopy(((revision as { data?: { spec?: { template?: Record<string, unknown> } } }).data?.spec?.template ?? {}) as Record<string, unknown>);
 	delete template.$patch;
 	return template as ReturnType<typeof revisionTemplate>;
 }
 
-/** getStatefulSetPatch: the template as a replace patch, compared byte for byte with a revision's data (statefulsetMatch). */
+/** getStatefulSetPatch / getDaemonSetPatch: the template as a replace patch, compared byte for byte with a revision's data. */
 function statefulSetPatchText(set: Obj): string {
 	return compactJson({ spec: { template: { ...((set.spec as { template?: JsonObject } | undefined)?.template ?? {}), $patch: 'replace' } } } as JsonValue);
 }
@@ -309,11 +309,11 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 	if (visited.fatal) return checkErr(visited.fatal);
 	let stdout = '';
 	for (const target of visited.targets) {
-		if (target.info.kind !== 'Deployment' && target.info.kind !== 'StatefulSet') return checkErr(plain(`no history viewer has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout);
+		if (!['Deployment', 'StatefulSet', 'DaemonSet'].includes(target.info.kind)) return checkErr(plain(`no history viewer has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout);
 		const history = new Map<number, Obj>();
 		let template: (owner: Obj) => ReturnType<typeof revisionTemplate>;
-		if (target.info.kind === 'StatefulSet') {
-			const revisions = statefulSetHistory(inv, target.object as Obj);
+		if (target.info.kind === 'StatefulSet' || target.info.kind === 'DaemonSet') {
+			const revisions = controllerHistory(inv, target.object as Obj);
 			if ('error' in revisions) return checkErr(revisions.error, stdout);
 			for (const r of revisions.revisions) history.set(num((r as { revision?: number }).revision), r);
 			// printHistory reads the change-cause from the revision itself; the template is the revision's.
@@ -366,9 +366,9 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 	return { stdout, stderr: '', exitCode: 0 };
 }
 
-/** StatefulSetRollbacker.Rollback: the revision asked for (or the one before the newest), sent back as its own patch. */
+/** StatefulSetRollbacker / DaemonSetRollbacker.Rollback: the revision asked for (or the one before the newest), sent back as its own patch. */
 function rollbackStatefulSet(inv: KubectlInvocation, target: TargetInfo, set: Obj, toRevision: number, strategy: DryRunStrategy): { result: string } | { error: KubectlError } {
-	const history = statefulSetHistory(inv, set);
+	const history = controllerHistory(inv, set);
 	if ('error' in history) return { error: history.error };
 	const revisions = history.revisions;
 	if (toRevision === 0 && revisions.length <= 1) return { error: plain('no last revision to roll back to') };
@@ -400,9 +400,9 @@ function undoRun(inv: KubectlInvocation): CommandResult {
 		if (deployment.metadata.annotations?.[LAST_APPLIED_ANNOTATION] !== undefined) {
 			stderr += `Warning: resource ${objectName(target)} was previously managed with 'kubectl apply'. Rolling back will not update the ${LAST_APPLIED_ANNOTATION} annotation, which may cause unexpected behavior on future 'kubectl apply' operations. Consider using 'kubectl apply' with your previous configuration file instead.\n`;
 		}
-		if (target.info.kind !== 'Deployment' && target.info.kind !== 'StatefulSet') return checkErr(plain(`no rollbacker has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout, stderr);
+		if (!['Deployment', 'StatefulSet', 'DaemonSet'].includes(target.info.kind)) return checkErr(plain(`no rollbacker has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout, stderr);
 		if (toRevision < 0) return checkErr(plain(`unable to find specified revision ${toRevision} in history`), stdout, stderr);
-		if (target.info.kind === 'StatefulSet') {
+		if (target.info.kind === 'StatefulSet' || target.info.kind === 'DaemonSet') {
 			const rolled = rollbackStatefulSet(inv, target, deployment, toRevision, dry.strategy);
 			if ('error' in rolled) return checkErr(rolled.error, stdout, stderr);
 			stdout += `${kindQualifier(target.info)}/${target.name} ${withDryRun(rolled.result, dry.strategy)}\n`;

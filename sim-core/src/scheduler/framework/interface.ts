@@ -170,6 +170,8 @@ export interface Listers {
 	replicationControllers(namespace: string): KubeObject[];
 	replicaSets(namespace: string): KubeObject[];
 	statefulSets(namespace: string): KubeObject[];
+	/** Every PodDisruptionBudget (DefaultPreemption's pdbLister). */
+	podDisruptionBudgets(): KubeObject[];
 	/** The informer's copy of a pod, by `namespace/name`. */
 	pod(key: string): Pod | undefined;
 	/** Claims, volumes and StorageClasses (VolumeBinding). */

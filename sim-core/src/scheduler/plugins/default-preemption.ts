@@ -7,8 +7,13 @@
  * The message it returns when preemption cannot help becomes the tail of
  * the FitError: `preemption: 0/N nodes are available: ...`.
  *
- * Differences from upstream, on purpose: PodDisruptionBudgets are not
- * simulated (no victim counts as a violation), and the evictions are made
+ * PodDisruptionBudgets count as upstream counts them: a victim whose
+ * eviction would take a budget below zero disruptions allowed is a
+ * violation; the victims that would violate are reprieved first, and the
+ * node with the fewest violations wins. (Preemption deletes its victims
+ * all the same: a budget is a preference here, not a guarantee.)
+ *
+ * Difference from upstream, on purpose: the evictions are made
  * synchronously in the cycle (upstream makes them asynchronously since
  * v1.33, SchedulerAsyncPreemption) — the outcome is the same: victims get a
  * DisruptionTarget condition and are deleted, and the pod is nominated.
@@ -17,9 +22,10 @@
  * pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go,
  * pkg/scheduler/framework/preemption/preemption.go (Evaluator.Preempt,
  * findCandidates, DryRunPreemption, SelectVictimsOnNode,
- * pickOneNodeForPreemption, prepareCandidate).
+ * pickOneNodeForPreemption, prepareCandidate, filterPodsWithPDBViolation).
  */
-import type { Pod, PodCondition } from '../../api/types.ts';
+import type { KubeObject, LabelSelector, Pod, PodCondition } from '../../api/types.ts';
+import { isEmptySelector, labelSelectorFromObject, matches, type Selector } from '../../api/labels.ts';
 import { R } from '../../client/client.ts';
 import { formatRfc3339 } from '../../golang/time.ts';
 import type { CycleState } from '../framework/cycle-state.ts';
@@ -29,6 +35,39 @@ import { Code, isSuccess, Status } from '../framework/status.ts';
 import { podKey, podPriority, type NodeInfo, type PodInfo } from '../framework/types.ts';
 import { ArgsError, invalid } from './args-validation.ts';
 import { Names } from './names.ts';
+
+/**
+ * filterPodsWithPDBViolation: walking the victims in order, each budget of
+ * the pod's namespace whose (non-empty) selector matches it spends one of
+ * its disruptionsAllowed (a pod the budget already counts as disrupted
+ * spends nothing); a pod that takes any budget below zero is violating.
+ */
+export function filterPodsWithPDBViolation(podInfos: PodInfo[], pdbs: KubeObject[]): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+	const allowed = pdbs.map((pdb) => Number((pdb.status as { disruptionsAllowed?: number } | undefined)?.disruptionsAllowed ?? 0));
+	const violating: PodInfo[] = [];
+	const nonViolating: PodInfo[] = [];
+	for (const pi of podInfos) {
+		const pod = pi.pod;
+		let violates = false;
+		pdbs.forEach((pdb, i) => {
+			if (pdb.metadata.namespace !== pod.metadata.namespace) return;
+			let selector: Selector;
+			try {
+				selector = labelSelectorFromObject((pdb.spec as { selector?: LabelSelector } | undefined)?.selector);
+			} catch {
+				return;
+			}
+			// A budget with a nil or empty selector matches nothing here.
+			if (isEmptySelector(selector) || !matches(selector, pod.metadata.labels ?? {})) return;
+			const disrupted = (pdb.status as { disruptedPods?: Record<string, string> } | undefined)?.disruptedPods ?? {};
+			if (pod.metadata.name && pod.metadata.name in disrupted) return;
+			allowed[i]--;
+			if (allowed[i] < 0) violates = true;
+		});
+		(violates ? violating : nonViolating).push(pi);
+	}
+	return { violating, nonViolating };
+}
 
 /** DefaultPreemptionArgs. */
 export interface DefaultPreemptionArgs {
@@ -203,17 +242,29 @@ export class DefaultPreemption implements PostFilterPlugin {
 		const fits = runner.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
 		if (!isSuccess(fits)) return { victims: [], numPDBViolations: 0, status: fits };
 		potentialVictims.sort((a, b) => (moreImportantPod(a.pod, b.pod) ? -1 : moreImportantPod(b.pod, a.pod) ? 1 : 0));
+		// Reprieve the victims that would break a budget first, then the others, most important first within each.
+		const { violating, nonViolating } = filterPodsWithPDBViolation(potentialVictims, this.handle.listers.podDisruptionBudgets());
 		const victims: Pod[] = [];
-		for (const pi of potentialVictims) {
+		let numPDBViolations = 0;
+		const reprieve = (pi: PodInfo): { fits: boolean; status?: Status } => {
 			const added = addPod(pi);
-			if (!isSuccess(added)) return { victims: [], numPDBViolations: 0, status: added };
-			if (!isSuccess(runner.runFilterPluginsWithNominatedPods(state, pod, nodeInfo))) {
-				const removed = removePod(pi);
-				if (!isSuccess(removed)) return { victims: [], numPDBViolations: 0, status: removed };
-				victims.push(pi.pod);
-			}
+			if (!isSuccess(added)) return { fits: false, status: added };
+			if (isSuccess(runner.runFilterPluginsWithNominatedPods(state, pod, nodeInfo))) return { fits: true };
+			const removed = removePod(pi);
+			if (!isSuccess(removed)) return { fits: false, status: removed };
+			victims.push(pi.pod);
+			return { fits: false };
+		};
+		for (const pi of violating) {
+			const r = reprieve(pi);
+			if (r.status) return { victims: [], numPDBViolations: 0, status: r.status };
+			if (!r.fits) numPDBViolations++;
 		}
-		return { victims, numPDBViolations: 0, status: new Status(Code.Success) };
+		for (const pi of nonViolating) {
+			const r = reprieve(pi);
+			if (r.status) return { victims: [], numPDBViolations: 0, status: r.status };
+		}
+		return { victims, numPDBViolations, status: new Status(Code.Success) };
 	}
 
 	/** SelectCandidate via pickOneNodeForPreemption's ordered criteria. */

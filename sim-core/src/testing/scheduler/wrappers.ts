@@ -77,7 +77,7 @@ export function snapshotOf(nodes: Node[], pods: Pod[] = []): SchedulerCache {
 }
 
 /** Listers over plain lists of objects. */
-export function listersOf(objects: { namespaces?: KubeObject[]; services?: KubeObject[]; replicaSets?: KubeObject[]; statefulSets?: KubeObject[]; pods?: Pod[] } = {}): Listers {
+export function listersOf(objects: { namespaces?: KubeObject[]; services?: KubeObject[]; replicaSets?: KubeObject[]; statefulSets?: KubeObject[]; pods?: Pod[]; podDisruptionBudgets?: KubeObject[] } = {}): Listers {
 	const inNs = (list: KubeObject[] | undefined, ns: string) => (list ?? []).filter((o) => o.metadata.namespace === ns);
 	return {
 		namespace: (name) => (objects.namespaces ?? []).find((n) => n.metadata.name === name),
@@ -86,6 +86,7 @@ export function listersOf(objects: { namespaces?: KubeObject[]; services?: KubeO
 		replicationControllers: () => [],
 		replicaSets: (ns) => inNs(objects.replicaSets, ns),
 		statefulSets: (ns) => inNs(objects.statefulSets, ns),
+		podDisruptionBudgets: () => objects.podDisruptionBudgets ?? [],
 		pod: (key) => (objects.pods ?? []).find((p) => `${p.metadata.namespace}/${p.metadata.name}` === key),
 	};
 }
