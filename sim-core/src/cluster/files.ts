@@ -13,18 +13,13 @@
  * cmd/kubeadm/app/phases/kubelet/config.go.
  */
 import { encodeBase64 as base64 } from '../golang/base64.ts';
-import { certificatePem, parseCertificate, privateKeyPem } from '../host/pem.ts';
+import { parseCertificate, privateKeyPem } from '../host/pem.ts';
 import { stringifyYaml } from '../yaml/index.ts';
 import { controlPlaneManifests, type ControlPlaneFacts } from './bootstrap/static-pods.ts';
 import { CRICTL_CONFIG_PATH, DEFAULT_CRICTL_YAML } from '../tools/crictl/index.ts';
 import { systemdNodeFiles } from '../host/systemd/units.ts';
 import { binaryPlaceholder } from '../runtime/behaviour/rootfs.ts';
 import { KUBEADM_CERTIFICATES, caCertificate, kubeletClientCertificate, signedCertificate, type PkiDates } from '../tools/kubeadm/pki.ts';
-
-/** A certificate placeholder whose subject is readable: `Subject: CN=kubernetes-admin, O=kubeadm:cluster-admins` (../host/pem.ts). */
-export function certificate(commonName: string, organizations: string[] = []): string {
-	return certificatePem({ subject: { commonName, organizations } });
-}
 
 const privateKey = privateKeyPem;
 

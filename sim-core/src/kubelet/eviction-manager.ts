@@ -31,7 +31,7 @@ import { podRequests, resourceValue } from '../component-helpers/resource.ts';
 import { computePodQOS } from '../component-helpers/qos.ts';
 import { keyOf } from '../client/informer.ts';
 import type { KubeletContext } from './kubelet-context.ts';
-import { nodeOverhead } from './resource-metrics.ts';
+import { nodeWorkingSetBytes } from './resource-metrics.ts';
 import { isStaticPod } from './admission.ts';
 import { requestSync, type PodWorker } from './pod-workers.ts';
 
@@ -114,11 +114,9 @@ export function synchronizeEviction(ctx: KubeletContext): void {
 	const listed = ctx.runtime.listContainerStats();
 	if (!listed.ok) return;
 	const capacity = Quantity.parse(ctx.identity.capacity.memory).value();
-	const overhead = nodeOverhead(ctx.deps.controlPlane === true).workingSetBytes;
-	let workingSet = overhead;
+	const workingSet = nodeWorkingSetBytes(listed.value, ctx.deps.controlPlane === true);
 	const byPod = new Map<string, PodUsage>();
 	for (const s of listed.value) {
-		workingSet += s.workingSetBytes;
 		const w = ctx.state.pods[s.podUid];
 		if (!w) continue;
 		let usage = byPod.get(s.podUid);

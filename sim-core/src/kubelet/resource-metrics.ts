@@ -22,8 +22,13 @@ const NODE_OVERHEAD = {
 };
 
 /** What the machine's own daemons (systemd, the kubelet, containerd) use, outside any container. */
-export function nodeOverhead(controlPlane: boolean): { millicores: number; workingSetBytes: number } {
+function nodeOverhead(controlPlane: boolean): { millicores: number; workingSetBytes: number } {
 	return controlPlane ? NODE_OVERHEAD.controlPlane : NODE_OVERHEAD.worker;
+}
+
+/** The node's working set: its daemons' plus every running container's (node_memory_working_set_bytes; the eviction manager's memory signal). */
+export function nodeWorkingSetBytes(stats: readonly ContainerStats[], controlPlane: boolean): number {
+	return stats.reduce((sum, s) => sum + s.workingSetBytes, nodeOverhead(controlPlane).workingSetBytes);
 }
 
 /**
@@ -67,7 +72,7 @@ export function resourceMetricsText(runtime: CriRuntime, facts: { controlPlane: 
 	const uptimeMs = Math.max(0, facts.wallMs - facts.bootWallMs);
 	const byPod = new Map<string, { namespace: string; pod: string; cpuNanos: number; memory: number; at: number }>();
 	let nodeCpuNanos = overhead.millicores * uptimeMs * 1e3;
-	let nodeMemory = overhead.workingSetBytes;
+	const nodeMemory = nodeWorkingSetBytes(stats, facts.controlPlane);
 	const containerLabels = (s: ContainerStats): Array<[string, string]> => [
 		['container', s.name],
 		['namespace', s.namespace],
@@ -75,7 +80,6 @@ export function resourceMetricsText(runtime: CriRuntime, facts: { controlPlane: 
 	];
 	for (const s of stats) {
 		nodeCpuNanos += s.usageCoreNanoSeconds;
-		nodeMemory += s.workingSetBytes;
 		const key = `${s.namespace}/${s.podName}`;
 		const pod = byPod.get(key) ?? { namespace: s.namespace, pod: s.podName, cpuNanos: 0, memory: 0, at: s.timestampWallMs };
 		pod.cpuNanos += s.usageCoreNanoSeconds;

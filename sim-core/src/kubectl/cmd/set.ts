@@ -98,6 +98,22 @@ function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mu
 	return out;
 }
 
+/** visit the targets; a usage message, a fatal error or the visit's errors end the command (after the dry-run warning). */
+function visitTargets(inv: KubectlInvocation, allowEmptySelector: boolean, warnings: string): { targets: TargetInfo[] } | { result: CommandResult } {
+	const visited = visit(inv, { allowEmptySelector, requireObject: true });
+	if (visited.usage) return { result: { stdout: '', stderr: warnings + visited.usage, exitCode: 1 } };
+	if (visited.fatal) return { result: checkErr(visited.fatal, '', warnings) };
+	if (visited.errors.length) return { result: checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', warnings) };
+	return { targets: visited.targets };
+}
+
+/** What a set subcommand prints after patchPodSpecs: the fatal error, the collected ones, or the objects patched. */
+function patchedResult(result: { stdout: string; stderr: string; fatal?: KubectlError }, errors: KubectlError[], warnings: string): CommandResult {
+	if (result.fatal) return checkErr(result.fatal, result.stdout, warnings + result.stderr);
+	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, warnings + result.stderr);
+	return { stdout: result.stdout, stderr: warnings + result.stderr, exitCode: 0 };
+}
+
 const RESOURCE_FLAGS: FlagSpec[] = [
 	{ name: 'filename', short: 'f', kind: 'stringArray' },
 	{ name: 'recursive', short: 'R', kind: 'bool' },
@@ -131,10 +147,8 @@ function imageRun(inv: KubectlInvocation): CommandResult {
 	if (args.flags.local === true && dry.strategy === 'server') problems.push(plain('cannot specify --local and --dry-run=server - did you mean --dry-run=client?'));
 	if (problems.length) return checkErr(problems.length === 1 ? problems[0] : { kind: 'aggregate', errors: problems }, '', dry.stderr);
 	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visit({ ...inv, args: { ...args, positionals: split.resources } }, { allowEmptySelector: args.flags.all === true, requireObject: true });
-	if (visited.usage) return { stdout: '', stderr: dry.stderr + visited.usage, exitCode: 1 };
-	if (visited.fatal) return checkErr(visited.fatal, '', dry.stderr);
-	if (visited.errors.length) return checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', dry.stderr);
+	const visited = visitTargets({ ...inv, args: { ...args, positionals: split.resources } }, args.flags.all === true, dry.stderr);
+	if ('result' in visited) return visited.result;
 	const errors: KubectlError[] = [];
 	const result = patchPodSpecs(
 		inv,
@@ -159,9 +173,7 @@ function imageRun(inv: KubectlInvocation): CommandResult {
 		String(args.flags['field-manager'] || 'kubectl-set'),
 		errors,
 	);
-	if (result.fatal) return checkErr(result.fatal, result.stdout, dry.stderr + result.stderr);
-	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, dry.stderr + result.stderr);
-	return { stdout: result.stdout, stderr: dry.stderr + result.stderr, exitCode: 0 };
+	return patchedResult(result, errors, dry.stderr);
 }
 
 /** populateResourceListV1: `cpu=200m,memory=512Mi` as a resource list; the first bad pair is the error. */
@@ -197,10 +209,8 @@ function resourcesRun(inv: KubectlInvocation): CommandResult {
 	const parsedRequests = requestsParsed.list;
 	if (args.positionals.length < 1 && !((args.flags.filename as string[]) ?? []).length) return checkErr(plain('one or more resources must be specified as <resource> <name> or <resource>/<name>'), '', dry.stderr);
 	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visit(inv, { allowEmptySelector: args.flags.all === true, requireObject: true });
-	if (visited.usage) return { stdout: '', stderr: dry.stderr + visited.usage, exitCode: 1 };
-	if (visited.fatal) return checkErr(visited.fatal, '', dry.stderr);
-	if (visited.errors.length) return checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', dry.stderr);
+	const visited = visitTargets(inv, args.flags.all === true, dry.stderr);
+	if ('result' in visited) return visited.result;
 	const selector = String(args.flags.containers ?? '*');
 	// filepath.Match with `*` wildcards, as the container selector is matched.
 	const matches = (name: string) => new RegExp(`^${selector.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
@@ -225,9 +235,7 @@ function resourcesRun(inv: KubectlInvocation): CommandResult {
 		String(args.flags['field-manager'] || 'kubectl-set'),
 		errors,
 	);
-	if (result.fatal) return checkErr(result.fatal, result.stdout, dry.stderr + result.stderr);
-	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, dry.stderr + result.stderr);
-	return { stdout: result.stdout, stderr: dry.stderr + result.stderr, exitCode: 0 };
+	return patchedResult(result, errors, dry.stderr);
 }
 
 /** validation.IsEnvVarName. */
@@ -273,10 +281,8 @@ function envRun(inv: KubectlInvocation): CommandResult {
 	if ('error' in parsed) return checkErr(parsed.error, '', dry.stderr);
 	const prefix = String(flags.prefix ?? '');
 	const env = parsed.env.map((e) => ({ ...e, name: prefix + e.name }));
-	const visited = visit({ ...inv, args: { ...args, positionals: split.resources } }, { allowEmptySelector: flags.all === true, requireObject: true });
-	if (visited.usage) return { stdout: '', stderr: dry.stderr + visited.usage, exitCode: 1 };
-	if (visited.fatal) return checkErr(visited.fatal, '', dry.stderr);
-	if (visited.errors.length) return checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', dry.stderr);
+	const visited = visitTargets({ ...inv, args: { ...args, positionals: split.resources } }, flags.all === true, dry.stderr);
+	if ('result' in visited) return visited.result;
 	const selector = String(flags.containers ?? '*');
 	const overwrite = flags.overwrite !== false;
 	const errors: KubectlError[] = [];
@@ -328,9 +334,7 @@ function envRun(inv: KubectlInvocation): CommandResult {
 		errors,
 		flags.list === true,
 	);
-	if (result.fatal) return checkErr(result.fatal, result.stdout, dry.stderr + result.stderr);
-	if (errors.length) return checkErr({ kind: 'aggregate', errors }, result.stdout, dry.stderr + result.stderr);
-	return { stdout: result.stdout, stderr: dry.stderr + result.stderr, exitCode: 0 };
+	return patchedResult(result, errors, dry.stderr);
 }
 
 /** envutil.GetEnvVarRefString: where a variable's value comes from. */
