@@ -97,3 +97,37 @@ describe('memory pressure', () => {
 		expect((cluster.get('pods', 'default', 'burstable') as Pod).status?.phase).toBe('Running');
 	});
 });
+
+describe('a soft memory threshold', () => {
+	/** Sets evictionSoft memory.available<1Gi with a 1m30s grace period and a 20 s maximum Pod grace on node-1, and restarts its kubelet. */
+	function softConfig(cluster: ReturnType<typeof createCluster>, extra = 'evictionSoftGracePeriod:\n  memory.available: 1m30s\nevictionMaxPodGracePeriod: 20\n'): void {
+		const config = cluster.exec('ssh node-1 cat /var/lib/kubelet/config.yaml').stdout;
+		cluster.writeFile('/var/lib/kubelet/config.yaml', `${config.trimEnd()}\nevictionSoft:\n  memory.available: 1Gi\n${extra}`, 'node-1');
+		expect(cluster.exec('ssh node-1 systemctl restart kubelet').exitCode).toBe(0);
+		cluster.advance(20_000);
+	}
+
+	it('reports pressure at once, evicts only once the grace period has passed, and gives the Pod evictionMaxPodGracePeriod to stop', () => {
+		const cluster = createCluster();
+		softConfig(cluster);
+		// 3000M of stress leaves well over the hard 100Mi but under the soft 1Gi.
+		cluster.exec('kubectl apply -f -', { stdin: hog('cache', '3000M', '256Mi') });
+		cluster.advance(30_000);
+		expect(condition(cluster, 'MemoryPressure')?.status).toBe('True');
+		expect(pods(cluster, 'cache').map((p) => p.status?.phase)).toEqual(['Running']);
+		cluster.advance(40_000);
+		// Still inside the 1m30s grace period: nothing evicted yet.
+		expect(pods(cluster, 'cache').map((p) => p.status?.phase)).toEqual(['Running']);
+		cluster.advance(40_000);
+		const evicted = pods(cluster, 'cache').find((p) => p.status?.reason === 'Evicted');
+		expect(evicted?.status?.message).toMatch(/^The node was low on resource: memory\. Threshold quantity: 1Gi, available: \d+Ki\. Container cache was using \d+Ki, request is 256Mi, has larger consumption of memory\. $/);
+		// The journal shows the container stopped with the 20 s grace (not the hard threshold's immediate kill).
+		expect(cluster.exec('ssh node-1 journalctl -u kubelet --no-pager').stdout).toMatch(/Stopping the container with a grace period.*containerName="cache".*gracePeriod=20/);
+	});
+
+	it('refuses a soft threshold without its grace period, the way the kubelet does', () => {
+		const cluster = createCluster();
+		softConfig(cluster, '');
+		expect(cluster.exec('ssh node-1 journalctl -u kubelet --no-pager').stdout).toContain('grace period must be specified for the soft eviction threshold memory.available');
+	});
+});

@@ -3,14 +3,19 @@
  * memory.available (the machine's memory less the node's working set, the
  * figure `node_memory_working_set_bytes` reports) against the hard
  * threshold memory.available<100Mi (evictionHard in the kubelet's config
- * may change it; `0` or `0%` turns it off). While the threshold is met, and for
+ * may change it; `0` or `0%` turns it off) and, when the config sets one, a
+ * soft threshold (evictionSoft, with its evictionSoftGracePeriod: the
+ * condition appears at once, eviction waits until the threshold has held
+ * for the grace period, and gives the Pod evictionMaxPodGracePeriod, or its
+ * own shorter grace). While a threshold is met, and for
  * the 5 min pressure transition period after, the node reports
  * MemoryPressure (the node lifecycle controller then taints it
  * `node.kubernetes.io/memory-pressure:NoSchedule`), BestEffort pods are
  * refused at admission, and each pass evicts one pod: the one that
  * exceeds its memory request, of lowest priority, using the most above
- * its request. The evicted pod's containers are stopped at once (the
- * 2 s minimum grace) and it ends Failed with reason `Evicted`, the
+ * its request, then waits for that Pod to stop (at most 30 s) before it
+ * evicts another. A hard eviction stops the containers at once (the
+ * 2 s minimum grace) and the Pod ends Failed with reason `Evicted`, the
  * message saying what ran out and who used it, and the DisruptionTarget
  * condition. Static and critical pods are never evicted.
  *
@@ -39,6 +44,10 @@ import { requestSync, type PodWorker } from './pod-workers.ts';
 export const EVICTION_MONITORING_PERIOD_MS = 10_000;
 /** evictionPressureTransitionPeriod: a condition stays until the threshold has not been met for this long. */
 const PRESSURE_TRANSITION_PERIOD_MS = 5 * 60_000;
+/** podCleanupTimeout: how long the manager waits for an evicted Pod to stop before it may evict another. */
+const POD_CLEANUP_TIMEOUT_MS = 30_000;
+/** immediateEvictionGracePeriodSeconds: the grace a hard eviction gives (the kubelet then applies its 2 s minimum). */
+const IMMEDIATE_EVICTION_GRACE_PERIOD_S = 1;
 /** scheduling.SystemCriticalPriority: pods at or above it are critical and never evicted. */
 const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
@@ -46,6 +55,8 @@ const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 export interface EvictionState {
 	/** When memory.available was last observed below its threshold (virtual ms). */
 	memoryThresholdMetMs?: number;
+	/** When the soft memory.available threshold began to hold (virtual ms), while it still does. */
+	softMemoryFirstObservedMs?: number;
 }
 
 /** Whether the node reports MemoryPressure now: the threshold was met within the transition period. */
@@ -130,11 +141,26 @@ export function synchronizeEviction(ctx: KubeletContext): void {
 	// The kernel's OOM killer (which would stop a machine from using more than it has) is not modelled: beyond that, none is available.
 	const available = Math.max(0, capacity - workingSet);
 	const state = (ctx.state.eviction ??= {});
-	const threshold = thresholdBytes(ctx.config.evictionHardMemoryAvailable, capacity);
-	if (available >= threshold.bytes || threshold.bytes === 0) return;
+	const hard = thresholdBytes(ctx.config.evictionHardMemoryAvailable, capacity);
+	const softValue = ctx.config.evictionSoftMemoryAvailable;
+	const soft = softValue === undefined ? undefined : thresholdBytes(softValue, capacity);
+	const hardMet = hard.bytes > 0 && available < hard.bytes;
+	const softMet = soft !== undefined && soft.bytes > 0 && available < soft.bytes;
+	// thresholdsFirstObservedAt: a soft threshold's grace period counts from when it began to hold without a break.
+	if (!softMet) delete state.softMemoryFirstObservedMs;
+	if (!hardMet && !softMet) return;
+	const threshold = hardMet ? hard : soft!;
 	const wasUnderPressure = underMemoryPressure(ctx);
+	// The condition follows every met threshold at once; only eviction waits for a soft one's grace period.
 	state.memoryThresholdMetMs = ctx.nowMs;
-	if (!wasUnderPressure) ctx.emit({ action: 'memory-pressure', object: `nodes/${ctx.nodeName}`, msg: `memory.available ${bytes(available)} is below the 100Mi threshold: the node is under memory pressure` });
+	if (!wasUnderPressure) ctx.emit({ action: 'memory-pressure', object: `nodes/${ctx.nodeName}`, msg: `memory.available ${bytes(available)} is below the ${threshold.text} ${hardMet ? 'hard' : 'soft'} threshold: the node is under memory pressure` });
+	if (!hardMet) {
+		state.softMemoryFirstObservedMs ??= ctx.nowMs;
+		if (ctx.nowMs - state.softMemoryFirstObservedMs < (ctx.config.evictionSoftGracePeriodMemoryMs ?? 0)) return;
+	}
+	// waitForPodsCleanup: after an eviction the manager waits (up to 30 s) for that Pod's containers to stop before it evicts again.
+	const stopping = Object.values(ctx.state.pods).some((w) => w.evicted && !w.terminated && ctx.nowMs - w.evicted.atMs < POD_CLEANUP_TIMEOUT_MS);
+	if (stopping) return;
 	ctx.log('W', 'eviction_manager.go:369', 'Eviction manager: attempting to reclaim', { resourceName: 'memory' });
 	ctx.nodeEvent('Warning', 'EvictionThresholdMet', 'Attempting to reclaim memory');
 	const candidates = [...byPod.values()].filter((u) => !u.w.evicted && !u.w.terminated && !isStaticPod(u.w.pod) && (u.w.pod.spec.priority ?? 0) < SYSTEM_CRITICAL_PRIORITY);
@@ -143,10 +169,12 @@ export function synchronizeEviction(ctx: KubeletContext): void {
 		ctx.log('E', 'eviction_manager.go:395', 'Eviction manager: eviction thresholds have been met, but no pods are active to evict', {});
 		return;
 	}
+	// A hard threshold gives the Pod 1 s (immediateEvictionGracePeriodSeconds); a soft one evictionMaxPodGracePeriod, or the Pod's own grace if that is shorter.
+	const gracePeriodSeconds = hardMet ? IMMEDIATE_EVICTION_GRACE_PERIOD_S : Math.min(ctx.config.evictionMaxPodGracePeriodSeconds, victim.w.pod.spec.terminationGracePeriodSeconds ?? 30);
 	const message = evictionMessage(victim, available, threshold.text);
 	ctx.log('I', 'eviction_manager.go:609', 'Eviction manager: pod is evicted successfully', { pod: keyOf(victim.w.pod) });
 	ctx.emit({ action: 'evict', object: `pods/${keyOf(victim.w.pod)}`, msg: `evicted ${keyOf(victim.w.pod)} to reclaim memory (using ${bytes(victim.total)})` });
-	victim.w.evicted = { message };
+	victim.w.evicted = { message, gracePeriodSeconds, atMs: ctx.nowMs };
 	ctx.podEvent(victim.w, 'Warning', 'Evicted', message);
 	requestSync(ctx, victim.w, 0, false);
 }

@@ -22,6 +22,12 @@ describe('the KubeletConfiguration file', () => {
 		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: lots\n`).error).toBe('invalid configuration: failed to parse eviction threshold memory.available<lots');
 	});
 
+	it('reads evictionSoft with its grace period and evictionMaxPodGracePeriod, refusing a soft threshold that has no grace period', () => {
+		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\nevictionSoftGracePeriod:\n  memory.available: 1m30s\nevictionMaxPodGracePeriod: 60\n`)).toEqual({ config: { evictionSoftMemoryAvailable: '1Gi', evictionSoftGracePeriodMemoryMs: 90_000, evictionMaxPodGracePeriodSeconds: 60 } });
+		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\n`).error).toBe('invalid configuration: grace period must be specified for the soft eviction threshold memory.available');
+		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\nevictionSoftGracePeriod:\n  memory.available: later\n`).error).toBe('invalid configuration: failed to parse eviction grace period memory.available=later');
+	});
+
 	it.each([
 		['another kind', 'apiVersion: v1\nkind: ConfigMap\n', /no kind "ConfigMap" is registered/],
 		['a duration that is not one', `${HEADER}syncFrequency: soon\n`, /KubeletConfiguration\.syncFrequency of type time\.Duration/],

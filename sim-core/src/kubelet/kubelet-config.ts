@@ -88,6 +88,31 @@ export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 			config.evictionHardMemoryAvailable = memory;
 		}
 	}
+	if (doc.evictionSoft !== undefined) {
+		const soft = doc.evictionSoft as Record<string, unknown> | null;
+		if (!soft || typeof soft !== 'object' || Array.isArray(soft)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionSoft of type map[string]string' };
+		const memory = soft['memory.available'];
+		if (memory !== undefined) {
+			if (typeof memory !== 'string' || !validThreshold(memory)) return { config: {}, error: `invalid configuration: failed to parse eviction threshold memory.available${typeof memory === 'string' ? `<${memory}` : ''}` };
+			config.evictionSoftMemoryAvailable = memory;
+		}
+	}
+	if (doc.evictionSoftGracePeriod !== undefined) {
+		const grace = doc.evictionSoftGracePeriod as Record<string, unknown> | null;
+		if (!grace || typeof grace !== 'object' || Array.isArray(grace)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionSoftGracePeriod of type map[string]string' };
+		const memory = grace['memory.available'];
+		if (memory !== undefined) {
+			const ms = typeof memory === 'string' ? tryParseGoDurationMs(memory) : undefined;
+			if (ms === undefined || ms < 0) return { config: {}, error: `invalid configuration: failed to parse eviction grace period memory.available=${String(memory)}` };
+			config.evictionSoftGracePeriodMemoryMs = ms;
+		}
+	}
+	// parseThresholdConfig: every soft threshold needs its grace period.
+	if (config.evictionSoftMemoryAvailable !== undefined && config.evictionSoftGracePeriodMemoryMs === undefined) return { config: {}, error: 'invalid configuration: grace period must be specified for the soft eviction threshold memory.available' };
+	if (doc.evictionMaxPodGracePeriod !== undefined) {
+		if (!Number.isInteger(doc.evictionMaxPodGracePeriod)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionMaxPodGracePeriod of type int32' };
+		config.evictionMaxPodGracePeriodSeconds = doc.evictionMaxPodGracePeriod as number;
+	}
 	// ValidateKubeletConfiguration refuses periods that are not positive.
 	for (const [field, key] of [...DURATIONS, ['nodeLeaseDurationSeconds', 'nodeLeaseDurationSeconds'] as const]) {
 		const value = config[key];

@@ -110,6 +110,12 @@ export interface KubeletConfig {
 	resolvConf: string;
 	/** evictionHard's memory.available: a quantity (`100Mi`, the Linux default) or a percentage of the machine's memory (`5%`). */
 	evictionHardMemoryAvailable: string;
+	/** evictionSoft's memory.available, when set: met for its grace period, it evicts with a grace period (none by default). */
+	evictionSoftMemoryAvailable?: string;
+	/** evictionSoftGracePeriod's memory.available: how long the soft threshold must hold before a Pod is evicted. */
+	evictionSoftGracePeriodMemoryMs?: number;
+	/** evictionMaxPodGracePeriod: the most grace (seconds) a soft eviction gives a Pod; the Pod's own terminationGracePeriodSeconds if lower. Default 0. */
+	evictionMaxPodGracePeriodSeconds: number;
 }
 
 const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
@@ -135,6 +141,7 @@ const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	clusterDomain: '',
 	resolvConf: '/etc/resolv.conf',
 	evictionHardMemoryAvailable: '100Mi',
+	evictionMaxPodGracePeriodSeconds: 0,
 };
 
 /** What the cluster gives a kubelet. */

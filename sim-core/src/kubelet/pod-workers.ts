@@ -35,7 +35,7 @@ export interface PodWorker {
 	admitted: boolean;
 	rejected?: { reason: string; message: string };
 	/** Evicted by the eviction manager: stopped at once, Failed with reason Evicted and this message. */
-	evicted?: { message: string };
+	evicted?: { message: string; /** The grace period the eviction gives; the kubelet's 2 s minimum still applies. */ gracePeriodSeconds: number; /** When it was evicted (virtual ms). */ atMs: number };
 	startTime?: string;
 	addedMs: number;
 	sandboxId?: string;
