@@ -5,7 +5,9 @@
  * controller taints the node, the Pod that most exceeds its request is
  * evicted (not the smaller BestEffort one), new BestEffort Pods are refused
  * at admission, and once the usage is gone the condition clears after the
- * 5 min pressure transition period.
+ * 5 min pressure transition period. A soft threshold set in the kubelet's
+ * config reports pressure at once but evicts only after its grace period,
+ * with the Pod's grace capped by evictionMaxPodGracePeriod.
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../index.ts';
