@@ -34,11 +34,6 @@ const DURATIONS: ReadonlyArray<[string, keyof KubeletConfig]> = [
 	['syncFrequency', 'syncFrequencyMs'],
 ];
 
-/**
- * Parses the file. A file that is not a KubeletConfiguration, or holds a
- * value of the wrong form, is refused with the reason the kubelet would
- * log (`failed to load kubelet config file, path: ..., error: ...`).
- */
 /** An eviction threshold's value: a percentage (0-100%) or a non-negative quantity. */
 function validThreshold(value: string): boolean {
 	const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
@@ -50,6 +45,27 @@ function validThreshold(value: string): boolean {
 	}
 }
 
+/** What one of the eviction maps (map[string]string keyed by signal) holds for memory.available, or why the file is refused. */
+function memoryAvailableEntry(doc: Record<string, unknown>, field: string): { value?: unknown; error?: string } {
+	const map = doc[field] as Record<string, unknown> | null | undefined;
+	if (map === undefined) return {};
+	if (!map || typeof map !== 'object' || Array.isArray(map)) return { error: `failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.${field} of type map[string]string` };
+	return { value: map['memory.available'] };
+}
+
+/** evictionHard's or evictionSoft's memory.available threshold, checked the way parseThresholdConfig checks it. */
+function evictionThreshold(doc: Record<string, unknown>, field: 'evictionHard' | 'evictionSoft'): { value?: string; error?: string } {
+	const { value, error } = memoryAvailableEntry(doc, field);
+	if (error || value === undefined) return { error };
+	if (typeof value !== 'string' || !validThreshold(value)) return { error: `invalid configuration: failed to parse eviction threshold memory.available${typeof value === 'string' ? `<${value}` : ''}` };
+	return { value };
+}
+
+/**
+ * Parses the file. A file that is not a KubeletConfiguration, or holds a
+ * value of the wrong form, is refused with the reason the kubelet would
+ * log (`failed to load kubelet config file, path: ..., error: ...`).
+ */
 export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 	let raw: unknown;
 	try {
@@ -79,33 +95,18 @@ export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 		if (typeof doc.registerNode !== 'boolean') return { config: {}, error: `failed to decode: json: cannot unmarshal ${JSON.stringify(doc.registerNode)} into Go struct field KubeletConfiguration.registerNode of type bool` };
 		config.registerNode = doc.registerNode;
 	}
-	if (doc.evictionHard !== undefined) {
-		const hard = doc.evictionHard as Record<string, unknown> | null;
-		if (!hard || typeof hard !== 'object' || Array.isArray(hard)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionHard of type map[string]string' };
-		const memory = hard['memory.available'];
-		if (memory !== undefined) {
-			if (typeof memory !== 'string' || !validThreshold(memory)) return { config: {}, error: `invalid configuration: failed to parse eviction threshold memory.available${typeof memory === 'string' ? `<${memory}` : ''}` };
-			config.evictionHardMemoryAvailable = memory;
-		}
-	}
-	if (doc.evictionSoft !== undefined) {
-		const soft = doc.evictionSoft as Record<string, unknown> | null;
-		if (!soft || typeof soft !== 'object' || Array.isArray(soft)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionSoft of type map[string]string' };
-		const memory = soft['memory.available'];
-		if (memory !== undefined) {
-			if (typeof memory !== 'string' || !validThreshold(memory)) return { config: {}, error: `invalid configuration: failed to parse eviction threshold memory.available${typeof memory === 'string' ? `<${memory}` : ''}` };
-			config.evictionSoftMemoryAvailable = memory;
-		}
-	}
-	if (doc.evictionSoftGracePeriod !== undefined) {
-		const grace = doc.evictionSoftGracePeriod as Record<string, unknown> | null;
-		if (!grace || typeof grace !== 'object' || Array.isArray(grace)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionSoftGracePeriod of type map[string]string' };
-		const memory = grace['memory.available'];
-		if (memory !== undefined) {
-			const ms = typeof memory === 'string' ? tryParseGoDurationMs(memory) : undefined;
-			if (ms === undefined || ms < 0) return { config: {}, error: `invalid configuration: failed to parse eviction grace period memory.available=${String(memory)}` };
-			config.evictionSoftGracePeriodMemoryMs = ms;
-		}
+	const hard = evictionThreshold(doc, 'evictionHard');
+	if (hard.error) return { config: {}, error: hard.error };
+	if (hard.value !== undefined) config.evictionHardMemoryAvailable = hard.value;
+	const soft = evictionThreshold(doc, 'evictionSoft');
+	if (soft.error) return { config: {}, error: soft.error };
+	if (soft.value !== undefined) config.evictionSoftMemoryAvailable = soft.value;
+	const grace = memoryAvailableEntry(doc, 'evictionSoftGracePeriod');
+	if (grace.error) return { config: {}, error: grace.error };
+	if (grace.value !== undefined) {
+		const ms = typeof grace.value === 'string' ? tryParseGoDurationMs(grace.value) : undefined;
+		if (ms === undefined || ms < 0) return { config: {}, error: `invalid configuration: failed to parse eviction grace period memory.available=${String(grace.value)}` };
+		config.evictionSoftGracePeriodMemoryMs = ms;
 	}
 	// parseThresholdConfig: every soft threshold needs its grace period.
 	if (config.evictionSoftMemoryAvailable !== undefined && config.evictionSoftGracePeriodMemoryMs === undefined) return { config: {}, error: 'invalid configuration: grace period must be specified for the soft eviction threshold memory.available' };

@@ -100,7 +100,7 @@ function terminationGrace(ctx: KubeletContext, w: PodWorker): number {
 	const meta = w.pod.metadata;
 	const specGrace = w.pod.spec.terminationGracePeriodSeconds ?? 30;
 	// A hard eviction overrides the grace period with 1 s, a soft one with evictionMaxPodGracePeriod at most: the kubelet's minimum applies to both.
-	if (w.evicted) return Math.max(MINIMUM_GRACE_PERIOD_S, w.evicted.gracePeriodSeconds ?? 0);
+	if (w.evicted) return Math.max(MINIMUM_GRACE_PERIOD_S, w.evicted.gracePeriodSeconds);
 	if (meta.deletionTimestamp) {
 		const deadline = parseRfc3339(meta.deletionTimestamp);
 		const remaining = Math.ceil((deadline - ctx.wallMs()) / 1000);

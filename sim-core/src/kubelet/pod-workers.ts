@@ -34,7 +34,7 @@ export interface PodWorker {
 	manifestPath?: string;
 	admitted: boolean;
 	rejected?: { reason: string; message: string };
-	/** Evicted by the eviction manager: stopped at once, Failed with reason Evicted and this message. */
+	/** Evicted by the eviction manager: stopped with the eviction's grace period, Failed with reason Evicted and this message. */
 	evicted?: { message: string; /** The grace period the eviction gives; the kubelet's 2 s minimum still applies. */ gracePeriodSeconds: number; /** When it was evicted (virtual ms). */ atMs: number };
 	startTime?: string;
 	addedMs: number;
