@@ -24,6 +24,7 @@
 import type { Taint } from '../api/types.ts';
 import type { ApiRequest, ApiResponse } from '../api/request.ts';
 import { type Host } from '../shell/index.ts';
+import { nodeProcessTable, nodeRootFsStats } from './node-root-fs.ts';
 import { MemoryFs, type FsJSON } from '../host/fs.ts';
 import { ContainerRuntime, type PodNetworkIdentity, type SystemContainerInfo } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
@@ -209,9 +210,12 @@ export class NodeHost {
 		const disk = nodeDiskFromFs(this.fs);
 		// The kernel's side is the network's dataplane, made further down: read it when asked.
 		this.cni = new NodeCni(this, disk, () => this.network.dataplane);
+		// One root file system for the machine: the node's files and containerd's (./node-root-fs.ts).
+		const rootFs = () => nodeRootFsStats(this.fs, this.runtimeState);
 		this.runtime = new ContainerRuntime(kernel, this.name, {
 			host: this.runtimeState,
 			hostFiles: disk,
+			rootFs,
 			// containerd's CNI config and plugins are the node's /etc/cni/net.d and /opt/cni/bin (./node-cni.ts).
 			cni: DEFAULT_CNI_PATHS,
 			hooks: {
@@ -252,6 +256,8 @@ export class NodeHost {
 			hostFile: (path) => (this.fs.exists(path) ? this.fs.readFile(path) : undefined),
 			kubernetesServiceHost: NETWORK.kubernetesServiceIp,
 			disk,
+			rootFs,
+			processTable: () => nodeProcessTable(this.runtimeState),
 			bootId: () => this.bootId(),
 		});
 		kernel.register(this.runtime);

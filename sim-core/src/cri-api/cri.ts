@@ -274,6 +274,14 @@ export interface ContainerStats {
 	usageCoreNanoSeconds: number;
 	/** memory.working_set_bytes. */
 	workingSetBytes: number;
+	/** writable_layer.used_bytes: what the container wrote on top of its image. */
+	writableLayerBytes: number;
+	/** writable_layer.inodes_used. */
+	writableLayerInodes: number;
+	/** The size of its log file (the kubelet measures /var/log/pods itself upstream; the runtime owns the log here). */
+	logBytes: number;
+	/** Processes running in the container (the kubelet reads the cgroup's pids.current). */
+	processes: number;
 }
 
 /** The image service of a CRI endpoint (pkg/apis/services.go ImageManagerService), the calls we model. */

@@ -28,6 +28,8 @@ export interface NodeDisk {
 	mkdir(path: string): boolean;
 	/** `rm -rf`: true when nothing is left at `path`. */
 	remove(path: string): boolean;
+	/** What `du` counts under `path` (bytes and inodes; zero-filled files at their full size); zero when nothing is there. */
+	usage(path: string): { bytes: number; inodes: number };
 }
 
 /** The calls of the node's MemoryFs the adapter needs (they throw FsError on failure). */
@@ -39,6 +41,7 @@ interface FsLike {
 	mkdir(path: string, parents?: boolean): void;
 	list(path: string): string[];
 	remove(path: string, recursive?: boolean): void;
+	diskUsage(path: string): { bytes: number; inodes: number };
 }
 
 function parentOf(path: string): string {
@@ -76,5 +79,6 @@ export function nodeDiskFromFs(fs: FsLike): NodeDisk {
 				if (fs.exists(path)) fs.remove(path, true);
 				return true;
 			}, false),
+		usage: (path) => attempt(() => fs.diskUsage(path), { bytes: 0, inodes: 0 }),
 	};
 }

@@ -9,6 +9,7 @@
  */
 import { bracket } from './posix-bracket.ts';
 import { utf8Length } from '../golang/utf8.ts';
+import { contentBytes, isZeroFilled, visibleText } from './zero-filled.ts';
 
 /** errno names MemoryFs can fail with. */
 type FsCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'ENOSPC' | 'ENAMETOOLONG' | 'EINVAL';
@@ -135,7 +136,7 @@ export class MemoryFs {
 	stat(path: string): FsStat | null {
 		const abs = this.resolve(path),
 			n = this.#t.get(abs);
-		return n ? { path: abs, isDir: n.c === null, size: n.c === null ? 4096 : n.s, mtime: n.m } : null;
+		return n ? { path: abs, isDir: n.c === null, size: n.c === null ? 4096 : isZeroFilled(n.c) ? contentBytes(n.c) : n.s, mtime: n.m } : null;
 	}
 
 	/** Whether the path names a file or directory. */
@@ -148,11 +149,11 @@ export class MemoryFs {
 		return this.stat(path)?.isDir === true;
 	}
 
-	/** Contents of a file; EISDIR for a directory, ENOENT/ENOTDIR when it is missing. */
+	/** Contents of a file (a zero-filled one reads as empty text); EISDIR for a directory, ENOENT/ENOTDIR when it is missing. */
 	readFile(path: string): string {
 		const n = this.#get(this.resolve(path));
 		if (n.c === null) throw new FsError('EISDIR');
-		return n.c;
+		return visibleText(n.c);
 	}
 
 	/** Creates or replaces a file (or appends, like `>>`). The parent must exist; ENOSPC past the byte or entry limit, leaving the file as it was. */
@@ -238,6 +239,25 @@ export class MemoryFs {
 	/** Bytes in use, for `df`-like displays. */
 	usage(): { bytes: number; files: number } {
 		return { bytes: this.#used, files: this.#t.size };
+	}
+
+	/**
+	 * What `du` counts under `path`: the bytes its files stand for (a
+	 * zero-filled file counts its full size, ./zero-filled.ts) plus a 4 KiB
+	 * block per directory, and its inodes (one per file and directory).
+	 * Nothing there: zero.
+	 */
+	diskUsage(path = '/'): { bytes: number; inodes: number } {
+		const abs = this.resolve(path);
+		const prefix = abs === '/' ? '/' : `${abs}/`;
+		let bytes = 0;
+		let inodes = 0;
+		for (const [p, n] of this.#t) {
+			if (p !== abs && !p.startsWith(prefix)) continue;
+			inodes++;
+			bytes += n.c === null ? 4096 : contentBytes(n.c);
+		}
+		return { bytes, inodes };
 	}
 
 	/**

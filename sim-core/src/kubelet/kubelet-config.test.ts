@@ -16,14 +16,26 @@ describe('the KubeletConfiguration file', () => {
 		expect(loadKubeletConfigFile(`${HEADER}registerNode: "no"\n`).error).toBe('failed to decode: json: cannot unmarshal "no" into Go struct field KubeletConfiguration.registerNode of type bool');
 	});
 
-	it('reads evictionHard memory.available as a quantity or a percentage, refusing anything else', () => {
-		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: 500Mi\n  nodefs.available: 10%\n`)).toEqual({ config: { evictionHardMemoryAvailable: '500Mi' } });
-		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: "5%"\n`)).toEqual({ config: { evictionHardMemoryAvailable: '5%' } });
-		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: lots\n`).error).toBe('invalid configuration: failed to parse eviction threshold memory.available<lots');
+	it('reads evictionHard as a map of signals to quantities or percentages, replacing the defaults unless told to merge them', () => {
+		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: 500Mi\n  nodefs.available: 10%\n`)).toEqual({ config: { evictionHard: { 'memory.available': '500Mi', 'nodefs.available': '10%' } } });
+		// 0% and 100% turn a signal off.
+		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: "0%"\n  pid.available: "2000"\n`)).toEqual({ config: { evictionHard: { 'pid.available': '2000' } } });
+		expect(loadKubeletConfigFile(`${HEADER}mergeDefaultEvictionSettings: true\nevictionHard:\n  memory.available: 1Gi\n`)).toEqual({ config: { evictionHard: { 'memory.available': '1Gi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%' } } });
 	});
 
-	it('reads evictionSoft with its grace period and evictionMaxPodGracePeriod, refusing a soft threshold that has no grace period', () => {
-		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\nevictionSoftGracePeriod:\n  memory.available: 1m30s\nevictionMaxPodGracePeriod: 60\n`)).toEqual({ config: { evictionSoftMemoryAvailable: '1Gi', evictionSoftGracePeriodMemoryMs: 90_000, evictionMaxPodGracePeriodSeconds: 60 } });
+	it.each([
+		['a value that is not a quantity', 'memory.available: lots', 'invalid configuration: failed to parse eviction threshold memory.available<lots'],
+		['a signal the kubelet does not know', 'disk.available: 10%', 'invalid configuration: unsupported eviction signal disk.available'],
+		['a zero quantity', 'memory.available: "0"', 'invalid configuration: eviction threshold memory.available must be positive: 0'],
+		['a percentage over 100', 'nodefs.available: 150%', 'invalid configuration: eviction percentage threshold nodefs.available must be <= 100%: 150%'],
+	])('refuses an evictionHard with %s', (_what, entry, error) => {
+		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  ${entry}\n`).error).toBe(error);
+	});
+
+	it('reads evictionSoft with its grace periods and evictionMaxPodGracePeriod, refusing a soft threshold that has no grace period', () => {
+		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\n  nodefs.available: 20%\nevictionSoftGracePeriod:\n  memory.available: 1m30s\n  nodefs.available: 2m\nevictionMaxPodGracePeriod: 60\n`)).toEqual({
+			config: { evictionSoft: { 'memory.available': '1Gi', 'nodefs.available': '20%' }, evictionSoftGracePeriodMs: { 'memory.available': 90_000, 'nodefs.available': 120_000 }, evictionMaxPodGracePeriodSeconds: 60 },
+		});
 		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\n`).error).toBe('invalid configuration: grace period must be specified for the soft eviction threshold memory.available');
 		expect(loadKubeletConfigFile(`${HEADER}evictionSoft:\n  memory.available: 1Gi\nevictionSoftGracePeriod:\n  memory.available: later\n`).error).toBe('invalid configuration: failed to parse eviction grace period memory.available=later');
 	});

@@ -34,31 +34,82 @@ const DURATIONS: ReadonlyArray<[string, keyof KubeletConfig]> = [
 	['syncFrequency', 'syncFrequencyMs'],
 ];
 
-/** An eviction threshold's value: a percentage (0-100%) or a non-negative quantity. */
-function validThreshold(value: string): boolean {
-	const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
-	if (percent) return Number(percent[1]) <= 100;
-	try {
-		return Quantity.parse(value).sign() >= 0;
-	} catch {
-		return false;
-	}
-}
+/** The signals an eviction map may name (evictionapi's signals; containerfs.* follow nodefs here, as on a node with one disk). */
+const EVICTION_SIGNALS = new Set(['memory.available', 'allocatableMemory.available', 'nodefs.available', 'nodefs.inodesFree', 'imagefs.available', 'imagefs.inodesFree', 'containerfs.available', 'containerfs.inodesFree', 'pid.available']);
 
-/** What one of the eviction maps (map[string]string keyed by signal) holds for memory.available, or why the file is refused. */
-function memoryAvailableEntry(doc: Record<string, unknown>, field: string): { value?: unknown; error?: string } {
+/** One of the eviction maps (map[string]string keyed by signal), or why the file is refused. */
+function evictionMap(doc: Record<string, unknown>, field: string): { map?: Record<string, unknown>; error?: string } {
 	const map = doc[field] as Record<string, unknown> | null | undefined;
-	if (map === undefined) return {};
-	if (!map || typeof map !== 'object' || Array.isArray(map)) return { error: `failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.${field} of type map[string]string` };
-	return { value: map['memory.available'] };
+	if (map === undefined || map === null) return {};
+	if (typeof map !== 'object' || Array.isArray(map)) return { error: `failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.${field} of type map[string]string` };
+	for (const [signal, value] of Object.entries(map)) {
+		if (typeof value !== 'string') return { error: `failed to decode: json: cannot unmarshal ${JSON.stringify(value)} into Go struct field KubeletConfiguration.${field} of type string` };
+		if (!EVICTION_SIGNALS.has(signal)) return { error: `invalid configuration: unsupported eviction signal ${signal}` };
+	}
+	return { map };
 }
 
-/** evictionHard's or evictionSoft's memory.available threshold, checked the way parseThresholdConfig checks it. */
-function evictionThreshold(doc: Record<string, unknown>, field: 'evictionHard' | 'evictionSoft'): { value?: string; error?: string } {
-	const { value, error } = memoryAvailableEntry(doc, field);
-	if (error || value === undefined) return { error };
-	if (typeof value !== 'string' || !validThreshold(value)) return { error: `invalid configuration: failed to parse eviction threshold memory.available${typeof value === 'string' ? `<${value}` : ''}` };
-	return { value };
+/**
+ * evictionHard's or evictionSoft's thresholds, checked the way
+ * parseThresholdStatement checks them: a percentage from 0% to 100% (`0%`
+ * and `100%` turn the signal off) or a positive quantity.
+ */
+function evictionThresholds(doc: Record<string, unknown>, field: 'evictionHard' | 'evictionSoft'): { thresholds?: Record<string, string>; error?: string } {
+	const { map, error } = evictionMap(doc, field);
+	if (error || !map) return { error };
+	const thresholds: Record<string, string> = {};
+	for (const [signal, raw] of Object.entries(map)) {
+		const value = raw as string;
+		if (value.endsWith('%')) {
+			if (value === '0%' || value === '100%') continue;
+			const percent = Number(value.slice(0, -1));
+			if (!Number.isFinite(percent) || value.slice(0, -1).trim() === '') return { error: `invalid configuration: failed to parse eviction threshold ${signal}<${value}` };
+			if (percent < 0) return { error: `invalid configuration: eviction percentage threshold ${signal} must be >= 0%: ${value}` };
+			if (percent > 100) return { error: `invalid configuration: eviction percentage threshold ${signal} must be <= 100%: ${value}` };
+			thresholds[signal] = value;
+			continue;
+		}
+		let quantity: Quantity;
+		try {
+			quantity = Quantity.parse(value);
+		} catch {
+			return { error: `invalid configuration: failed to parse eviction threshold ${signal}<${value}` };
+		}
+		if (quantity.sign() <= 0) return { error: `invalid configuration: eviction threshold ${signal} must be positive: ${quantity.toString()}` };
+		thresholds[signal] = value;
+	}
+	return { thresholds };
+}
+
+/** The Linux kubelet's evictionHard when the config sets none (pkg/kubelet/eviction/defaults_linux.go). */
+export const DEFAULT_EVICTION_HARD: Readonly<Record<string, string>> = { 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%' };
+
+/** The eviction fields: the thresholds, the soft ones' grace periods, the maximum Pod grace, mergeDefaultEvictionSettings. */
+function evictionConfig(doc: Record<string, unknown>, config: Partial<KubeletConfig>): string | undefined {
+	const hard = evictionThresholds(doc, 'evictionHard');
+	if (hard.error) return hard.error;
+	const soft = evictionThresholds(doc, 'evictionSoft');
+	if (soft.error) return soft.error;
+	const graces = evictionMap(doc, 'evictionSoftGracePeriod');
+	if (graces.error) return graces.error;
+	if (doc.mergeDefaultEvictionSettings !== undefined && typeof doc.mergeDefaultEvictionSettings !== 'boolean') return `failed to decode: json: cannot unmarshal ${JSON.stringify(doc.mergeDefaultEvictionSettings)} into Go struct field KubeletConfiguration.mergeDefaultEvictionSettings of type bool`;
+	// A file that sets evictionHard replaces the defaults, unless mergeDefaultEvictionSettings keeps the ones it does not name.
+	if (hard.thresholds) config.evictionHard = doc.mergeDefaultEvictionSettings === true ? { ...DEFAULT_EVICTION_HARD, ...hard.thresholds } : hard.thresholds;
+	if (soft.thresholds) config.evictionSoft = soft.thresholds;
+	const periods: Record<string, number> = {};
+	for (const [signal, value] of Object.entries(graces.map ?? {})) {
+		const ms = tryParseGoDurationMs(value as string);
+		if (ms === undefined || ms < 0) return `invalid configuration: failed to parse eviction grace period ${signal}=${String(value)}`;
+		periods[signal] = ms;
+	}
+	if (graces.map) config.evictionSoftGracePeriodMs = periods;
+	// parseThresholdConfig: every soft threshold needs its grace period.
+	for (const signal of Object.keys(soft.thresholds ?? {})) if (periods[signal] === undefined) return `invalid configuration: grace period must be specified for the soft eviction threshold ${signal}`;
+	if (doc.evictionMaxPodGracePeriod !== undefined) {
+		if (!Number.isInteger(doc.evictionMaxPodGracePeriod)) return 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionMaxPodGracePeriod of type int32';
+		config.evictionMaxPodGracePeriodSeconds = doc.evictionMaxPodGracePeriod as number;
+	}
+	return undefined;
 }
 
 /**
@@ -95,25 +146,8 @@ export function loadKubeletConfigFile(text: string): KubeletConfigFile {
 		if (typeof doc.registerNode !== 'boolean') return { config: {}, error: `failed to decode: json: cannot unmarshal ${JSON.stringify(doc.registerNode)} into Go struct field KubeletConfiguration.registerNode of type bool` };
 		config.registerNode = doc.registerNode;
 	}
-	const hard = evictionThreshold(doc, 'evictionHard');
-	if (hard.error) return { config: {}, error: hard.error };
-	if (hard.value !== undefined) config.evictionHardMemoryAvailable = hard.value;
-	const soft = evictionThreshold(doc, 'evictionSoft');
-	if (soft.error) return { config: {}, error: soft.error };
-	if (soft.value !== undefined) config.evictionSoftMemoryAvailable = soft.value;
-	const grace = memoryAvailableEntry(doc, 'evictionSoftGracePeriod');
-	if (grace.error) return { config: {}, error: grace.error };
-	if (grace.value !== undefined) {
-		const ms = typeof grace.value === 'string' ? tryParseGoDurationMs(grace.value) : undefined;
-		if (ms === undefined || ms < 0) return { config: {}, error: `invalid configuration: failed to parse eviction grace period memory.available=${String(grace.value)}` };
-		config.evictionSoftGracePeriodMemoryMs = ms;
-	}
-	// parseThresholdConfig: every soft threshold needs its grace period.
-	if (config.evictionSoftMemoryAvailable !== undefined && config.evictionSoftGracePeriodMemoryMs === undefined) return { config: {}, error: 'invalid configuration: grace period must be specified for the soft eviction threshold memory.available' };
-	if (doc.evictionMaxPodGracePeriod !== undefined) {
-		if (!Number.isInteger(doc.evictionMaxPodGracePeriod)) return { config: {}, error: 'failed to decode: json: cannot unmarshal into Go struct field KubeletConfiguration.evictionMaxPodGracePeriod of type int32' };
-		config.evictionMaxPodGracePeriodSeconds = doc.evictionMaxPodGracePeriod as number;
-	}
+	const evictionError = evictionConfig(doc, config);
+	if (evictionError) return { config: {}, error: evictionError };
 	// ValidateKubeletConfiguration refuses periods that are not positive.
 	for (const [field, key] of [...DURATIONS, ['nodeLeaseDurationSeconds', 'nodeLeaseDurationSeconds'] as const]) {
 		const value = config[key];

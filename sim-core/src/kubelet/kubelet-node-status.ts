@@ -24,7 +24,7 @@ import type { KubeletDeps } from './kubelet.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { initialNode, nodeImages, nodeStatusHasChanged, setNodeConditions, type NodeIdentity } from './node-status.ts';
 import { hash128 } from './static-pods.ts';
-import { underMemoryPressure } from './eviction-manager.ts';
+import { nodePressureConditions } from './eviction-manager.ts';
 import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
 
 /** The kubelet's version: the release every binary reports (../api/version.ts). */
@@ -58,7 +58,7 @@ export function nodeIdentity(deps: KubeletDeps): NodeIdentity {
 export function register(ctx: KubeletContext): void {
 	if (ctx.state.registered) return;
 	ctx.log('I', 'kubelet_node_status.go:75', 'Registering the node with the API server', { node: ctx.nodeName });
-	const node = initialNode(ctx.identity);
+	const node = initialNode(ctx.identity, ctx.config.evictionHard);
 	const created = ctx.client.create<Node>(R.nodes, undefined, node);
 	if (created.ok) return registered(ctx, created.object);
 	if (created.code === 409) {
@@ -144,7 +144,7 @@ export function updateNodeStatus(ctx: KubeletContext, force = false): void {
 		const rebooted = !!previousBoot && previousBoot !== ctx.identity.bootId;
 		const updated: Node = deepCopy(current);
 		const status: NodeStatus = (updated.status ??= {});
-		const fresh = initialNode(ctx.identity).status!;
+		const fresh = initialNode(ctx.identity, ctx.config.evictionHard).status!;
 		status.capacity = fresh.capacity;
 		status.allocatable = fresh.allocatable;
 		// setters.go NodeAddress: with --cloud-provider=external, addresses already set (by cloud-controller-manager) take precedence.
@@ -156,7 +156,7 @@ export function updateNodeStatus(ctx: KubeletContext, force = false): void {
 		const errors = runtimeErrors(ctx);
 		const now = formatRfc3339(ctx.wallMs());
 		const events: Array<[string, string]> = [];
-		setNodeConditions(status, now, { runtimeErrors: errors.runtime, networkErrors: errors.network, memoryPressure: underMemoryPressure(ctx) }, (type, reason) => events.push([type, reason]));
+		setNodeConditions(status, now, { runtimeErrors: errors.runtime, networkErrors: errors.network, pressure: nodePressureConditions(ctx) }, (type, reason) => events.push([type, reason]));
 		// recordNodeSchedulableEvent, the last setter: a cordon or uncordon seen since the last pass (a fresh kubelet starts from false).
 		const unschedulable = current.spec?.unschedulable === true;
 		if ((ctx.state.lastNodeUnschedulable ?? false) !== unschedulable) {

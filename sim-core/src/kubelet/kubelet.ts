@@ -52,7 +52,8 @@ import { runProbes } from './prober-manager.ts';
 import { exec, serveLog, type ServeResult } from './server.ts';
 import { resourceMetricsText } from './resource-metrics.ts';
 import { FILE_CHECK_FREQUENCY_MS, STATIC_POD_PATH, type ManifestFile } from './static-pods.ts';
-import { loadKubeletConfigFile } from './kubelet-config.ts';
+import { DEFAULT_EVICTION_HARD, loadKubeletConfigFile } from './kubelet-config.ts';
+import type { FsStats } from '../host/filesystem-stats.ts';
 import type { NodeDisk } from '../host/disk.ts';
 import { SYNC_FREQUENCY_MS } from './volumes/volume-manager.ts';
 import { reconcileStatuses } from './status-manager.ts';
@@ -108,12 +109,16 @@ export interface KubeletConfig {
 	clusterDomain: string;
 	/** resolvConf: the node's resolver file Default Pods copy (kubeadm with systemd-resolved: /run/systemd/resolve/resolv.conf). */
 	resolvConf: string;
-	/** evictionHard's memory.available: a quantity (`100Mi`, the Linux default) or a percentage of the machine's memory (`5%`). */
-	evictionHardMemoryAvailable: string;
-	/** evictionSoft's memory.available, when set: met for its grace period, it evicts with a grace period (none by default). */
-	evictionSoftMemoryAvailable?: string;
-	/** evictionSoftGracePeriod's memory.available: how long the soft threshold must hold before a Pod is evicted. */
-	evictionSoftGracePeriodMemoryMs?: number;
+	/**
+	 * evictionHard, by signal: a quantity (`100Mi`) or a percentage of the
+	 * signal's capacity (`10%`). The Linux defaults: memory.available<100Mi,
+	 * nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%.
+	 */
+	evictionHard: Record<string, string>;
+	/** evictionSoft, by signal (none by default): met for its grace period, it evicts with a grace period. */
+	evictionSoft: Record<string, string>;
+	/** evictionSoftGracePeriod, by signal: how long a soft threshold must hold before a Pod is evicted. */
+	evictionSoftGracePeriodMs: Record<string, number>;
 	/** evictionMaxPodGracePeriod: the most grace (seconds) a soft eviction gives a Pod; the Pod's own terminationGracePeriodSeconds if lower. Default 0. */
 	evictionMaxPodGracePeriodSeconds: number;
 }
@@ -140,7 +145,9 @@ const DEFAULT_KUBELET_CONFIG: KubeletConfig = {
 	clusterDNS: [],
 	clusterDomain: '',
 	resolvConf: '/etc/resolv.conf',
-	evictionHardMemoryAvailable: '100Mi',
+	evictionHard: { ...DEFAULT_EVICTION_HARD },
+	evictionSoft: {},
+	evictionSoftGracePeriodMs: {},
 	evictionMaxPodGracePeriodSeconds: 0,
 };
 
@@ -194,6 +201,14 @@ export interface KubeletDeps {
 	 * a hostPath volume shows as an empty directory.
 	 */
 	disk?: NodeDisk;
+	/**
+	 * The node's root file system (cAdvisor's statfs of /): the eviction
+	 * manager's nodefs and imagefs signals (containerd keeps its images on
+	 * the same disk). Without it, disk signals are not observed.
+	 */
+	rootFs?: () => FsStats;
+	/** kernel.pid_max and the processes running (the pid.available signal); without it, not observed. */
+	processTable?: () => { maxPid: number; running: number };
 	/** Settings that win over the config file, as the kubelet's flags do (tests use them to change timings). */
 	config?: Partial<KubeletConfig>;
 	/**

@@ -18,10 +18,8 @@ import type { Node, NodeCondition, NodeStatus, Taint } from '../api/types.ts';
 import { Quantity } from '../api/quantity.ts';
 import type { ImageInfo } from '../cri-api/cri.ts';
 
-/** Default hard eviction threshold memory.available<100Mi (pkg/kubelet/eviction/defaults_linux.go). */
-const EVICTION_HARD_MEMORY_AVAILABLE = '100Mi';
-/** Default hard eviction threshold nodefs.available<10%. */
-const EVICTION_HARD_NODEFS_AVAILABLE_PERCENT = 10;
+/** The Linux default hard thresholds that reserve capacity (pkg/kubelet/eviction/defaults_linux.go). */
+const DEFAULT_RESERVING_THRESHOLDS: Readonly<Record<string, string>> = { 'memory.available': '100Mi', 'nodefs.available': '10%' };
 /** The kubelet's port (daemonEndpoints.kubeletEndpoint). */
 const KUBELET_PORT = 10250;
 /** Node status lists at most this many images, largest first (nodeStatusMaxImages). */
@@ -64,17 +62,25 @@ export function nodeCapacity(c: NodeCapacity): Record<string, string> {
 	};
 }
 
-/** Allocatable = capacity − hard-eviction reservations (memory 100Mi, ephemeral-storage 10%). */
-export function nodeAllocatable(capacity: Record<string, string>): Record<string, string> {
+/**
+ * Allocatable = capacity − hard-eviction reservations: the evictionHard
+ * thresholds of memory.available and nodefs.available (by default 100Mi
+ * of memory and 10% of ephemeral-storage), a percentage counted against
+ * the capacity.
+ */
+export function nodeAllocatable(capacity: Record<string, string>, evictionHard: Readonly<Record<string, string>> = DEFAULT_RESERVING_THRESHOLDS): Record<string, string> {
 	const out: Record<string, string> = { ...capacity };
-	const memory = Quantity.parse(capacity.memory);
-	const reserved = Quantity.parse(EVICTION_HARD_MEMORY_AVAILABLE);
-	const mem = memory.sub(reserved);
-	out.memory = (mem.sign() < 0 ? Quantity.fromValue(0, 'BinarySI') : mem).toString();
-	const storage = Quantity.parse(capacity['ephemeral-storage']);
-	// GetThresholdQuantity: int64(float64(capacity) * percentage), BinarySI.
-	const storageReserved = Quantity.fromValue(BigInt(Math.trunc(storage.value() * (EVICTION_HARD_NODEFS_AVAILABLE_PERCENT / 100))), 'BinarySI');
-	out['ephemeral-storage'] = storage.sub(storageReserved).toString();
+	const reserve = (resource: string, signal: string) => {
+		const total = Quantity.parse(capacity[resource]);
+		const value = evictionHard[signal];
+		if (value === undefined) return;
+		// GetThresholdQuantity: int64(float64(capacity) * percentage), BinarySI.
+		const reserved = value.endsWith('%') ? Quantity.fromValue(BigInt(Math.trunc(total.value() * (Number(value.slice(0, -1)) / 100))), 'BinarySI') : Quantity.parse(value);
+		const left = total.sub(reserved);
+		out[resource] = (left.sign() < 0 ? Quantity.fromValue(0, 'BinarySI') : left).toString();
+	};
+	reserve('memory', 'memory.available');
+	reserve('ephemeral-storage', 'nodefs.available');
 	return out;
 }
 
@@ -91,7 +97,7 @@ export function nodeLabels(identity: NodeIdentity): Record<string, string> {
 }
 
 /** The Node the kubelet creates at registration. */
-export function initialNode(identity: NodeIdentity): Node {
+export function initialNode(identity: NodeIdentity, evictionHard?: Readonly<Record<string, string>>): Node {
 	const capacity = nodeCapacity(identity.capacity);
 	const node: Node = {
 		apiVersion: 'v1',
@@ -104,7 +110,7 @@ export function initialNode(identity: NodeIdentity): Node {
 		spec: identity.taints && identity.taints.length ? { taints: identity.taints.map((t) => ({ ...t })) } : {},
 		status: {
 			capacity,
-			allocatable: nodeAllocatable(capacity),
+			allocatable: nodeAllocatable(capacity, evictionHard),
 			conditions: [],
 			addresses: [
 				{ type: 'InternalIP', address: identity.ip },
@@ -141,8 +147,8 @@ interface ReadinessInputs {
 	runtimeErrors: string[];
 	/** Network errors (`container runtime network not ready: ...`). */
 	networkErrors: string[];
-	/** The eviction manager reports memory pressure. */
-	memoryPressure?: boolean;
+	/** The pressure conditions the eviction manager reports (MemoryPressure, DiskPressure, PIDPressure). */
+	pressure?: readonly string[];
 }
 
 /** Node events the setters record (`NodeHasSufficientMemory`, `NodeReady`...). */
@@ -156,9 +162,8 @@ export function aggregateErrors(errors: string[]): string {
 /**
  * Applies the condition setters to `status` at time `now` (RFC 3339):
  * each condition's heartbeat is now; its transition time changes only
- * when its status does. MemoryPressure follows the eviction manager; disk
- * and PID pressure are never met here (the simulation does not model the
- * machines' disks or process tables filling).
+ * when its status does. The pressure conditions follow the eviction
+ * manager.
  */
 export function setNodeConditions(status: NodeStatus, now: string, inputs: ReadinessInputs, record: NodeEventRecorder): void {
 	const conditions: NodeCondition[] = (status.conditions ?? []).map((c) => ({ ...c }));
@@ -178,10 +183,13 @@ export function setNodeConditions(status: NodeStatus, now: string, inputs: Readi
 			record('Normal', event);
 		}
 	};
-	if (inputs.memoryPressure) pressure('MemoryPressure', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', 'NodeHasInsufficientMemory', true);
+	const under = (type: string) => inputs.pressure?.includes(type) === true;
+	if (under('MemoryPressure')) pressure('MemoryPressure', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', 'NodeHasInsufficientMemory', true);
 	else pressure('MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'NodeHasSufficientMemory');
-	pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'NodeHasNoDiskPressure');
-	pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'NodeHasSufficientPID');
+	if (under('DiskPressure')) pressure('DiskPressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure', 'NodeHasDiskPressure', true);
+	else pressure('DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'NodeHasNoDiskPressure');
+	if (under('PIDPressure')) pressure('PIDPressure', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available', 'NodeHasInsufficientPID', true);
+	else pressure('PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'NodeHasSufficientPID');
 	const errors: string[] = [];
 	if (inputs.runtimeErrors.length) errors.push(aggregateErrors(inputs.runtimeErrors));
 	if (inputs.networkErrors.length) errors.push(aggregateErrors(inputs.networkErrors));

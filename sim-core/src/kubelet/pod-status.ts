@@ -286,10 +286,12 @@ export function generatePodStatus(inputs: PodStatusInputs): PodStatus {
 
 /**
  * An evicted pod's status (evictPod's status function): Failed with reason
- * Evicted and the eviction manager's message, and the DisruptionTarget
- * condition (TerminationByKubelet), kept from the first write on.
+ * Evicted and the eviction manager's message, and, for a threshold
+ * eviction, the DisruptionTarget condition (TerminationByKubelet), kept
+ * from the first write on.
  */
-export function evictedPodStatus(status: PodStatus, message: string, now: string, previous: PodStatus | undefined): PodStatus {
+export function evictedPodStatus(status: PodStatus, message: string, now: string, previous: PodStatus | undefined, disruptionCondition = true): PodStatus {
+	if (!disruptionCondition) return { ...status, phase: 'Failed', reason: 'Evicted', message };
 	const kept = previous?.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
 	const disruption: PodCondition = kept ?? { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: 'TerminationByKubelet', message };
 	const conditions = [disruption, ...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget')];

@@ -35,7 +35,15 @@ export interface PodWorker {
 	admitted: boolean;
 	rejected?: { reason: string; message: string };
 	/** Evicted by the eviction manager: stopped with the eviction's grace period, Failed with reason Evicted and this message. */
-	evicted?: { message: string; /** The grace period the eviction gives; the kubelet's 2 s minimum still applies. */ gracePeriodSeconds: number; /** When it was evicted (virtual ms). */ atMs: number };
+	evicted?: {
+		message: string;
+		/** The grace period the eviction gives; the kubelet's 2 s minimum still applies. */
+		gracePeriodSeconds: number;
+		/** When it was evicted (virtual ms). */
+		atMs: number;
+		/** A local storage limit eviction sets no DisruptionTarget condition (a threshold eviction does). */
+		noDisruptionCondition?: boolean;
+	};
 	startTime?: string;
 	addedMs: number;
 	sandboxId?: string;

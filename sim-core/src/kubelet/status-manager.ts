@@ -50,7 +50,7 @@ export function podStatus(ctx: KubeletContext, w: PodWorker): PodStatus {
 		startTime,
 		terminal: w.terminated === true,
 	});
-	return w.evicted ? evictedPodStatus(status, w.evicted.message, formatRfc3339(ctx.wallMs()), target?.status) : status;
+	return w.evicted ? evictedPodStatus(status, w.evicted.message, formatRfc3339(ctx.wallMs()), target?.status, !w.evicted.noDisruptionCondition) : status;
 }
 
 /** Writes the pod's status through pods/status when it changed; then, for a finished deleted pod, deletes it. */

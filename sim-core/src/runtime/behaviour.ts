@@ -27,6 +27,7 @@
  * Mirrors nothing upstream: the simulator's model of what containers'
  * programs do; the real programs just run.
  */
+import type { FsStats } from '../host/filesystem-stats.ts';
 import type { CatalogImage, SystemComponent } from './images.ts';
 import type { Mount } from './mounts.ts';
 import { runServerProgram } from './behaviour/servers.ts';
@@ -134,6 +135,8 @@ export interface RunOptions {
 	listening?: (port: number) => boolean;
 	/** Standard input, whole (an exec's `-i` stream); undefined: none (a container's own process has none). */
 	stdin?: string;
+	/** The node's root file system now (dd and fallocate stop when it is full; df shows it); undefined: not known. */
+	rootFs?: FsStats;
 }
 
 /**

@@ -30,6 +30,7 @@ import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
 import { syntheticHex64, type SystemComponent } from './images.ts';
 import type { CniPaths } from './cni.ts';
+import type { FsStats } from '../host/filesystem-stats.ts';
 import type { NodeDisk } from '../host/disk.ts';
 import * as errors from './errors.ts';
 import type { RuntimeHostState } from './host-state.ts';
@@ -117,6 +118,8 @@ export interface ContainerRuntimeDeps {
 	cni?: CniPaths;
 	/** The node's files, where bind mounts (volumes) come from; without them a mount shows an empty directory. */
 	hostFiles?: NodeDisk;
+	/** The node's root file system now (a write that does not fit fails with ENOSPC); without it, writes never fill a disk. */
+	rootFs?: () => FsStats;
 }
 
 export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implements CriRuntime {

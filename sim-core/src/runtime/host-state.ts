@@ -148,6 +148,12 @@ export function emptyRuntimeHostState(node: string, nodeIp: string, podCidr: str
 	};
 }
 
+/** The processes a running container holds: its main process, and a shell's child while the shell runs a script rather than having exec'd a server. */
+export function containerProcesses(c: ContainerRecord): number {
+	if (c.state !== 'CONTAINER_RUNNING') return 0;
+	return c.program && !c.program.serving && !c.program.exited ? 2 : 1;
+}
+
 /**
  * What runs in containerd.service's cgroup besides containerd itself: the
  * shims of the ready sandboxes (KillMode=process leaves them running when

@@ -20,6 +20,7 @@
  * container's real process, which runs under runc and
  * containerd-shim-runc-v2.
  */
+import type { FsStats } from '../host/filesystem-stats.ts';
 import type { CatalogImage } from './images.ts';
 import { compileScript, evalArithmetic, ShellSyntaxError, type Instr, type Redirect, type Word } from './sh.ts';
 import { binaryExists, isShell, listDirectory, normalizePath, readFile, runCommand, unwrapEntrypoint, type ContainerContext, type FileOverrides, type OutputLine, type ServerSpec } from './behaviour.ts';
@@ -73,6 +74,8 @@ export interface ProgramHost {
 	write(atMs: number, line: OutputLine): void;
 	/** Whether some process of the container listens on `port` at `atMs`. */
 	listening(port: number, atMs: number): boolean;
+	/** The node's root file system now (the disk tools stop when it is full; df shows it). */
+	rootFs?(): FsStats;
 	/** The main process became a server (the runtime fires system-component hooks here). */
 	onServe?(server: ServerSpec, atMs: number): void;
 	/** Commands run to completion outside the main process (exec, `$(...)`, traps). */
@@ -500,7 +503,7 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 			} else if (host.liveNetwork) networked = host.liveNetwork.run(argv, reader);
 		}
 		if (networked?.files) for (const [path, content] of Object.entries(networked.files)) host.files[path.startsWith('/') ? path : `${(host.ctx.workingDir || '').replace(/\/$/, '')}/${path}`] = content;
-		const outcome: ReturnType<typeof runCommand> = networked ? { kind: 'done', status: networked.exitCode, out: [...outputLines(networked.stdout, 'stdout'), ...outputLines(networked.stderr, 'stderr')] } : runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at), ...(host.stdin !== undefined && !instr.pipeFrom ? { stdin: host.stdin } : {}) });
+		const outcome: ReturnType<typeof runCommand> = networked ? { kind: 'done', status: networked.exitCode, out: [...outputLines(networked.stdout, 'stdout'), ...outputLines(networked.stderr, 'stderr')] } : runCommand(host.image, host.ctx, host.files, argv, wallMs, { main, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at), rootFs: host.rootFs?.(), ...(host.stdin !== undefined && !instr.pipeFrom ? { stdin: host.stdin } : {}) });
 		switch (outcome.kind) {
 			case 'not-found':
 				out.push({ stream: 'stderr', text: host.image.family === 'busybox' || host.image.family === 'alpine' ? `sh: ${name}: not found` : `sh: 1: ${name}: not found` });
@@ -696,7 +699,7 @@ function builtin(program: ProgramState, host: ProgramHost, argv: string[], out: 
 			if (args.length === 0) return 0;
 			// exec replaces the shell: the command becomes PID 1.
 			program.pid1 = 'command';
-			const outcome = runCommand(host.image, host.ctx, host.files, args, host.epochMs + at, { main: true, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at) });
+			const outcome = runCommand(host.image, host.ctx, host.files, args, host.epochMs + at, { main: true, viaEntrypoint: program.viaEntrypoint, listening: (port) => host.listening(port, at), rootFs: host.rootFs?.() });
 			switch (outcome.kind) {
 				case 'not-found':
 					out.push({ stream: 'stderr', text: busybox ? `sh: exec: line 1: ${args[0]}: not found` : `sh: 1: exec: ${args[0]}: not found` });

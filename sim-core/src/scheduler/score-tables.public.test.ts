@@ -22,7 +22,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster, type KubeObject, type NodeOptions } from '../index.ts';
-import type { Expectation, FilterVerdict, Profile, PublicTable, TableCase } from './testdata/public-tables/table.ts';
+import { EVICTION_RESERVED_MEMORY, type Expectation, type FilterVerdict, type Profile, type PublicTable, type TableCase } from './testdata/public-tables/table.ts';
 import { TABLES } from './testdata/public-tables/index.ts';
 
 /** Every table's profiles, and the default one (upstream's default plugins). */
@@ -116,7 +116,9 @@ layOut();
 function clusterFor(key: string): Cluster {
 	let cluster = clusters.get(key);
 	if (!cluster) {
-		const nodes = clusterNodes.get(key)!;
+		// node() adds the 100Mi the kubelet keeps back for memory.available<100Mi; these clusters turn that threshold off
+		// (installBridgeNetwork), and with it the reservation, so the machines get exactly the tables' memory.
+		const nodes = clusterNodes.get(key)!.map((n) => (/^\d+$/.test(n.memory) && Number(n.memory) >= EVICTION_RESERVED_MEMORY ? { ...n, memory: String(Number(n.memory) - EVICTION_RESERVED_MEMORY) } : n));
 		cluster = createCluster({ seed: 1, nodes, controlPlane: { registerNode: false }, scheduler: { profiles: ALL_PROFILES }, cni: 'none' });
 		installBridgeNetwork(cluster, nodes.map((n) => n.name));
 		const registered = new Set(cluster.list('nodes').map((n) => n.metadata.name));
@@ -161,6 +163,8 @@ function installBridgeNetwork(cluster: Cluster, nodes: string[]): void {
 		// default memory.available<100Mi they would all be under memory pressure (and tainted). Turn the threshold off.
 		run(cluster, "echo 'evictionHard:' >> /var/lib/kubelet/config.yaml");
 		run(cluster, `echo '  memory.available: "0%"' >> /var/lib/kubelet/config.yaml`);
+		// A file's evictionHard replaces the defaults: keep nodefs.available<10% (ephemeral-storage allocatable stays 90Gi).
+		run(cluster, `echo '  nodefs.available: "10%"' >> /var/lib/kubelet/config.yaml`);
 		run(cluster, 'systemctl restart kubelet');
 		run(cluster, 'exit');
 	}

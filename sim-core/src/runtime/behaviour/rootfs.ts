@@ -15,6 +15,7 @@
  */
 import { compareVersions, type CatalogImage, type ImageFamily } from '../images.ts';
 import type { ContainerContext, FileOverrides } from '../behaviour.ts';
+import { visibleText } from '../../host/zero-filled.ts';
 
 const TOP_DIRS = ['bin', 'dev', 'etc', 'home', 'lib', 'proc', 'root', 'run', 'sbin', 'sys', 'tmp', 'usr', 'var'];
 
@@ -172,6 +173,13 @@ export function baselinePaths(image: CatalogImage): string[] {
 
 /** Reads a file through the writable layer. */
 export function readFile(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, path: string): string | undefined {
+	const content = readStoredFile(image, ctx, files, path);
+	// A zero-filled file (dd, fallocate) reads as nothing printable.
+	return content === undefined ? undefined : visibleText(content);
+}
+
+/** A file as stored, a zero-filled one as its size marker (what `cp` copies). */
+export function readStoredFile(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, path: string): string | undefined {
 	const p = normalizePath(path, ctx);
 	if (Object.hasOwn(files, p)) return files[p] ?? undefined;
 	return baselineFile(image, ctx, p);

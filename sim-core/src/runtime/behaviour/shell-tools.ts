@@ -12,9 +12,10 @@
 import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions } from '../behaviour.ts';
 import { formatDateCommand } from './time-formats.ts';
-import { listDirectory, normalizePath, readFile } from './rootfs.ts';
+import { listDirectory, normalizePath, readFile, readStoredFile } from './rootfs.ts';
 import { envValue, usesBusybox } from './userland.ts';
 import { runTar } from './tar.ts';
+import { runDiskTool } from './disk-tools.ts';
 
 /** Runs `argv` if it is one of the userland tools; undefined if it is another program. */
 export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, argv: string[], wallMs: number, options: RunOptions, out: OutputLine[]): CommandOutcome | undefined {
@@ -154,7 +155,7 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			const written: Record<string, string> = {};
 			let status = 0;
 			for (const source of operands.slice(0, -1)) {
-				const content = readFile(image, ctx, files, source);
+				const content = readStoredFile(image, ctx, files, source);
 				if (content === undefined) {
 					fail(busybox ? `cp: can't stat '${source}': No such file or directory` : `cp: cannot stat '${source}': No such file or directory`);
 					status = 1;
@@ -165,6 +166,10 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			}
 			return { kind: 'done', status, out, files: written };
 		}
+		case 'dd':
+		case 'fallocate':
+		case 'df':
+			return runDiskTool(image, ctx, files, base, args, options, out);
 		case 'tar':
 			return runTar(image, ctx, files, args, wallMs, options.stdin, out);
 		case 'ls': {

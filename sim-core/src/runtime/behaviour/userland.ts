@@ -23,7 +23,7 @@ const BUSYBOX_APPLETS = [
 	// the multi-call binary itself, shells and shell-script helpers
 	'busybox', 'sh', 'ash', 'hush', 'echo', 'printf', 'test', '[', '[[', 'true', 'false', 'sleep', 'usleep', 'expr', 'seq', 'yes', 'xargs', 'env', 'printenv', 'time', 'timeout', 'nohup', 'watch', 'which',
 	// files and text
-	'cat', 'ls', 'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'stat', 'find', 'du', 'df', 'dd', 'sync', 'readlink', 'realpath', 'mktemp', 'basename', 'dirname', 'pwd',
+	'cat', 'ls', 'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'stat', 'find', 'du', 'df', 'dd', 'fallocate', 'sync', 'readlink', 'realpath', 'mktemp', 'basename', 'dirname', 'pwd',
 	'head', 'tail', 'wc', 'tee', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'sort', 'uniq', 'cut', 'tr', 'diff', 'cmp', 'od', 'hexdump', 'xxd', 'strings', 'less', 'more', 'vi', 'md5sum', 'sha1sum', 'sha256sum', 'base64',
 	'tar', 'gzip', 'gunzip', 'zcat', 'bzip2', 'bunzip2', 'unzip',
 	// users, system and processes
@@ -44,7 +44,7 @@ const ALPINE_APPLETS = BUSYBOX_APPLETS.filter((a) => !ALPINE_BUSYBOX_EXTRAS.has(
  */
 const DEBIAN_TOOLS = [
 	'sh', 'bash', 'dash', 'echo', 'printf', 'test', '[', 'true', 'false', 'sleep', 'expr', 'seq', 'yes', 'xargs', 'env', 'printenv', 'timeout', 'nohup', 'which',
-	'cat', 'ls', 'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'stat', 'find', 'du', 'df', 'dd', 'sync', 'readlink', 'realpath', 'mktemp', 'basename', 'dirname', 'pwd',
+	'cat', 'ls', 'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'ln', 'touch', 'chmod', 'chown', 'chgrp', 'stat', 'find', 'du', 'df', 'dd', 'fallocate', 'sync', 'readlink', 'realpath', 'mktemp', 'basename', 'dirname', 'pwd',
 	'head', 'tail', 'wc', 'tee', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'mawk', 'sort', 'uniq', 'cut', 'tr', 'diff', 'cmp', 'od', 'md5sum', 'sha1sum', 'sha256sum', 'base64', 'tar', 'gzip', 'gunzip', 'zcat', 'more',
 	'date', 'hostname', 'uname', 'whoami', 'id', 'su', 'login', 'passwd', 'kill', 'nice', 'dmesg', 'mount', 'umount', 'nsenter', 'unshare', 'nproc', 'getent', 'perl', 'apt', 'apt-get', 'dpkg',
 ];

@@ -38,6 +38,7 @@ export function programHost(ctx: CriService, c: ContainerRecord, image: CatalogI
 			if (c.logs.length > CONTAINER_LOG_MAX + CONTAINER_LOG_MAX / 10) c.logs.splice(0, c.logs.length - CONTAINER_LOG_MAX);
 		},
 		listening: (port, atMs) => listenersOf(ctx, c.sandboxId, atMs).some((l) => l.port.port === port),
+		rootFs: ctx.deps.rootFs,
 		onServe: (server, atMs) => onServe(ctx, c, server, atMs),
 	};
 }

@@ -1,15 +1,19 @@
 /**
  * CRI ListContainerStats: each running container's cumulative CPU time
  * and working set, sampled now from the account ../resource-usage.ts
- * keeps. The kubelet reads it for its resource metrics endpoint.
+ * keeps, its writable layer and log on disk (../disk-usage.ts) and its
+ * process count. The kubelet reads it for its resource metrics endpoint
+ * and its eviction manager.
  *
  * Mirrors containerd/containerd internal/cri/server/container_stats_list.go
- * (ListContainerStats, the CPU and memory parts).
+ * (ListContainerStats: CPU, memory and the writable layer).
  */
 import type { ContainerStats, CriResult } from '../../cri-api/cri.ts';
 import { accrue, profileOf } from '../resource-usage.ts';
 import type { CriService } from './cri-service.ts';
 import { catchUp } from './events.ts';
+import { containerLogUse, writableLayerUse } from '../disk-usage.ts';
+import { containerProcesses } from '../host-state.ts';
 
 export function listContainerStats(ctx: CriService): CriResult<ContainerStats[]> {
 	if (!ctx.up) return ctx.down();
@@ -19,6 +23,7 @@ export function listContainerStats(ctx: CriService): CriResult<ContainerStats[]>
 		catchUp(ctx, c);
 		if (c.state !== 'CONTAINER_RUNNING') continue;
 		const usage = accrue(c, ctx.nowMs);
+		const layer = writableLayerUse(c);
 		out.push({
 			containerId: c.id,
 			name: c.name,
@@ -29,6 +34,10 @@ export function listContainerStats(ctx: CriService): CriResult<ContainerStats[]>
 			startedWallMs: ctx.kernel.epochMs + (c.startedMs ?? ctx.nowMs),
 			usageCoreNanoSeconds: usage.cpuNanos,
 			workingSetBytes: profileOf(c).workingSetBytes,
+			writableLayerBytes: layer.bytes,
+			writableLayerInodes: layer.inodes,
+			logBytes: containerLogUse(c).bytes,
+			processes: containerProcesses(c),
 		});
 	}
 	out.sort((a, b) => (a.containerId < b.containerId ? -1 : 1));
