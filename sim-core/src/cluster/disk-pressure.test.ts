@@ -69,7 +69,7 @@ describe('disk pressure', () => {
 		expect(evicted.status?.message).toMatch(/^The node was low on resource: ephemeral-storage\. Threshold quantity: 15Gi, available: \d+Ki\. Container filler was using 80\d*(Gi|Ki), request is 0, has larger consumption of ephemeral-storage\. $/);
 		expect(evicted.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'TerminationByKubelet' });
 		// The nginx Pods use next to nothing: they stay.
-		expect(cluster.list('pods', 'default').filter((p) => p.metadata.name.startsWith('web-')).map((p) => (p as Pod).status?.phase)).toEqual(['Running', 'Running']);
+		expect(cluster.list('pods', 'default').filter((p) => p.metadata.name?.startsWith('web-')).map((p) => (p as Pod).status?.phase)).toEqual(['Running', 'Running']);
 
 		// Under disk pressure the kubelet refuses every Pod, Burstable or not (nodeName skips the scheduler and its taint check).
 		cluster.exec('kubectl apply -f -', { stdin: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: late\nspec:\n  nodeName: node-1\n  containers:\n  - name: main\n    image: nginx:1.29\n    resources:\n      requests: {memory: 16Mi}\n' });
@@ -97,6 +97,19 @@ describe('disk pressure', () => {
 		expect(cluster.exec('ssh node-1 journalctl -u kubelet --no-pager').stdout).toContain('Eviction manager: able to reduce resource pressure without evicting pods.');
 		expect(cluster.exec('kubectl get events --field-selector reason=Evicted -o name').stdout).toBe('');
 		expect(pod(cluster, 'worker').status?.phase).toBe('Running');
+	});
+});
+
+describe('a Pod that fills the disk itself', () => {
+	it('takes the time the copy takes: the disk fills when its dd ends', () => {
+		const cluster = createCluster({ seed: 2 });
+		// 60 GiB at about 1.2 GB/s: some 54 s of copying.
+		cluster.exec('kubectl apply -f -', { stdin: busybox('slow', 'dd if=/dev/zero of=/blob bs=1G count=60; sleep 3600') });
+		cluster.advance(20_000);
+		const used = () => Number(/\/dev\/sda1\s+\d+\s+(\d+)/.exec(cluster.exec('ssh node-1 df /').stdout)?.[1]);
+		expect(used()).toBeLessThan(10 * 1024 ** 2);
+		cluster.advance(60_000);
+		expect(used()).toBeGreaterThan(60 * 1024 ** 2);
 	});
 });
 

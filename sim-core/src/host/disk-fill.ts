@@ -23,6 +23,8 @@ export interface DiskFillResult {
 	status: number;
 	stderr: string[];
 	write?: { path: string; bytes: number };
+	/** How long the copy takes at the write rate (fallocate reserves blocks at once: none). */
+	durationMs?: number;
 }
 
 /** Size suffixes dd and fallocate accept: `K`, `M`, `G`, `T` count in 1024s, `KB`/`kB`, `MB`... in 1000s (`c`, `w`, `b` are dd's). */
@@ -143,7 +145,7 @@ export function ddCommand(busybox: boolean, args: readonly string[], stdinBytes:
 		const inBlocks: [number, number] = fits ? [full, written % blockSize ? 1 : 0] : [full + 1, 0];
 		for (const text of transferStats(busybox, inBlocks, [full, 0], written)) fail(text);
 	}
-	return { status: fits ? 0 : 1, stderr: err, write: { path: operands.of, bytes: written } };
+	return { status: fits ? 0 : 1, stderr: err, write: { path: operands.of, bytes: written }, durationMs: Math.round((written / WRITE_BYTES_PER_SECOND) * 1000) };
 }
 
 /** fallocate -l LENGTH FILE: reserves the blocks at once (nothing is printed on success). */

@@ -242,9 +242,9 @@ export class MemoryFs {
 	}
 
 	/**
-	 * What `du` counts under `path`: the bytes its files stand for (a
-	 * zero-filled file counts its full size, ./zero-filled.ts) plus a 4 KiB
-	 * block per directory, and its inodes (one per file and directory).
+	 * What `du` counts under `path`: the 4 KiB blocks its files take (a
+	 * zero-filled file counts its full size, ./zero-filled.ts) and one per
+	 * directory, and its inodes (one per file and directory).
 	 * Nothing there: zero.
 	 */
 	diskUsage(path = '/'): { bytes: number; inodes: number } {
@@ -255,7 +255,7 @@ export class MemoryFs {
 		for (const [p, n] of this.#t) {
 			if (p !== abs && !p.startsWith(prefix)) continue;
 			inodes++;
-			bytes += n.c === null ? 4096 : contentBytes(n.c);
+			bytes += n.c === null ? 4096 : Math.ceil(contentBytes(n.c) / 4096) * 4096;
 		}
 		return { bytes, inodes };
 	}

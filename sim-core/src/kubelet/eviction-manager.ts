@@ -3,7 +3,8 @@
  * (./eviction-signals.ts: memory.available, the root disk's space and
  * inodes as nodefs and imagefs, pid.available) against the thresholds of
  * the kubelet's config (by default memory.available<100Mi,
- * nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%).
+ * nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%,
+ * imagefs.inodesFree<5%).
  *
  * - While a threshold is met, and for the 5 min pressure transition period
  *   after, the node reports its condition (MemoryPressure, DiskPressure,

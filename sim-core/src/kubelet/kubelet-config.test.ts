@@ -20,7 +20,7 @@ describe('the KubeletConfiguration file', () => {
 		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: 500Mi\n  nodefs.available: 10%\n`)).toEqual({ config: { evictionHard: { 'memory.available': '500Mi', 'nodefs.available': '10%' } } });
 		// 0% and 100% turn a signal off.
 		expect(loadKubeletConfigFile(`${HEADER}evictionHard:\n  memory.available: "0%"\n  pid.available: "2000"\n`)).toEqual({ config: { evictionHard: { 'pid.available': '2000' } } });
-		expect(loadKubeletConfigFile(`${HEADER}mergeDefaultEvictionSettings: true\nevictionHard:\n  memory.available: 1Gi\n`)).toEqual({ config: { evictionHard: { 'memory.available': '1Gi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%' } } });
+		expect(loadKubeletConfigFile(`${HEADER}mergeDefaultEvictionSettings: true\nevictionHard:\n  memory.available: 1Gi\n`)).toEqual({ config: { evictionHard: { 'memory.available': '1Gi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%', 'imagefs.inodesFree': '5%' } } });
 	});
 
 	it.each([

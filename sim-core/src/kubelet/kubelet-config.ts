@@ -81,8 +81,8 @@ function evictionThresholds(doc: Record<string, unknown>, field: 'evictionHard' 
 	return { thresholds };
 }
 
-/** The Linux kubelet's evictionHard when the config sets none (pkg/kubelet/eviction/defaults_linux.go). */
-export const DEFAULT_EVICTION_HARD: Readonly<Record<string, string>> = { 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%' };
+/** The Linux kubelet's evictionHard when the config sets none (pkg/kubelet/eviction/defaults_linux.go; imagefs.inodesFree joined in v1.33). */
+export const DEFAULT_EVICTION_HARD: Readonly<Record<string, string>> = { 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%', 'imagefs.inodesFree': '5%' };
 
 /** The eviction fields: the thresholds, the soft ones' grace periods, the maximum Pod grace, mergeDefaultEvictionSettings. */
 function evictionConfig(doc: Record<string, unknown>, config: Partial<KubeletConfig>): string | undefined {

@@ -112,7 +112,8 @@ export interface KubeletConfig {
 	/**
 	 * evictionHard, by signal: a quantity (`100Mi`) or a percentage of the
 	 * signal's capacity (`10%`). The Linux defaults: memory.available<100Mi,
-	 * nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%.
+	 * nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%,
+	 * imagefs.inodesFree<5%.
 	 */
 	evictionHard: Record<string, string>;
 	/** evictionSoft, by signal (none by default): met for its grace period, it evicts with a grace period. */

@@ -119,7 +119,7 @@ export interface ServerSpec {
 /** What running one command did. */
 export type CommandOutcome =
 	/** `files`: what the program wrote (cp, an installer), paths in the container; the interpreter applies them to the writable layer. */
-	| { kind: 'done'; status: number; out: OutputLine[]; files?: Record<string, string> }
+	| { kind: 'done'; status: number; out: OutputLine[]; files?: Record<string, string>; /** How long the command took (a large dd): a main process writes its files when that time has passed. */ elapsedMs?: number }
 	| { kind: 'sleep'; ms: number; out: OutputLine[] }
 	| { kind: 'exit'; status: number; out: OutputLine[] }
 	| { kind: 'serve'; server: ServerSpec; out: OutputLine[] }

@@ -22,8 +22,9 @@ import { contentBytes } from '../host/zero-filled.ts';
 const IMAGE_DISK_FACTOR = 3;
 /** `2026-12-05T10:00:00.123456789Z stdout F ` and the newline. */
 const LOG_LINE_OVERHEAD = 42;
-/** A directory's block. */
-const DIR_BYTES = 4096;
+/** ext4's block: a file takes whole blocks (what du and the snapshotter's usage count), a directory one. */
+const BLOCK = 4096;
+const blocks = (bytes: number) => Math.ceil(bytes / BLOCK) * BLOCK;
 
 /** Bytes and inodes. */
 export interface DiskUse {
@@ -39,7 +40,7 @@ export function writableLayerUse(c: ContainerRecord): DiskUse {
 	for (const [path, content] of Object.entries(c.files)) {
 		if (content === null || Object.hasOwn(projected, path)) continue;
 		inodes++;
-		bytes += path.endsWith('/') ? DIR_BYTES : contentBytes(content);
+		bytes += path.endsWith('/') ? BLOCK : blocks(contentBytes(content));
 	}
 	return { bytes, inodes };
 }
@@ -48,7 +49,7 @@ export function writableLayerUse(c: ContainerRecord): DiskUse {
 export function containerLogUse(c: ContainerRecord): DiskUse {
 	let bytes = 0;
 	for (const line of c.logs) bytes += line.text.length + LOG_LINE_OVERHEAD;
-	return { bytes, inodes: 1 };
+	return { bytes: blocks(bytes), inodes: 1 };
 }
 
 /** The image store: every pulled image's layers, compressed and unpacked. */

@@ -47,6 +47,8 @@ export interface ProgramState {
 	atMs: number;
 	/** In a foreground `sleep` until this time (null: forever). */
 	sleepUntilMs?: number | null;
+	/** What a command that takes time (a large dd) writes when its sleep ends. */
+	pendingFiles?: Record<string, string>;
 	/** Sleeping inside `wait` (interruptible by a trapped signal). */
 	inWait?: boolean;
 	/** Latest end of background `sleep`s, for `wait`. */
@@ -249,6 +251,10 @@ export function advanceProgram(program: ProgramState, host: ProgramHost, untilMs
 			program.atMs = next;
 			program.sleepUntilMs = undefined;
 			program.inWait = undefined;
+			if (program.pendingFiles && wake <= next) {
+				Object.assign(host.files, program.pendingFiles);
+				program.pendingFiles = undefined;
+			}
 			program.pc++;
 			if (trapAt <= next && trap !== undefined) {
 				runTrap(program, host, trap);
@@ -513,13 +519,23 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 				out.push(...outcome.out);
 				status = outcome.status;
 				// What the program wrote: into the writable layer, or through a writable mount onto the node; a read-only mount refuses it.
+				// A main process's long write (dd of gigabytes) lands when the copy is over, as the disk fills over that time.
+				const deferred = main && outcome.elapsedMs ? {} as Record<string, string> : undefined;
 				for (const [path, content] of Object.entries(outcome.files ?? {})) {
 					if (isReadOnlyPath(host.ctx.mounts, path)) {
 						out.push({ stream: 'stderr', text: `${name.slice(name.lastIndexOf('/') + 1)}: can't create '${path}': Read-only file system` });
 						status = 1;
 						continue;
 					}
-					host.files[path] = content;
+					if (deferred) deferred[path] = content;
+					else host.files[path] = content;
+				}
+				if (deferred && outcome.elapsedMs) {
+					emit(program, host, out, instr.redirects, at);
+					program.status = status;
+					program.pendingFiles = deferred;
+					program.sleepUntilMs = at + outcome.elapsedMs;
+					return;
 				}
 				// A client that waited for its server (php-apache's CPU-bound answer): the main process waits that long too.
 				if (networked?.elapsedMs && main) {

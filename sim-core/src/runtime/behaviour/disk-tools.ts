@@ -56,7 +56,7 @@ function fill(image: CatalogImage, ctx: ContainerContext, base: 'dd' | 'fallocat
 	const result = base === 'dd' ? ddCommand(busybox, args, options.stdin?.length ?? 0, free) : fallocateCommand(busybox, args, free);
 	for (const text of result.stderr) out.push({ stream: 'stderr', text });
 	const files = result.write ? { [normalizePath(result.write.path, ctx)]: zeroFilled(result.write.bytes) } : undefined;
-	return { kind: 'done', status: result.status, out, ...(files ? { files } : {}) };
+	return { kind: 'done', status: result.status, out, ...(files ? { files } : {}), ...(result.durationMs ? { elapsedMs: result.durationMs } : {}) };
 }
 
 /** Runs dd, fallocate or df; undefined for any other program. */
