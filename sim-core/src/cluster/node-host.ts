@@ -25,6 +25,8 @@ import type { Taint } from '../api/types.ts';
 import type { ApiRequest, ApiResponse } from '../api/request.ts';
 import { type Host } from '../shell/index.ts';
 import { nodeProcessTable, nodeRootFsStats } from './node-root-fs.ts';
+import { nodeOverhead } from '../kubelet/resource-metrics.ts';
+import { parseQuantity } from '../api/quantity.ts';
 import { MemoryFs, type FsJSON } from '../host/fs.ts';
 import { ContainerRuntime, type PodNetworkIdentity, type SystemContainerInfo } from '../runtime/container-runtime.ts';
 import { emptyRuntimeHostState, type RuntimeHostState } from '../runtime/host-state.ts';
@@ -216,6 +218,7 @@ export class NodeHost {
 			host: this.runtimeState,
 			hostFiles: disk,
 			rootFs,
+			memory: { capacityBytes: parseQuantity(options.memory).value(), systemBytes: nodeOverhead(this.controlPlane).workingSetBytes },
 			// containerd's CNI config and plugins are the node's /etc/cni/net.d and /opt/cni/bin (./node-cni.ts).
 			cni: DEFAULT_CNI_PATHS,
 			hooks: {

@@ -133,3 +133,27 @@ describe('a soft memory threshold', () => {
 		expect(cluster.exec('ssh node-1 journalctl -u kubelet --no-pager').stdout).toContain('grace period must be specified for the soft eviction threshold memory.available');
 	});
 });
+
+describe("the kernel's OOM killer", () => {
+	/** A stress Pod on node-1 holding `bytes`, with an optional memory request. */
+	const stress = (name: string, bytes: string, request?: string) =>
+		`apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  nodeSelector: {kubernetes.io/hostname: node-1}\n  containers:\n  - name: ${name}\n    image: polinux/stress\n    command: ["stress"]\n    args: ["--vm", "1", "--vm-bytes", "${bytes}", "--vm-hang", "1"]\n${request ? `    resources:\n      requests: {memory: ${request}}\n` : ''}`;
+
+	it('kills the BestEffort container when a machine runs out, before the kubelet can evict, and spares the Burstable one that came later', () => {
+		const cluster = createCluster({ seed: 2 });
+		cluster.exec('kubectl apply -f -', { stdin: stress('besteffort', '1500M') });
+		cluster.advance(20_000);
+		// 1500M + 2600M and the node's own use are more than node-1's 4Gi: memory is gone the moment burstable starts.
+		cluster.exec('kubectl apply -f -', { stdin: stress('burstable', '2600M', '2Gi') });
+		cluster.advance(5_000);
+		const victim = cluster.get('pods', 'default', 'besteffort') as Pod;
+		expect(victim.status?.containerStatuses?.[0]?.lastState?.terminated).toMatchObject({ reason: 'OOMKilled', exitCode: 137 });
+		expect((cluster.get('pods', 'default', 'burstable') as Pod).status?.phase).toBe('Running');
+		// The kernel killed a container; the kubelet evicted nothing (no Pod is Failed/Evicted).
+		expect(cluster.exec('kubectl get events --field-selector reason=Evicted -o name').stdout).toBe('');
+		expect(cluster.exec('ssh node-1 journalctl -u containerd --no-pager').stdout).toContain('TaskOOM event container_id:');
+		// Each restart takes the memory again and is killed again: CrashLoopBackOff.
+		cluster.advance(60_000);
+		expect(cluster.exec('kubectl get pod besteffort').stdout).toMatch(/besteffort\s+0\/1\s+CrashLoopBackOff\s+[1-9]/);
+	});
+});

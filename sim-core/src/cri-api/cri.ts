@@ -101,6 +101,8 @@ export interface ContainerConfig {
 	env: Array<{ name: string; value: string }>;
 	/** linux.resources.memory_limit_in_bytes. */
 	memoryLimitBytes?: number;
+	/** linux.resources.oom_score_adj: how willingly the kernel's OOM killer picks this container (-1000..1000). */
+	oomScoreAdj?: number;
 	/** stdin (and tty): the container keeps its standard input open for an attach (`kubectl run -it`). */
 	stdin?: boolean;
 	tty?: boolean;

@@ -10,6 +10,7 @@
  * generateContainerConfig, killContainer), pkg/kubelet/kubelet_pods.go
  * (makeMounts, GenerateRunContainerOptions).
  */
+import { containerOomScoreAdj } from './qos-policy.ts';
 import { parseQuantity } from '../api/quantity.ts';
 import type { Container } from '../api/types.ts';
 import { R } from '../client/client.ts';
@@ -91,6 +92,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		...(c.tty ? { tty: true } : {}),
 		env: env.env,
 		memoryLimitBytes,
+		oomScoreAdj: containerOomScoreAdj(pod, c, parseQuantity(ctx.identity.capacity.memory).value()),
 		cpuLimitMillis,
 		mounts: mounts.mounts,
 		labels: { 'io.kubernetes.container.name': c.name, 'io.kubernetes.pod.name': pod.metadata.name ?? '', 'io.kubernetes.pod.namespace': pod.metadata.namespace ?? '', 'io.kubernetes.pod.uid': w.uid },

@@ -22,7 +22,7 @@ const NODE_OVERHEAD = {
 };
 
 /** What the machine's own daemons (systemd, the kubelet, containerd) use, outside any container. */
-function nodeOverhead(controlPlane: boolean): { millicores: number; workingSetBytes: number } {
+export function nodeOverhead(controlPlane: boolean): { millicores: number; workingSetBytes: number } {
 	return controlPlane ? NODE_OVERHEAD.controlPlane : NODE_OVERHEAD.worker;
 }
 

@@ -56,6 +56,8 @@ export interface ContainerContext {
 	env: Array<{ name: string; value: string }>;
 	/** The cgroup memory limit, when the container has one. */
 	memoryLimitBytes?: number;
+	/** The processes' oom_score_adj, as the kubelet asked (0 when it did not). */
+	oomScoreAdj?: number;
 	/** The cgroup CPU limit in millicores, when the container has one. */
 	cpuLimitMillis?: number;
 	workingDir?: string;

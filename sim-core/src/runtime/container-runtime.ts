@@ -120,6 +120,8 @@ export interface ContainerRuntimeDeps {
 	hostFiles?: NodeDisk;
 	/** The node's root file system now (a write that does not fit fails with ENOSPC); without it, writes never fill a disk. */
 	rootFs?: () => FsStats;
+	/** The machine's memory and what its own daemons use (./server/oom-killer.ts); without it, memory never runs out. */
+	memory?: { capacityBytes: number; systemBytes: number };
 }
 
 export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implements CriRuntime {

@@ -16,6 +16,7 @@
  * containerd/containerd internal/cri/io/logger.go (the log written to
  * /var/log/pods).
  */
+import { killIfOutOfMemory } from './oom-killer.ts';
 import type { ContainerConfig, ContainerInfo, CriResult, ExecResult, LogEntry } from '../../cri-api/cri.ts';
 import { binaryExists, isShell, readFile, resolveArgv, type ContainerContext } from '../behaviour.ts';
 import { prepareMountSources } from '../mounts.ts';
@@ -81,6 +82,7 @@ export function createContainer(ctx: CriService, sandboxId: string, config: Cont
 			{ name: 'HOME', value: '/root' },
 		],
 		memoryLimitBytes: config.memoryLimitBytes,
+		...(config.oomScoreAdj !== undefined ? { oomScoreAdj: config.oomScoreAdj } : {}),
 		...(config.cpuLimitMillis !== undefined ? { cpuLimitMillis: config.cpuLimitMillis } : {}),
 		workingDir: config.workingDir,
 		argv,
@@ -144,6 +146,8 @@ export function startContainer(ctx: CriService, id: string): CriResult<void> {
 	ctx.journal('info', `StartContainer for "${id}" returns successfully`);
 	ctx.emit({ action: 'start', object: `pods/${c.namespace}/${c.podName}`, msg: `started container ${c.name} (${c.id.slice(0, 13)}): ${c.ctx.argv.join(' ')}` });
 	catchUp(ctx, c);
+	// Its memory is taken now: the kernel may have to kill something (this container or another).
+	killIfOutOfMemory(ctx);
 	if (c.state === 'CONTAINER_RUNNING') scheduleCheck(ctx, c, false);
 	return { ok: true, value: undefined };
 }
