@@ -42,7 +42,7 @@ import { apiServiceName, isAvailable, type ApiService } from '../apiserver/aggre
 import { containerdCgroup } from '../runtime/host-state.ts';
 import { createPgrep, createPidof } from '../tools/procps/pgrep.ts';
 import { createPs } from '../tools/procps/ps.ts';
-import { nodeDf, nodeDiskFill } from './node-disk-tools.ts';
+import { nodeDf, nodeDiskFill, nodeDu } from './node-disk-tools.ts';
 import { createSs } from '../tools/ip/ss.ts';
 import { openssl } from '../tools/openssl/openssl.ts';
 import { createConntrack } from '../tools/netfilter/conntrack.ts';
@@ -286,13 +286,14 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	// ---- iptables, iptables-save, ipvsadm, nft on every node; curl inside Pods ----
 	registerNetworkTools(cluster, shell, curlDeps, podHosts, dns);
 
-	// ---- ps, pgrep, pidof, ss, conntrack: each node's processes, sockets and conntrack table; df, dd, fallocate: its disk ----
+	// ---- ps, pgrep, pidof, ss, conntrack: each node's processes, sockets and conntrack table; df, du, dd, fallocate: its disk ----
 	const views = new Map([...cluster.hosts.values()].map((h) => [h.name, nodeProcesses(cluster, h)]));
 	for (const host of cluster.hosts.values()) {
 		const view = views.get(host.name)!;
 		const psDeps = { processes: view.processes, nowWallMs: () => cluster.kernel.wallMs(), memTotalKb: view.memTotalKb };
 		host.shellHost.commands.set('ps', createPs(psDeps));
 		host.shellHost.commands.set('df', nodeDf(host));
+		host.shellHost.commands.set('du', nodeDu());
 		host.shellHost.commands.set('dd', nodeDiskFill(host, 'dd'));
 		host.shellHost.commands.set('fallocate', nodeDiskFill(host, 'fallocate'));
 		host.shellHost.commands.set('pgrep', createPgrep(psDeps));

@@ -35,7 +35,7 @@ interface DfResult {
 }
 
 /** gnulib human_readable with human_ceiling | human_autoscale: one decimal below 10, no unit below the base. */
-function humanCeil(n: number, base: 1000 | 1024): string {
+export function humanCeil(n: number, base: 1000 | 1024): string {
 	const units = base === 1024 ? ['', 'K', 'M', 'G', 'T', 'P'] : ['', 'k', 'M', 'G', 'T', 'P'];
 	let value = n;
 	let i = 0;

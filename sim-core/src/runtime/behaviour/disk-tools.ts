@@ -3,7 +3,7 @@
  * fill the node's disk from inside a Pod (../../host/disk-fill.ts: what
  * they write is counted in the container's writable layer or, under an
  * emptyDir mount, in the volume on the node, so the kubelet's eviction
- * manager sees it), and `df`, which shows how full it is.
+ * manager sees it), and `df` and `du`, which show how full it is and what fills it.
  *
  * Mirrors coreutils/coreutils src/df.c (through ../../host/df.ts),
  * mirror/busybox coreutils/df.c, containerd/containerd
@@ -15,7 +15,8 @@ import { listDirectory, normalizePath, readStoredFile } from './rootfs.ts';
 import { busyboxDf, gnuDf, type DfMount } from '../../host/df.ts';
 import { ext4Stats, tmpfsStats } from '../../host/filesystem-stats.ts';
 import { usesBusybox } from './userland.ts';
-import { zeroFilled } from '../../host/zero-filled.ts';
+import { contentBytes, zeroFilled } from '../../host/zero-filled.ts';
+import { du } from '../../host/du.ts';
 import { ddCommand, fallocateCommand } from '../../host/disk-fill.ts';
 
 /** containerd's default /dev and /dev/shm: 64 MiB tmpfs each. */
@@ -59,9 +60,24 @@ function fill(image: CatalogImage, ctx: ContainerContext, base: 'dd' | 'fallocat
 	return { kind: 'done', status: result.status, out, ...(files ? { files } : {}), ...(result.durationMs ? { elapsedMs: result.durationMs } : {}) };
 }
 
-/** Runs dd, fallocate or df; undefined for any other program. */
+/** du inside the container: its files as the overlay shows them (a zero-filled file at its full size). */
+function duInContainer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, args: string[], out: OutputLine[]): CommandOutcome {
+	const tree = {
+		list: (path: string) => listDirectory(image, ctx, files, path)?.slice().sort(),
+		fileBytes: (path: string) => {
+			const content = readStoredFile(image, ctx, files, path);
+			return content === undefined ? undefined : contentBytes(content);
+		},
+	};
+	const result = du(tree, args, (path) => normalizePath(path, ctx), usesBusybox(image));
+	for (const [stream, text] of [['stdout', result.stdout], ['stderr', result.stderr]] as const) for (const line of text.split('\n').slice(0, -1)) out.push({ stream, text: line });
+	return { kind: 'done', status: result.exitCode, out };
+}
+
+/** Runs dd, fallocate, df or du; undefined for any other program. */
 export function runDiskTool(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, base: string, args: string[], options: RunOptions, out: OutputLine[]): CommandOutcome | undefined {
 	if (base === 'dd' || base === 'fallocate') return fill(image, ctx, base, args, options, out);
 	if (base === 'df') return df(image, ctx, files, args, options, out);
+	if (base === 'du') return duInContainer(image, ctx, files, args, out);
 	return undefined;
 }

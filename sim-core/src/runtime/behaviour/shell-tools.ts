@@ -169,6 +169,7 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 		case 'dd':
 		case 'fallocate':
 		case 'df':
+		case 'du':
 			return runDiskTool(image, ctx, files, base, args, options, out);
 		case 'tar':
 			return runTar(image, ctx, files, args, wallMs, options.stdin, out);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { busyboxDf, gnuDf, type DfMount } from './df.ts';
 import { ext4Stats, tmpfsStats } from './filesystem-stats.ts';
 import { ddCommand, fallocateCommand, parseSize } from './disk-fill.ts';
+import { du } from './du.ts';
 
 const GI = 1024 ** 3;
 const root = ext4Stats(100 * GI, 84.8 * GI, 200_000);
@@ -59,5 +60,21 @@ describe('dd and fallocate', () => {
 		expect(ddCommand(false, ['of=/x', 'size=3'], 0, Infinity)).toEqual({ status: 1, stderr: ["dd: unrecognized operand 'size=3'", "Try 'dd --help' for more information."] });
 		expect(ddCommand(true, ['of=/x', 'size=3'], 0, Infinity)).toEqual({ status: 1, stderr: ["dd: invalid argument 'size=3'"] });
 		expect(fallocateCommand(false, ['/big'], Infinity)).toEqual({ status: 1, stderr: ['fallocate: no length argument specified'] });
+	});
+});
+
+describe('du', () => {
+	const files: Record<string, number> = { '/data/a': 1024 ** 3, '/data/sub/b': 10 };
+	const tree = {
+		list: (path: string) => (path === '/data' ? ['a', 'sub'] : path === '/data/sub' ? ['b'] : undefined),
+		fileBytes: (path: string) => files[path],
+	};
+	it('counts whole blocks, a directory one itself, listing directories after their contents', () => {
+		expect(du(tree, ['/data'], (p) => p)).toEqual({ stdout: '8\t/data/sub\n1048588\t/data\n', stderr: '', exitCode: 0 });
+	});
+	it('rounds -h up in GNU and to the nearest tenth in busybox, and refuses what is not there', () => {
+		expect(du(tree, ['-sh', '/data'], (p) => p).stdout).toBe('1.1G\t/data\n');
+		expect(du(tree, ['-sh', '/data'], (p) => p, true).stdout).toBe('1.0G\t/data\n');
+		expect(du(tree, ['-s', '/nope'], (p) => p)).toEqual({ stdout: '', stderr: "du: cannot access '/nope': No such file or directory\n", exitCode: 1 });
 	});
 });
