@@ -28,6 +28,7 @@ const QUERIES: Record<string, { en: string[]; 'zh-cn': string[] }> = {
 	'failures/troubleshooting': { en: ['troubleshooting'], 'zh-cn': ['故障排查'] },
 	'reference/glossary': { en: ['glossary'], 'zh-cn': ['术语表'] },
 	'reference/metrics-server': { en: ['metrics-server'], 'zh-cn': ['metrics-server'] },
+	'reference/workload-controllers': { en: ['workload controllers'], 'zh-cn': ['工作负载控制器'] },
 };
 
 let browser: Browser;
