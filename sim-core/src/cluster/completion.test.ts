@@ -76,7 +76,8 @@ describe('tab completion', () => {
 	});
 
 	it('offers the flags the verb declares, and the global ones', () => {
-		expect(at('kubectl logs --pr').candidates).toEqual(['--prefix', '--previous']);
+		// --profile and --profile-output are kubectl's persistent (global) flags, which cobra offers on every command.
+		expect(at('kubectl logs --pr').candidates).toEqual(['--prefix', '--previous', '--profile', '--profile-output']);
 		expect(at('kubectl get --namesp').candidates).toEqual(['--namespace']);
 		expect(at('kubectl scale --repl').candidates).toEqual(['--replicas']);
 		// --dry-run has a value of its own when bare (pflag's NoOptDefVal): its values follow `=`.

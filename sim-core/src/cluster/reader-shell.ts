@@ -520,9 +520,10 @@ export class ReaderShell {
 				const expired = x509ValidityError(certificate, this.cluster.kernel.wallMsOn(this.cluster.transport.serverMachine));
 				return expired ? { ...identity, expired } : identity;
 			}
-			// A user with a token (client-go: `token` wins over `tokenFile`).
+			// A user with a token (client-go: `token` wins over `tokenFile`, and --token over both). With a client
+			// certificate the token is sent too, but the API server's x509 authenticator answers first.
 			const tokenFile = user?.user.tokenFile ? fs.resolve(String(user.user.tokenFile)) : undefined;
-			const token = user?.user.token ? String(user.user.token) : tokenFile && fs.exists(tokenFile) && !fs.isDir(tokenFile) ? fs.readFile(tokenFile).trim() : undefined;
+			const token = globalFlag(ctx.argv, 'token') || (user?.user.token ? String(user.user.token) : tokenFile && fs.exists(tokenFile) && !fs.isDir(tokenFile) ? fs.readFile(tokenFile).trim() : undefined);
 			// No credentials at all: requests go out unauthenticated, and the API server treats them as system:anonymous.
 			return token ? { token, path, ...namespace } : { user: 'system:anonymous', groups: ['system:unauthenticated'], anonymous: true, path, ...namespace };
 		} catch {

@@ -9,6 +9,7 @@
  * spf13/cobra command.go.
  */
 import { parseGoDurationMs } from '../golang/duration.ts';
+import { extraGlobalFlags } from './global-options.ts';
 
 export type FlagKind = 'bool' | 'string' | 'int' | 'stringArray' | 'duration';
 
@@ -152,8 +153,8 @@ export function parseFlags(args: string[], specs: FlagSpec[]): ParsedArgs {
 	return { flags, set, positionals, passthrough: [], dashDash: false };
 }
 
-/** Flags every kubectl command accepts (kubectl options). */
-export const GLOBAL_FLAGS: FlagSpec[] = [
+/** The global flags the simulation reads itself; the rest of `kubectl options`' list is appended below. */
+const READ_GLOBAL_FLAGS: FlagSpec[] = [
 	{ name: 'namespace', short: 'n', kind: 'string' },
 	{ name: 'v', short: 'v', kind: 'int', default: 0 },
 	{ name: 'as', kind: 'string' },
@@ -167,3 +168,6 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
 	{ name: 'insecure-skip-tls-verify', kind: 'bool' },
 	{ name: 'help', short: 'h', kind: 'bool' },
 ];
+
+/** Flags every kubectl command accepts (kubectl options): those read above and the others, which global-options.ts says what becomes of. */
+export const GLOBAL_FLAGS: FlagSpec[] = [...READ_GLOBAL_FLAGS, ...extraGlobalFlags(READ_GLOBAL_FLAGS)];

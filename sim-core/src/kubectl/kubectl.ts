@@ -16,6 +16,8 @@ import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec, type ParsedArgs } f
 import { JSON_ACCEPT, RequestLogger, type HttpProfile } from './round-trippers.ts';
 import { BUILD_INFO } from '../api/version.ts';
 import { kustomizeDir } from './cmd/kustomize.ts';
+import { leafHelp } from './cmd/help.ts';
+import { refusedGlobalFlag } from './global-options.ts';
 
 /** What kubectl can reach, provided by the cluster wiring. */
 export interface KubectlEnvironment {
@@ -211,6 +213,10 @@ export interface KubectlCommand {
 	flags: FlagSpec[];
 	/** The subcommands' names (`rollout status`, `create deployment`), for completion. */
 	subcommands?: readonly string[];
+	/** The subcommands of a subcommand (`create secret generic`), so a bad flag's usage hint names the one that failed. */
+	nestedSubcommands?: Readonly<Record<string, readonly string[]>>;
+	/** The longer description `--help` prints instead of the summary, where kubectl has one. */
+	long?: string;
 	/** Whether the command prints its own `--help` (e.g. to list its subcommands) rather than the summary and usage. */
 	handlesHelp?: boolean;
 	run(invocation: KubectlInvocation): CommandResult;
@@ -279,10 +285,11 @@ function topLevelHelp(commands: readonly KubectlCommand[]): string {
 	// No plugins are installed on the reader's workstation: the section is there, empty, as kubectl prints it.
 	sections.push('Subcommands provided by plugins:');
 	const grouped = new Set(COMMAND_GROUPS.flatMap((g) => g.names));
-	const other = commands.filter((c) => !grouped.has(c.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
+	// `options` is left out of the list: the last line of the help points to it instead.
+	const other = commands.filter((c) => !grouped.has(c.name) && c.name !== 'options').sort((a, b) => (a.name < b.name ? -1 : 1));
 	if (other.length) sections.push(['Other Commands:', ...other.map(row)].join('\n'));
 	const head = 'kubectl controls the Kubernetes cluster manager.\n\n Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\n';
-	return `${head}${sections.join('\n\n')}\n\nUsage:\n  kubectl [flags] [options]\n\nUse "kubectl <command> --help" for more information about a given command.\n`;
+	return `${head}${sections.join('\n\n')}\n\nUsage:\n  kubectl [flags] [options]\n\nUse "kubectl <command> --help" for more information about a given command.\nUse "kubectl options" for a list of global command-line options (applies to all commands).\n`;
 }
 
 function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, commands: readonly KubectlCommand[]): CommandResult {
@@ -294,7 +301,14 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 		index += spec && spec.kind !== 'bool' && !argv[index].includes('=') && argv[index].length <= 2 + flag.length ? 2 : 1;
 	}
 	const name = argv[index];
-	if (name === undefined || name === 'help') return ok(topLevelHelp(commands));
+	if (name === undefined) return ok(topLevelHelp(commands));
+	// `kubectl help get` is cobra's help command: the named command's --help, or the top level's for an unknown one.
+	if (name === 'help') {
+		const topic = argv.slice(index + 1).filter((word) => !word.startsWith('-'));
+		const known = topic.length > 0 && commands.some((c) => c.name === topic[0] || c.aliases?.includes(topic[0]));
+		if (!known) return ok(topLevelHelp(commands));
+		return dispatch([...topic, '--help'], stdin, env, commands);
+	}
 	// cobra's hidden completion command: its words are what the reader typed, not flags to parse.
 	if (name === '__complete' || name === '__completeNoDesc') return completeWords(argv.slice(index + 1), env);
 	const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
@@ -311,13 +325,16 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 	} catch (error) {
 		if (error instanceof FlagError) {
 			// cobra finds the subcommand before parsing flags, so the usage hint names it (`kubectl rollout status`).
-			const sub = rest.find((word) => !word.startsWith('-'));
-			const path = sub !== undefined && command.subcommands?.includes(sub) ? `${command.name} ${sub}` : command.name;
+			const [sub, subsub] = rest.filter((word) => !word.startsWith('-'));
+			let path = sub !== undefined && command.subcommands?.includes(sub) ? `${command.name} ${sub}` : command.name;
+			if (subsub !== undefined && command.nestedSubcommands?.[sub]?.includes(subsub)) path += ` ${subsub}`;
 			return fail(`error: ${error.message}\nSee 'kubectl ${path} --help' for usage.`);
 		}
 		throw error;
 	}
-	if (args.flags.help === true && !command.handlesHelp) return ok(`${command.summary}\n\nUsage:\n  ${command.usage}\n`);
+	const refused = refusedGlobalFlag(args.set, args.flags, command.flags);
+	if (refused) return fail(refused);
+	if (args.flags.help === true && !command.handlesHelp) return ok(leafHelp(command));
 	// -k DIR: the kustomization's build stands for the manifests, as if given with `-f -` (FilenameOptions).
 	let notices = '';
 	if (typeof args.flags.kustomize === 'string' && args.flags.kustomize && command.flags.some((f) => f.name === 'filename')) {

@@ -19,7 +19,8 @@ import { resolveResourceType } from '../resource-args.ts';
 import { formatTable, KUBECTL_GET_TABWRITER } from '../printers/tabwriter.ts';
 import { callError, checkErr, plain, usageError } from './check-err.ts';
 import { PRINT_FLAGS, toPrinter } from './print-flags.ts';
-import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
+import { unionFlags, type Subcommand } from './subcommand.ts';
+import { runParent } from './help.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** Verbs can-i knows for resources and for non-resource URLs (cani.go resourceVerbs, nonResourceURLVerbs). */
@@ -218,10 +219,6 @@ export const authCommand: KubectlCommand = {
 	usage: 'kubectl auth [flags] [options]',
 	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(CAN_I_FLAGS, PRINT_FLAGS),
-	run(inv) {
-		const result = runSubcommand(inv, 'kubectl auth', argsAfterCommand(inv, authCommand.flags), authCommand.flags, SUBCOMMANDS);
-		if (result) return result;
-		if (inv.args.positionals.length) return checkErr(usageError('kubectl auth', `unknown command "${inv.args.positionals.join(' ')}"`));
-		return { stdout: `Inspect authorization.\n\nAvailable Commands:\n${SUBCOMMANDS.map((s) => `  ${s.name.padEnd(10)}${s.summary}`).join('\n')}\n\nUsage:\n  kubectl auth [flags] [options]\n`, stderr: '', exitCode: 0 };
-	},
+	handlesHelp: true,
+	run: (inv) => runParent(inv, { name: 'auth', long: 'Inspect authorization.', usage: 'kubectl auth [flags] [options]', flags: authCommand.flags, bare: 'help-on-stderr' }, SUBCOMMANDS),
 };

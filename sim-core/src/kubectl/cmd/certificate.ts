@@ -17,9 +17,10 @@ import { formatRfc3339 } from '../../golang/time.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
-import { callError, checkErr, plain, usageError, type KubectlError } from './check-err.ts';
+import { callError, checkErr, plain, type KubectlError } from './check-err.ts';
 import { PRINT_FLAGS, toPrinter } from './print-flags.ts';
-import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
+import { unionFlags, type Subcommand } from './subcommand.ts';
+import { runParent } from './help.ts';
 import { visit } from './visit.ts';
 
 interface Condition {
@@ -127,15 +128,7 @@ export const certificateCommand: KubectlCommand = {
 	usage: 'kubectl certificate SUBCOMMAND',
 	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(...SUBCOMMANDS.map((s) => s.flags)),
-	run(inv) {
-		const result = runSubcommand(inv, 'kubectl certificate', argsAfterCommand(inv, certificateCommand.flags), certificateCommand.flags, SUBCOMMANDS);
-		if (result) return result;
-		if (inv.args.positionals.length) return checkErr(usageError('kubectl certificate', `unknown command "${inv.args.positionals.join(' ')}"`));
-		// cobra: `Run: cmd.Help()`.
-		return {
-			stdout: `Modify certificate resources.\n\nAvailable Commands:\n${SUBCOMMANDS.map((s) => `  ${s.name.padEnd(9)}${s.summary}`).join('\n')}\n\nUsage:\n  kubectl certificate SUBCOMMAND [options]\n\nUse "kubectl certificate <command> --help" for more information about a given command.\nUse "kubectl options" for a list of global command-line flags (applies to all commands).\n`,
-			stderr: '',
-			exitCode: 0,
-		};
-	},
+	handlesHelp: true,
+	// cobra: `Run: cmd.Help()`, so a bare `kubectl certificate` prints its help on stdout and succeeds.
+	run: (inv) => runParent(inv, { name: 'certificate', long: 'Modify certificate resources.', usage: 'kubectl certificate SUBCOMMAND', flags: certificateCommand.flags, bare: 'help' }, SUBCOMMANDS),
 };

@@ -252,6 +252,43 @@ export function genericSecret(name: string, ns: string | undefined, type: string
 	return { object };
 }
 
+/** What `kubectl create secret docker-registry` is given: registry credentials, or files that hold them. */
+export interface DockerRegistryCredentials {
+	server: string;
+	username: string;
+	password: string;
+	email: string;
+}
+
+/**
+ * `kubectl create secret docker-registry NAME` (create_secret_docker.go): a
+ * `kubernetes.io/dockerconfigjson` Secret whose `.dockerconfigjson` is the
+ * JSON a `docker login` writes (`auths` by server, with `auth` the base64 of
+ * user:password), or the keys of `--from-file` when it is given.
+ */
+export function dockerRegistrySecret(name: string, ns: string | undefined, credentials: DockerRegistryCredentials, sources: DataSources): Generated {
+	const { server, username, password, email } = credentials;
+	if (sources.files.length === 0 && (!username || !password || !server)) return { error: plain('either --from-file or the combination of --docker-username, --docker-password and --docker-server is required') };
+	const data: Record<string, string> = {};
+	if (sources.files.length) {
+		const fromFiles = readFileSources(sources, (key, value) => {
+			const errs = configMapKeyErrors(key);
+			if (errs.length) return plain(`${JSON.stringify(key)} is not valid key name for a Secret ${errs.join(';')}`);
+			if (Object.hasOwn(data, key)) return plain(`cannot add key ${key}, another key by that name already exists`);
+			data[key] = base64(value);
+			return undefined;
+		});
+		if (fromFiles) return { error: fromFiles };
+	} else {
+		// DockerConfigEntry's field order, with email dropped when empty (omitempty).
+		const entry: Record<string, string> = { username, password };
+		if (email) entry.email = email;
+		entry.auth = base64(`${username}:${password}`);
+		data['.dockerconfigjson'] = base64(JSON.stringify({ auths: { [server]: entry } }));
+	}
+	return { object: { apiVersion: 'v1', kind: 'Secret', metadata: meta(name, ns), type: 'kubernetes.io/dockerconfigjson', data } };
+}
+
 /** `kubectl create secret tls NAME --cert --key` (create_secret_tls.go); the key pair is not checked cryptographically here. */
 export function tlsSecret(name: string, ns: string | undefined, cert: string, key: string): Generated {
 	return { object: { apiVersion: 'v1', kind: 'Secret', metadata: meta(name, ns), type: 'kubernetes.io/tls', data: { 'tls.crt': base64(cert), 'tls.key': base64(key) } } };

@@ -25,6 +25,7 @@ import * as gen from './create-generators.ts';
 import { ingress, ingressProblem, quota } from './create-ingress.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, VALIDATE_FLAG, dryRunStrategy, toPrinter, validationDirective } from './print-flags.ts';
 import { isFatalCall, requestUrl, typed } from './resource-info.ts';
+import { parentHelp } from './help.ts';
 import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
 import { LAST_APPLIED_ANNOTATION } from './apply.ts';
 import type { CommandResult } from '../../shell/types.ts';
@@ -221,12 +222,43 @@ const secretTlsSub: Subcommand = {
 		}),
 };
 
+const secretDockerRegistrySub: Subcommand = {
+	name: 'docker-registry',
+	summary: 'Create a secret for use with a Docker registry',
+	usage: 'kubectl create secret docker-registry NAME --docker-username=user --docker-password=password --docker-email=email [--docker-server=string] [--from-file=[key=]source] [--dry-run=server|client|none]',
+	flags: [
+		...GENERATOR_FLAGS,
+		{ name: 'docker-server', kind: 'string', default: 'https://index.docker.io/v1/' },
+		{ name: 'docker-username', kind: 'string' },
+		{ name: 'docker-password', kind: 'string' },
+		{ name: 'docker-email', kind: 'string' },
+		{ name: 'from-file', kind: 'stringArray' },
+		{ name: 'append-hash', kind: 'bool' },
+	],
+	run: (inv) =>
+		named(inv, 'kubectl create secret docker-registry', (name) =>
+			runGenerator(
+				inv,
+				{ failPrefix: 'failed to create secret ', namespaced: true },
+				() =>
+					gen.dockerRegistrySecret(
+						name,
+						enforcedNamespace(inv),
+						{ server: String(inv.args.flags['docker-server'] ?? ''), username: String(inv.args.flags['docker-username'] ?? ''), password: String(inv.args.flags['docker-password'] ?? ''), email: String(inv.args.flags['docker-email'] ?? '') },
+						{ ...dataSources(inv), literals: [], envFiles: [] },
+					),
+				() => (inv.args.flags['append-hash'] === true ? plain('--append-hash is not supported by this simulated kubectl') : undefined),
+			),
+		),
+};
+
 const secretSub: Subcommand = {
 	name: 'secret',
 	summary: 'Create a secret using a specified subcommand',
 	usage: 'kubectl create secret (docker-registry | generic | tls)',
-	flags: unionFlags(secretGenericSub.flags, secretTlsSub.flags),
-	run: (inv) => nested(inv, 'kubectl create secret', ['create', 'secret'], [secretGenericSub, secretTlsSub], secretSub.flags),
+	flags: unionFlags(secretDockerRegistrySub.flags, secretGenericSub.flags, secretTlsSub.flags),
+	handlesHelp: true,
+	run: (inv) => nested(inv, 'kubectl create secret', ['create', 'secret'], [secretDockerRegistrySub, secretGenericSub, secretTlsSub], secretSub.flags),
 };
 
 function serviceSub(name: 'clusterip' | 'nodeport' | 'loadbalancer' | 'externalname', type: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName'): Subcommand {
@@ -269,6 +301,7 @@ const serviceSubcommand: Subcommand = {
 	summary: 'Create a service using a specified subcommand',
 	usage: 'kubectl create service (clusterip | nodeport | loadbalancer | externalname)',
 	flags: unionFlags(...SERVICE_SUBS.map((s) => s.flags)),
+	handlesHelp: true,
 	run: (inv) => nested(inv, 'kubectl create service', ['create', 'service'], SERVICE_SUBS, serviceSubcommand.flags),
 };
 
@@ -637,8 +670,11 @@ function nested(inv: KubectlInvocation, commandPath: string, parents: string[], 
 	if (result) return result;
 	const unknown = inv.args.positionals;
 	if (unknown.length) return checkErr(usageError(commandPath, `unknown command "${unknown.join(' ')}"`));
-	const lines = subs.map((s) => `  ${s.name.padEnd(14)}${s.summary}`).join('\n');
-	return { stdout: '', stderr: `Available Commands:\n${lines}\n\nUsage:\n  ${commandPath} [flags] [options]\n`, exitCode: 1 };
+	const self = parents[parents.length - 1];
+	const own = GENERATORS.find((g) => g.name === self)!;
+	const help = parentHelp(commandPath, { long: `${own.summary}.`, usage: own.usage }, subs);
+	// DefaultSubCommandRun: bare, the help goes to stderr with exit 1; asked for, to stdout.
+	return inv.args.flags.help === true ? { stdout: help, stderr: '', exitCode: 0 } : { stdout: '', stderr: help, exitCode: 1 };
 }
 
 /** `kubectl create -f FILE`: each object POSTed as written; errors do not stop the others (create.go RunCreate). */
@@ -733,6 +769,7 @@ export const createCommand: KubectlCommand = {
 	summary: 'Create a resource from a file or from stdin',
 	usage: 'kubectl create -f FILENAME',
 	subcommands: GENERATORS.map((s) => s.name),
+	nestedSubcommands: { secret: ['docker-registry', 'generic', 'tls'], service: SERVICE_SUBS.map((s) => s.name) },
 	flags: unionFlags(CREATE_OWN_FLAGS, ...GENERATORS.map((g) => g.flags)),
 	handlesHelp: true,
 	run(inv) {

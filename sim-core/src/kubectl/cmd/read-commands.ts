@@ -16,9 +16,10 @@ import { explainCommand } from './explain.ts';
 import { topCommand } from './top.ts';
 import { diffCommand } from './diff.ts';
 import { pluginCommand } from './plugin.ts';
+import { optionsCommand } from './options.ts';
 import { portForwardCommand } from './port-forward.ts';
 import { proxyCommand } from './proxy.ts';
 import { completionCommand } from './completion.ts';
 import { kustomizeCommand } from './kustomize.ts';
 
-export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand, completionCommand, kustomizeCommand];
+export const READ_COMMANDS: KubectlCommand[] = [getCommand, describeCommand, apiResourcesCommand, apiVersionsCommand, versionCommand, clusterInfoCommand, eventsCommand, configCommand, explainCommand, topCommand, diffCommand, pluginCommand, portForwardCommand, proxyCommand, completionCommand, kustomizeCommand, optionsCommand];

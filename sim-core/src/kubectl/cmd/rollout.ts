@@ -41,12 +41,13 @@ import type { WatchEvent } from '../../api/request.ts';
 import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { kindQualifier } from '../names.ts';
-import { callError, checkErr, plain, usageError, wrap, type KubectlError } from './check-err.ts';
+import { callError, checkErr, plain, wrap, type KubectlError } from './check-err.ts';
 import { durationFlag } from './delete.ts';
 import { DRY_RUN_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, withDryRun, type DryRunStrategy } from './print-flags.ts';
 import { objectName, type TargetInfo } from './resource-info.ts';
 import { deepCopy } from '../../golang/json.ts';
-import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
+import { unionFlags, type Subcommand } from './subcommand.ts';
+import { runParent } from './help.ts';
 import { visit } from './visit.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import { LAST_APPLIED_ANNOTATION } from './apply.ts';
@@ -565,11 +566,18 @@ export const rolloutCommand: KubectlCommand = {
 	usage: 'kubectl rollout SUBCOMMAND',
 	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(...SUBCOMMANDS.map((s) => s.flags)),
-	run(inv) {
-		const result = runSubcommand(inv, 'kubectl rollout', argsAfterCommand(inv, rolloutCommand.flags), rolloutCommand.flags, SUBCOMMANDS);
-		if (result) return result;
-		// cobra: a parent without Run prints its help; an unknown subcommand is reported with suggestions.
-		if (inv.args.positionals.length) return checkErr(usageError('kubectl rollout', `unknown command "${inv.args.positionals.join(' ')}"`));
-		return { stdout: `Manage the deployment of one or more resources.\n\nAvailable Commands:\n${SUBCOMMANDS.map((s) => `  ${s.name.padEnd(10)}${s.summary}`).join('\n')}\n\nUsage:\n  kubectl rollout SUBCOMMAND [options]\n`, stderr: '', exitCode: 0 };
-	},
+	handlesHelp: true,
+	run: (inv) =>
+		runParent(
+			inv,
+			{
+				name: 'rollout',
+				long: 'Manage the deployment of one or more resources.\n\n Valid resource types include:\n\n  *  deployments\n  *  daemonsets\n  *  statefulsets',
+				examples: '  # Rollback to the previous deployment\n  kubectl rollout undo deployment/abc\n\n  # Check the rollout status of a daemonset\n  kubectl rollout status daemonset/foo\n\n  # Restart a deployment\n  kubectl rollout restart deployment/abc\n\n  # Restart deployments with the \'app=nginx\' label\n  kubectl rollout restart deployment --selector=app=nginx',
+				usage: 'kubectl rollout SUBCOMMAND',
+				flags: rolloutCommand.flags,
+				bare: 'help-on-stderr',
+			},
+			SUBCOMMANDS,
+		),
 };

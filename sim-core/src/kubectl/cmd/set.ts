@@ -21,13 +21,14 @@ import type { JsonObject } from '../../golang/json.ts';
 import { refOf } from '../../client/client.ts';
 import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
-import { callError, checkErr, plain, usageError, wrap, type KubectlError } from './check-err.ts';
+import { callError, checkErr, plain, wrap, type KubectlError } from './check-err.ts';
 import { resourcesAndPairs } from './label.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
 import { objectName, type TargetInfo } from './resource-info.ts';
 import { deepCopy } from '../../golang/json.ts';
 import { Quantity } from '../../api/quantity.ts';
-import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
+import { unionFlags, type Subcommand } from './subcommand.ts';
+import { runParent } from './help.ts';
 import { createThreeWayMergePatch } from './three-way-merge.ts';
 import { visit } from './visit.ts';
 import type { CommandResult } from '../../shell/types.ts';
@@ -395,10 +396,11 @@ export const setCommand: KubectlCommand = {
 	usage: 'kubectl set SUBCOMMAND',
 	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(...SUBCOMMANDS.map((s) => s.flags)),
-	run(inv) {
-		const result = runSubcommand(inv, 'kubectl set', argsAfterCommand(inv, setCommand.flags), setCommand.flags, SUBCOMMANDS);
-		if (result) return result;
-		if (inv.args.positionals.length) return checkErr(usageError('kubectl set', `unknown command "${inv.args.positionals.join(' ')}"`));
-		return { stdout: `Configure application resources.\n\nAvailable Commands:\n${SUBCOMMANDS.map((s) => `  ${s.name.padEnd(10)}${s.summary}`).join('\n')}\n\nUsage:\n  kubectl set SUBCOMMAND [options]\n`, stderr: '', exitCode: 0 };
-	},
+	handlesHelp: true,
+	run: (inv) =>
+		runParent(
+			inv,
+			{ name: 'set', long: 'Configure application resources.\n\n These commands help you make changes to existing application resources.', usage: 'kubectl set SUBCOMMAND', flags: setCommand.flags, bare: 'help-on-stderr' },
+			SUBCOMMANDS,
+		),
 };

@@ -10,6 +10,7 @@
 import type { CommandResult } from '../../shell/types.ts';
 import { FlagError, GLOBAL_FLAGS, parseFlags, type FlagSpec } from '../flags.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
+import { leafHelp } from './help.ts';
 
 /** One subcommand. */
 export interface Subcommand {
@@ -17,8 +18,12 @@ export interface Subcommand {
 	aliases?: string[];
 	/** One line for help. */
 	summary: string;
+	/** The longer description `--help` prints instead of the summary, where kubectl has one. */
+	long?: string;
 	usage: string;
 	flags: FlagSpec[];
+	/** A subcommand with subcommands of its own (`create secret`): it gets `--help` too, to pass down or answer. */
+	handlesHelp?: boolean;
 	run(inv: KubectlInvocation): CommandResult;
 }
 
@@ -75,7 +80,7 @@ export function runSubcommand(inv: KubectlInvocation, commandPath: string, args:
 	const specs = [...sub.flags, ...GLOBAL_FLAGS.filter((g) => !sub.flags.some((f) => f.name === g.name))];
 	try {
 		const parsed = parseFlags(rest, specs);
-		if (parsed.flags.help === true) return { stdout: `${sub.summary}\n\nUsage:\n  ${sub.usage}\n`, stderr: '', exitCode: 0 };
+		if (parsed.flags.help === true && !sub.handlesHelp) return { stdout: leafHelp(sub), stderr: '', exitCode: 0 };
 		return sub.run({ ...inv, args: parsed, argv: [...inv.argv] });
 	} catch (error) {
 		if (error instanceof FlagError) return { stdout: '', stderr: `error: ${error.message}\nSee '${commandPath} ${sub.name} --help' for usage.\n`, exitCode: 1 };
