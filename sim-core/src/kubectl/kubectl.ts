@@ -18,6 +18,7 @@ import { BUILD_INFO } from '../api/version.ts';
 import { kustomizeDir } from './cmd/kustomize.ts';
 import { leafHelp } from './cmd/help.ts';
 import { refusedGlobalFlag } from './global-options.ts';
+import { changeCause, RECORD_DEPRECATION, recordingClient, takeRecordFlag } from './record.ts';
 
 /** What kubectl can reach, provided by the cluster wiring. */
 export interface KubectlEnvironment {
@@ -318,10 +319,17 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 		// component-base silences cobra's own error printing (and its "Run 'kubectl --help' for usage." trailer): only CheckErr's line shows.
 		return fail(`error: unknown command "${name}" for "kubectl"${hint}`);
 	}
-	const rest = [...argv.slice(0, index), ...argv.slice(index + 1)];
+	const typed = [...argv.slice(0, index), ...argv.slice(index + 1)];
+	// --record is taken out before parsing: deprecated, registered on the writing commands only (./record.ts).
+	const recording = takeRecordFlag(command.name, typed);
+	if ('error' in recording) return fail(recording.error);
+	const rest = recording.argv;
+	// Subcommands parse the command line again: they get it without --record too.
+	const commandArgv = recording.given ? [...argv.slice(0, index + 1), ...argv.slice(index + 1).filter((word, i, all) => !/^--record(=.*)?$/.test(word) || all.slice(0, i).includes('--'))] : argv;
+	const specs = [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))];
 	let args: ParsedArgs;
 	try {
-		args = parseFlags(rest, [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))]);
+		args = parseFlags(rest, specs);
 	} catch (error) {
 		if (error instanceof FlagError) {
 			// cobra finds the subcommand before parsing flags, so the usage hint names it (`kubectl rollout status`).
@@ -335,27 +343,40 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 	const refused = refusedGlobalFlag(args.set, args.flags, command.flags);
 	if (refused) return fail(refused);
 	if (args.flags.help === true && !command.handlesHelp) return ok(leafHelp(command));
+	let cause: string | undefined;
+	if (recording.record) {
+		// The command's path reaches down to the subcommand that runs (`kubectl set image`); the rest are its arguments.
+		const path = [command.name];
+		const positionals = [...args.positionals];
+		if (positionals.length && command.subcommands?.includes(positionals[0])) path.push(positionals.shift()!);
+		if (positionals.length && command.nestedSubcommands?.[path[1]]?.includes(positionals[0])) path.push(positionals.shift()!);
+		cause = changeCause(`kubectl ${path.join(' ')}`, [...positionals, ...args.passthrough], argv, [...specs, { name: 'record', kind: 'bool' }]);
+	}
 	// -k DIR: the kustomization's build stands for the manifests, as if given with `-f -` (FilenameOptions).
-	let notices = '';
+	let notices = recording.given ? RECORD_DEPRECATION : '';
 	if (typeof args.flags.kustomize === 'string' && args.flags.kustomize && command.flags.some((f) => f.name === 'filename')) {
 		if (((args.flags.filename as string[] | undefined) ?? []).length) return fail('error: only one of -f or -k can be specified');
 		const built = kustomizeDir(env, args.flags.kustomize);
 		if ('error' in built) return { stdout: '', stderr: `${built.warnings}error: ${built.error}\n`, exitCode: 1 };
-		notices = built.warnings;
+		notices += built.warnings;
 		args = { ...args, flags: { ...args.flags, filename: ['-'], kustomize: '' } };
 		stdin = built.yaml;
 	}
 	if (notices) {
-		const result = dispatchParsed(command, args, argv, stdin, env);
+		const result = dispatchParsed(command, args, commandArgv, stdin, env, cause);
 		const chunks = result.chunks ?? [{ fd: 1 as const, text: result.stdout }, { fd: 2 as const, text: result.stderr }];
 		return { ...result, stderr: notices + result.stderr, chunks: [{ fd: 2, text: notices }, ...chunks.filter((c) => c.text)] };
 	}
-	return dispatchParsed(command, args, argv, stdin, env);
+	return dispatchParsed(command, args, commandArgv, stdin, env, cause);
 }
 
 /** Runs a command whose flags are parsed: with `-v`, through the request logger. */
-function dispatchParsed(command: KubectlCommand, args: ParsedArgs, argv: string[], stdin: string, env: KubectlEnvironment): CommandResult {
+function dispatchParsed(command: KubectlCommand, args: ParsedArgs, argv: string[], stdin: string, env: KubectlEnvironment, cause?: string): CommandResult {
 	const impersonate = args.set.has('as') ? { user: String(args.flags.as), groups: args.flags['as-group'] as string[] } : undefined;
+	if (cause !== undefined) {
+		const own = env.client;
+		env = { ...env, client: (as) => recordingClient(own(as), cause) };
+	}
 	const namespace = String(args.flags.namespace || env.defaultNamespace);
 	const verbosity = Number(args.flags.v) || 0;
 	if (verbosity <= 0) return inWriteOrder(command.run({ args, env, stdin, namespace, client: env.client(impersonate), argv, http: { accept: JSON_ACCEPT, contentType: 'application/json' } }));

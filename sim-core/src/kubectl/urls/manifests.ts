@@ -344,6 +344,30 @@ spec:
         - containerPort: 80
 `;
 
+/** The Deployments concept page's example: three nginx 1.14.2 Pods labelled app: nginx. */
+const CONTROLLERS_NGINX_DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx-deployment
+  labels:
+    app: nginx
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+        ports:
+        - containerPort: 80
+`;
+
 /**
  * The StatefulSet Basics tutorial's headless Service and StatefulSet. web.yaml
  * selects `app: nginx` (the tutorial's `-l app=nginx`) and runs nginx-slim
@@ -456,6 +480,7 @@ const WEBSITE_EXAMPLES: Record<string, string> = {
 	'service/networking/nginx-svc.yaml': NGINX_SVC,
 	'application/deployment.yaml': nginxDeployment('nginx:1.14.2'),
 	'application/deployment-update.yaml': nginxDeployment('nginx:1.16.1'),
+	'controllers/nginx-deployment.yaml': CONTROLLERS_NGINX_DEPLOYMENT,
 	'application/web/web.yaml': webStatefulSet('app', 'registry.k8s.io/nginx-slim:0.21', false),
 	'application/web/web-parallel.yaml': webStatefulSet('app.kubernetes.io/name', 'registry.k8s.io/nginx-slim:0.24', true),
 	'pods/storage/pv-volume.yaml': PV_VOLUME,
