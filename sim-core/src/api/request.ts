@@ -42,6 +42,10 @@ export interface ApiRequest {
 		/** For pods/log. */
 		container?: string;
 		tailLines?: number;
+		/** For pods/log: only lines from the last N seconds (PodLogOptions.sinceSeconds). */
+		sinceSeconds?: number;
+		/** For pods/log: only lines from this RFC 3339 time on (PodLogOptions.sinceTime). */
+		sinceTime?: string;
 		previous?: boolean;
 		/** For pods/log: prefix each line with its RFC 3339 timestamp. */
 		timestamps?: boolean;

@@ -49,7 +49,7 @@ import { onCri } from './pleg.ts';
 import { onPodAdd, onPodDelete, onPodUpdate, readManifests } from './pod-config.ts';
 import { syncPod } from './pod-sync.ts';
 import { runProbes } from './prober-manager.ts';
-import { exec, serveLog, type ServeResult } from './server.ts';
+import { exec, serveLog, type LogOptions, type ServeResult } from './server.ts';
 import { resourceMetricsText } from './resource-metrics.ts';
 import { FILE_CHECK_FREQUENCY_MS, STATIC_POD_PATH, type ManifestFile } from './static-pods.ts';
 import { DEFAULT_EVICTION_HARD, loadKubeletConfigFile } from './kubelet-config.ts';
@@ -412,7 +412,7 @@ export class Kubelet extends ProcessBase<KubeletState> {
 	 * GET /containerLogs/<ns>/<pod>/<container>: what `kubectl logs` prints.
 	 * Lines end with a newline; `timestamps` prefixes each with its RFC 3339 time.
 	 */
-	serveLog(namespace: string, pod: string, container: string | undefined, options: { tailLines?: number; previous?: boolean; timestamps?: boolean } = {}): ServeResult<string> {
+	serveLog(namespace: string, pod: string, container: string | undefined, options: LogOptions = {}): ServeResult<string> {
 		return serveLog(this.ctx, namespace, pod, container, options);
 	}
 

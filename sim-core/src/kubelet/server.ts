@@ -14,7 +14,7 @@
  */
 import type { PodStatus } from '../api/types.ts';
 import { criErrorText } from '../cri-api/cri.ts';
-import { formatRfc3339Micro } from '../golang/time.ts';
+import { formatRfc3339Micro, parseRfc3339 } from '../golang/time.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { attemptsOf } from './pod-status.ts';
 import type { PodWorker } from './pod-workers.ts';
@@ -79,11 +79,20 @@ function pickContainer(w: PodWorker, container: string | undefined): ServeResult
 	return badRequest(`a container name must be specified for pod ${w.pod.metadata.name}, choose one of: [${w.pod.spec.containers.map((c) => c.name).join(' ')}]`);
 }
 
+/** What a containerLogs request asks for (PodLogOptions as the kubelet reads it). */
+export interface LogOptions {
+	tailLines?: number;
+	previous?: boolean;
+	timestamps?: boolean;
+	sinceSeconds?: number;
+	sinceTime?: string;
+}
+
 /**
  * GET /containerLogs/<ns>/<pod>/<container>: what `kubectl logs` prints.
  * Lines end with a newline; `timestamps` prefixes each with its RFC 3339 time.
  */
-export function serveLog(ctx: KubeletContext, namespace: string, pod: string, container: string | undefined, options: { tailLines?: number; previous?: boolean; timestamps?: boolean } = {}): ServeResult<string> {
+export function serveLog(ctx: KubeletContext, namespace: string, pod: string, container: string | undefined, options: LogOptions = {}): ServeResult<string> {
 	if (!ctx.isRunning()) return { ok: false, code: 500, reason: '', message: `Get "https://${ctx.deps.nodeIp}:10250/containerLogs/${namespace}/${pod}/${container ?? ''}": dial tcp ${ctx.deps.nodeIp}:10250: connect: connection refused` };
 	const w = workerByName(ctx, namespace, pod);
 	if (!w) return notFound(`pod "${pod}" not found`);
@@ -93,7 +102,9 @@ export function serveLog(ctx: KubeletContext, namespace: string, pod: string, co
 	if (!chosen.ok) return badRequest(chosen.message);
 	const logs = ctx.runtime.readLogs(chosen.containerId, { tailLines: options.tailLines });
 	if (!logs.ok) return { ok: false, code: 500, reason: 'InternalError', message: criErrorText(logs.error) };
-	const text = logs.value.map((l) => `${options.timestamps ? `${formatRfc3339Micro(l.wallMs).replace(/Z$/, '000Z')} ` : ''}${l.text}\n`).join('');
+	// The tail is found first, then lines older than `since` are skipped (kuberuntime ReadLogs); sinceSeconds counts back from the node's clock.
+	const since = options.sinceTime !== undefined ? parseRfc3339(options.sinceTime) : options.sinceSeconds !== undefined ? ctx.wallMs() - options.sinceSeconds * 1000 : undefined;
+	const text = logs.value.filter((l) => since === undefined || Number.isNaN(since) || l.wallMs >= since).map((l) => `${options.timestamps ? `${formatRfc3339Micro(l.wallMs).replace(/Z$/, '000Z')} ` : ''}${l.text}\n`).join('');
 	return { ok: true, value: text };
 }
 

@@ -87,7 +87,7 @@ describe('kubectl logs', () => {
 		w.nodeProxy.handler = (_n, request) => (request.subresource === 'log' ? { code: 200, body: text } : undefined);
 		w.at(1500, () => (text += 'later\n'));
 		const start = w.harness.kernel.nowMs;
-		expect(w.kubectl('logs web-1 -f').stdout).toBe('start\nlater\n');
+		expect(w.kubectl('logs web-1 -f')).toEqual({ stdout: 'start\nlater\n', stderr: '[sim-core/shell] still following after 30 s of virtual time: interrupted, as Ctrl-C would\n', exitCode: 130 });
 		expect(w.harness.kernel.nowMs - start).toBe(30_000);
 	});
 });

@@ -13,6 +13,8 @@
  * staging/src/k8s.io/kubectl/pkg/polymorphichelpers/logsforobject.go.
  */
 import { compareGoStrings } from '../../golang/json.ts';
+import { parseGoDurationMs } from '../../golang/duration.ts';
+import { parseRfc3339 } from '../../golang/time.ts';
 import type { Pod } from '../../api/types.ts';
 import { R, refOf } from '../../client/client.ts';
 import type { ApiRequest } from '../../api/request.ts';
@@ -22,6 +24,7 @@ import { callError, checkErr, plain, usageError, type KubectlError } from './che
 import { allContainerNames, byLogging, DEFAULT_CONTAINER_ANNOTATION, hasContainer, podForObject } from './pod-for-object.ts';
 import { isFatalCall } from './resource-info.ts';
 import type { CommandResult } from '../../shell/types.ts';
+import { INTERNAL } from '../../shell/session.ts';
 
 /** How long `kubectl logs -f` follows in virtual time before returning: 30 seconds. */
 const LOGS_FOLLOW_CAP_MS = 30_000;
@@ -89,6 +92,14 @@ function run(inv: KubectlInvocation): CommandResult {
 	if (args.set.has('container') && positionals.length === 2) return checkErr(plain('only one of -c or an inline [CONTAINER] arg is allowed'));
 	if (Number(flags['limit-bytes'] ?? 0) < 0) return checkErr(plain('--limit-bytes must be greater than 0'));
 	if (tail < -1) return checkErr(plain('--tail must be greater than or equal to -1'));
+	const sinceTime = String(flags['since-time'] ?? '');
+	const sinceMs = parseGoDurationMs(String(flags.since ?? '0s'));
+	if (sinceTime && sinceMs !== 0) return checkErr(plain('at most one of `sinceTime` or `sinceSeconds` may be specified'));
+	// util.ParseRFC3339 (RFC3339Nano, then RFC3339); Go's error names the layout it failed on.
+	if (sinceTime && Number.isNaN(parseRfc3339(sinceTime))) return checkErr(plain(`parsing time ${JSON.stringify(sinceTime)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(sinceTime)} as "2006"`));
+	// ToLogOptions rounds --since to the nearest second; PodLogOptions validation wants at least one.
+	const sinceSeconds = Math.round(sinceMs / 1000);
+	if (sinceMs !== 0 && sinceSeconds < 1) return checkErr(plain(`sinceSeconds: Invalid value: ${sinceSeconds}: must be greater than 0`));
 
 	// The object: a pod by name, TYPE/NAME, or the pods of a selector.
 	let pods: Pod[] = [];
@@ -128,6 +139,8 @@ function run(inv: KubectlInvocation): CommandResult {
 	const query: NonNullable<ApiRequest['query']> = {};
 	if (flags.previous === true) query.previous = true;
 	if (flags.timestamps === true) query.timestamps = true;
+	if (sinceTime) query.sinceTime = sinceTime;
+	if (sinceMs !== 0) query.sinceSeconds = sinceSeconds;
 	if (selector && tail === -1 && !args.set.has('tail')) query.tailLines = SELECTOR_TAIL;
 	else if (tail !== -1) query.tailLines = tail;
 	const prefix = flags.prefix === true || flags['all-pods'] === true;
@@ -150,13 +163,15 @@ function run(inv: KubectlInvocation): CommandResult {
 			}
 			return checkErr(got.error, stdout, stderr);
 		}
-		seen.set(`${s.pod.metadata.name}/${s.container}`, got.text);
 		stdout += render(s, got.text);
+		// A follow goes on from the end of the whole log: the tail and --since only shape what is printed first.
+		const whole = flags.follow === true && (query.tailLines !== undefined || query.sinceSeconds !== undefined || query.sinceTime !== undefined) ? fetchLog(inv, s.pod, { container: s.container, ...(query.timestamps ? { timestamps: true } : {}), ...(query.previous ? { previous: true } : {}) }) : got;
+		seen.set(`${s.pod.metadata.name}/${s.container}`, 'error' in whole ? got.text : whole.text);
 	}
 	if (flags.follow === true) {
 		// Follow: keep fetching as time passes; print what was appended.
 		let next = inv.env.nowMs() + FOLLOW_POLL_MS;
-		inv.env.waitFor(() => {
+		const ended = inv.env.waitFor(() => {
 			if (inv.env.nowMs() < next) return false;
 			next = inv.env.nowMs() + FOLLOW_POLL_MS;
 			let running = false;
@@ -172,6 +187,8 @@ function run(inv: KubectlInvocation): CommandResult {
 			}
 			return !running;
 		}, LOGS_FOLLOW_CAP_MS);
+		// A real follow lasts until Ctrl-C, which kills kubectl with status 130: the simulation presses it and says so.
+		if (!ended) return { stdout, stderr: `${stderr}${INTERNAL} still following after ${LOGS_FOLLOW_CAP_MS / 1000} s of virtual time: interrupted, as Ctrl-C would\n`, exitCode: 130 };
 	}
 	return { stdout, stderr, exitCode: 0 };
 }
