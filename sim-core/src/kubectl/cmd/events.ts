@@ -25,6 +25,7 @@ import { translateTimestampSince } from '../printers/table-columns.ts';
 import { apiErrorMessage, errorText, resolveResourceType, warningText } from '../resource-args.ts';
 import { parseOutput, printGeneric, type OutputSpec } from './output.ts';
 import { WATCH_MAX_MS, WATCH_QUIET_MS } from './get-watch.ts';
+import { compareGoStrings } from '../../golang/json.ts';
 
 /** events.go eventTime: the series' last observation, else lastTimestamp, else eventTime (epoch ms; Go's zero time when none). */
 function eventTime(e: CoreEvent): number {
@@ -137,9 +138,16 @@ function watchEvents(invocation: KubectlInvocation, namespace: string | undefine
 			if (printed.ok) stdout += printed.text;
 		}
 	};
+	// A watch with no resourceVersion starts with every existing event as ADDED, in the watch cache's key order
+	// (namespace/name); the simulated watch starts where this list ends.
+	const listed = invocation.client.list<CoreEvent>(R.events, namespace, query);
+	if (!listed.ok) return { stdout: '', stderr: errorText([apiErrorMessage(listed, env.serverUrl)]), exitCode: 1 };
+	const existing = [...(listed.object.items ?? [])].sort((a, b) => compareGoStrings(`${a.metadata.namespace}/${a.metadata.name}`, `${b.metadata.namespace}/${b.metadata.name}`));
+	for (const item of existing) onEvent({ type: 'ADDED', object: item });
+	lastChangeMs = env.nowMs();
 	const timeout = typeof args.flags['request-timeout'] === 'string' && args.flags['request-timeout'] !== '0' ? safeDuration(args.flags['request-timeout']) : undefined;
-	env.watch(R.events, { namespace, query }, onEvent, () => env.nowMs() - lastChangeMs >= WATCH_QUIET_MS, timeout ?? WATCH_MAX_MS);
-	return { stdout, stderr: '', exitCode: 0 };
+	env.watch(R.events, { namespace, query: { ...query, resourceVersion: listed.object.metadata?.resourceVersion } }, onEvent, () => env.nowMs() - lastChangeMs >= WATCH_QUIET_MS, timeout ?? WATCH_MAX_MS);
+	return { stdout, stderr: warningText(listed.warnings ?? []), exitCode: 0 };
 }
 
 /** `--request-timeout` in ms: a bare number is seconds. */

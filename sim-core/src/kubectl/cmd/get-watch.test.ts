@@ -106,6 +106,32 @@ describe('kubectl get -w', () => {
 });
 
 describe('kubectl events -w', () => {
+	it('starts with the events that exist, as a watch without a resourceVersion does, then the new ones', () => {
+		const f = kubectlFixture();
+		const pod = f.create(podObject('web-1'));
+		const event = (name: string, reason: string, message: string) => ({
+			apiVersion: 'v1',
+			kind: 'Event',
+			metadata: { name, namespace: 'default' },
+			involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'web-1', uid: pod.metadata.uid },
+			reason,
+			message,
+			type: 'Normal',
+			source: { component: 'kubelet' },
+			firstTimestamp: '2026-11-30T08:00:00Z',
+			lastTimestamp: '2026-11-30T08:00:00Z',
+			count: 1,
+		});
+		f.create(event('web-1.0001', 'Pulled', 'Container image "nginx" already present on machine'));
+		const script = new Script(f.harness.kernel, [[2000, () => f.create(event('web-1.0002', 'Started', 'Started container web'))]]);
+		f.harness.kernel.register(script);
+		f.harness.kernel.start(script.id);
+		const out = f.kubectl('events -w').stdout;
+		expect(out.indexOf('Pulled')).toBeGreaterThan(out.indexOf('LAST SEEN'));
+		expect(out.indexOf('Started')).toBeGreaterThan(out.indexOf('Pulled'));
+		expect(out.match(/Pulled/g)).toHaveLength(1);
+	});
+
 	it('prints the header, then each new event, until the cluster is quiet', () => {
 		const f = kubectlFixture();
 		const pod = f.create(podObject('web-1'));
