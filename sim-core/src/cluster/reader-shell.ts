@@ -503,8 +503,8 @@ export class ReaderShell {
 			const contextName = globalFlag(ctx.argv, 'context') || config['current-context'];
 			const context = config.contexts?.find((c) => c.name === contextName);
 			if (contextName && globalFlag(ctx.argv, 'context') && !context) return { path, clientError: `Error in configuration: context was not found for specified context: ${contextName}` };
-			// `create rolebinding --user` and `config set-context --user` are those commands' own flags, not the override.
-			const ownUserFlag = ctx.argv.includes('config') || ctx.argv.some((a) => a === 'rolebinding' || a === 'clusterrolebinding');
+			// `create rolebinding --user`, `set subject --user` and `config set-context --user` are those commands' own flags, not the override.
+			const ownUserFlag = ctx.argv.includes('config') || ctx.argv.some((a) => a === 'rolebinding' || a === 'clusterrolebinding') || (ctx.argv.includes('set') && ctx.argv.includes('subject'));
 			const user = config.users?.find((u) => u.name === ((!ownUserFlag && globalFlag(ctx.argv, 'user')) || context?.context.user));
 			const certificateData = user?.user['client-certificate-data'];
 			const certificateFile = user?.user['client-certificate'];

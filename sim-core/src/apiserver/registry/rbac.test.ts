@@ -20,14 +20,14 @@ const binding = (fields: Record<string, unknown>, kind = 'RoleBinding'): KubeObj
 });
 
 describe('RBAC defaults', () => {
-	it('fills roleRef.apiGroup and the apiGroup of User and Group subjects, and "" for service accounts', () => {
+	it('fills roleRef.apiGroup and the apiGroup of User and Group subjects; a service account\'s, "", is omitted', () => {
 		const { obj, errors } = create(roleBindingStrategy, binding({ subjects: [{ kind: 'User', name: 'jane' }, { kind: 'Group', name: 'devs' }, { kind: 'ServiceAccount', name: 'ci', namespace: 'default' }] }));
 		expect(errors).toEqual([]);
 		expect(obj.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' });
 		expect(obj.subjects).toEqual([
 			{ kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' },
 			{ kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' },
-			{ kind: 'ServiceAccount', name: 'ci', namespace: 'default', apiGroup: '' },
+			{ kind: 'ServiceAccount', name: 'ci', namespace: 'default' },
 		]);
 	});
 });

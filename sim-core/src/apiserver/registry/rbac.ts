@@ -94,7 +94,8 @@ function defaultBinding(obj: KubeObject): void {
 	for (const s of asArray<Json>(obj.subjects)) {
 		if (!s || s.apiGroup) continue;
 		if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = RBAC_GROUP;
-		if (s.kind === 'ServiceAccount') s.apiGroup = '';
+		// A service account's group is the core one, "": Subject.APIGroup is omitempty, so it is not stored.
+		if (s.kind === 'ServiceAccount') delete s.apiGroup;
 	}
 }
 

@@ -513,7 +513,7 @@ function intOrString(text: string): number | string {
  * metav1.ParseToLabelSelector: `=`/`==` requirements become matchLabels, the
  * others matchExpressions (In, NotIn, Exists, DoesNotExist).
  */
-function parseToLabelSelector(text: string): { selector: Record<string, unknown> } | { error: KubectlError } {
+export function parseToLabelSelector(text: string): { selector: Record<string, unknown> } | { error: KubectlError } {
 	let parsed;
 	try {
 		parsed = parseLabelSelector(text);

@@ -15,7 +15,7 @@ const kubectl = (line: string) => cluster.exec(`kubectl ${line}`);
 /** Each parent with its subcommands, as `kubectl PARENT --help` lists them. */
 const NESTED: Record<string, string[]> = {
 	rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
-	set: ['env', 'image', 'resources'],
+	set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
 	auth: ['can-i', 'whoami'],
 	certificate: ['approve', 'deny'],
 	top: ['node', 'pod'],

@@ -5,11 +5,17 @@
  * [--limits=...] [-c CONTAINER]`: change the pod template (or a pod's spec)
  * and send the difference as a strategic merge patch, printing
  * `deployment.apps/nginx image updated` / `env updated` / `resource
- * requirements updated`; an unchanged object prints nothing.
+ * requirements updated`; an unchanged object prints nothing. `kubectl set
+ * serviceaccount|sa (TYPE NAME) ACCOUNT` sets the template's account, `set
+ * selector svc NAME EXPR` a Service's selector, `set subject BINDING
+ * --user|--group|--serviceaccount` adds subjects to a role binding.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/set/set_env.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/set/set_resources.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/set_serviceaccount.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/set_selector.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/set/set_subject.go,
  * staging/src/k8s.io/kubectl/pkg/generate/versioned/generator.go
  * (HandleResourceRequirementsV1, populateResourceListV1),
  * staging/src/k8s.io/kubectl/pkg/cmd/set/helper.go (CalculatePatches),
@@ -23,6 +29,7 @@ import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { callError, checkErr, plain, wrap, type KubectlError } from './check-err.ts';
 import { resourcesAndPairs } from './label.ts';
+import { parseToLabelSelector } from './create-generators.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
 import { objectName, type TargetInfo } from './resource-info.ts';
 import { deepCopy } from '../../golang/json.ts';
@@ -56,24 +63,23 @@ export function podSpecOf(obj: KubeObject): PodSpec | undefined {
 /** A mutation of one object's pod spec; errors collected by the caller. */
 type Mutate = (spec: PodSpec, obj: KubeObject, errors: KubectlError[], out: { stdout: string; stderr: string }) => KubectlError | undefined;
 
+/** A mutation of a whole object (set selector, set subject): an error message says why this object cannot take it. */
+type MutateObject = (obj: KubeObject, errors: KubectlError[], out: { stdout: string; stderr: string }) => KubectlError | undefined;
+
 /**
- * CalculatePatches then the patch loop of set image / set env: mutate a
+ * CalculatePatches then the patch loop of the set subcommands: mutate a
  * copy, diff it against the original (the two-way strategic merge patch),
  * skip unchanged objects, patch (or print, for --dry-run=client) the rest.
+ * `what` names the change in a failed patch's message.
  */
-function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mutate, operation: string, dry: DryRunStrategy, fieldManager: string, errors: KubectlError[], listOnly = false): { stdout: string; stderr: string; fatal?: KubectlError } {
+function patchObjects(inv: KubectlInvocation, targets: TargetInfo[], mutate: MutateObject, operation: string, what: string, dry: DryRunStrategy, fieldManager: string, errors: KubectlError[], listOnly = false): { stdout: string; stderr: string; fatal?: KubectlError } {
 	const printer = toPrinter(inv.args, dry);
 	const out = { stdout: '', stderr: '' };
 	if ('error' in printer) return { ...out, fatal: printer.error };
 	for (const target of targets) {
 		const before = target.object as KubeObject;
 		const after = deepCopy(before);
-		const spec = podSpecOf(after);
-		if (!spec) {
-			errors.push(plain(`error: ${objectName(target)} the object is not a pod or does not have a pod template: *v1.${before.kind}\n`));
-			continue;
-		}
-		const failed = mutate(spec, after, errors, out);
+		const failed = mutate(after, errors, out);
 		if (failed) {
 			errors.push(plain(`error: ${objectName(target)} ${failed.kind === 'plain' ? failed.message : ''}\n`));
 			continue;
@@ -90,13 +96,33 @@ function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mu
 		const result = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, 'application/strategic-merge-patch+json', undefined, query);
 		if (!result.ok) {
 			if (result.transport) return { ...out, fatal: callError(result, inv.env.serverUrl) };
-			const what = operation === 'image updated' ? 'image' : operation === 'env updated' ? 'env' : 'resources';
-			errors.push(wrap(`failed to patch ${what} update to pod template: `, callError(result, inv.env.serverUrl)));
+			errors.push(wrap(what, callError(result, inv.env.serverUrl)));
 			continue;
 		}
 		out.stdout += printer.printer({ ...result.object, apiVersion: before.apiVersion, kind: before.kind }, operation);
 	}
 	return out;
+}
+
+/** patchObjects for a change to the pod template (or a Pod's spec); an object without one is said to be so. */
+function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mutate, operation: string, dry: DryRunStrategy, fieldManager: string, errors: KubectlError[], listOnly = false): { stdout: string; stderr: string; fatal?: KubectlError } {
+	const noun = operation === 'image updated' ? 'image' : operation === 'env updated' ? 'env' : operation === 'serviceaccount updated' ? 'serviceaccount' : 'resources';
+	const what = noun === 'serviceaccount' ? 'failed to patch ServiceAccountName ' : `failed to patch ${noun} update to pod template: `;
+	return patchObjects(
+		inv,
+		targets,
+		(obj, errs, out) => {
+			const spec = podSpecOf(obj);
+			if (!spec) return plain(`the object is not a pod or does not have a pod template: *v1.${obj.kind}`);
+			return mutate(spec, obj, errs, out);
+		},
+		operation,
+		what,
+		dry,
+		fieldManager,
+		errors,
+		listOnly,
+	);
 }
 
 /** visit the targets; a usage message, a fatal error or the visit's errors end the command (after the dry-run warning). */
@@ -389,6 +415,147 @@ SUBCOMMANDS.push({
 	],
 	run: resourcesRun,
 });
+
+/** set_serviceaccount.go: the last argument is the account, the ones before it the resources. */
+function serviceAccountRun(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	if (args.positionals.length === 0) return checkErr(plain('serviceaccount is required'));
+	const account = args.positionals[args.positionals.length - 1];
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
+	const visited = visitTargets({ ...inv, args: { ...args, positionals: args.positionals.slice(0, -1) } }, args.flags.all === true, dry.stderr);
+	if ('result' in visited) return visited.result;
+	const errors: KubectlError[] = [];
+	const result = patchPodSpecs(
+		inv,
+		visited.targets,
+		(spec) => {
+			spec.serviceAccountName = account;
+			return undefined;
+		},
+		'serviceaccount updated',
+		dry.strategy,
+		String(args.flags['field-manager'] || 'kubectl-set'),
+		errors,
+	);
+	return patchedResult(result, errors, dry.stderr);
+}
+
+/** set_selector.go: the last argument is the selector; only a Service's (a plain map) can be set. */
+function selectorRun(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	const positionals = args.positionals;
+	const parsed = positionals.length ? parseToLabelSelector(positionals[positionals.length - 1]) : undefined;
+	if (parsed && 'error' in parsed) return checkErr(parsed.error);
+	if (!parsed) return checkErr(plain('one selector is required'));
+	const selector = parsed.selector as { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
+	const visited = visitTargets({ ...inv, args: { ...args, positionals: positionals.slice(0, -1) } }, args.flags.all === true, dry.stderr);
+	if ('result' in visited) return visited.result;
+	const errors: KubectlError[] = [];
+	const result = patchObjects(
+		inv,
+		visited.targets,
+		(obj) => {
+			if (obj.kind !== 'Service') return plain('setting a selector is only supported for Services');
+			// Go prints the expressions as %v of []LabelSelectorRequirement.
+			if (selector.matchExpressions?.length) return plain(`match expression [${selector.matchExpressions.map((e) => `{${e.key} ${e.operator} [${(e.values ?? []).join(' ')}]}`).join(' ')}] not supported on this object`);
+			(obj.spec as { selector?: Record<string, string> }).selector = { ...selector.matchLabels };
+			return undefined;
+		},
+		'selector updated',
+		'',
+		dry.strategy,
+		String(args.flags['field-manager'] || 'kubectl-set'),
+		errors,
+	);
+	return patchedResult(result, errors, dry.stderr);
+}
+
+interface Subject {
+	kind: string;
+	apiGroup?: string;
+	name: string;
+	namespace?: string;
+}
+
+/** set_subject.go: users, groups and service accounts added to a binding's subjects, each once. */
+function subjectRun(inv: KubectlInvocation): CommandResult {
+	const { args } = inv;
+	const users = (args.flags.user as string[] | undefined) ?? [];
+	const groups = (args.flags.group as string[] | undefined) ?? [];
+	const accounts = (args.flags.serviceaccount as string[] | undefined) ?? [];
+	const dry = dryRunStrategy(args, inv.env.wallMs());
+	if ('error' in dry) return checkErr(dry.error);
+	if (args.flags.all === true && args.flags.selector) return checkErr(plain('cannot set --all and --selector at the same time'), '', dry.stderr);
+	if (users.length === 0 && groups.length === 0 && accounts.length === 0) return checkErr(plain('you must specify at least one value of user, group or serviceaccount'), '', dry.stderr);
+	for (const account of accounts) {
+		const tokens = account.split(':');
+		if (tokens.length !== 2 || tokens[1] === '') return checkErr(plain('serviceaccount must be <namespace>:<name>'), '', dry.stderr);
+	}
+	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
+	const visited = visitTargets(inv, args.flags.all === true, dry.stderr);
+	if ('result' in visited) return visited.result;
+	for (const account of accounts) {
+		if (account.startsWith(':') && visited.targets.some((t) => (t.object as KubeObject).kind === 'ClusterRoleBinding')) return checkErr(plain('serviceaccount must be <namespace>:<name>, namespace must be specified'), '', dry.stderr);
+	}
+	const wanted: Subject[] = [
+		...users.map((name) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name })),
+		...groups.map((name) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name })),
+		...accounts.map((account) => {
+			const [namespace, name] = account.split(':');
+			return { kind: 'ServiceAccount', name, namespace: namespace || inv.namespace };
+		}),
+	];
+	const same = (a: Subject, b: Subject) => a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '') && (a.apiGroup ?? '') === (b.apiGroup ?? '');
+	const errors: KubectlError[] = [];
+	const result = patchObjects(
+		inv,
+		visited.targets,
+		(obj) => {
+			if (obj.kind !== 'RoleBinding' && obj.kind !== 'ClusterRoleBinding') return plain('setting subjects is only supported for RoleBinding/ClusterRoleBinding');
+			const binding = obj as KubeObject & { subjects?: Subject[] };
+			const subjects = [...(binding.subjects ?? [])];
+			for (const subject of wanted) if (!subjects.some((s) => same(s, subject))) subjects.push(subject);
+			binding.subjects = subjects;
+			return undefined;
+		},
+		'subjects updated',
+		'',
+		dry.strategy,
+		String(args.flags['field-manager'] || 'kubectl-set'),
+		errors,
+	);
+	return patchedResult(result, errors, dry.stderr);
+}
+
+SUBCOMMANDS.push(
+	{
+		name: 'serviceaccount',
+		aliases: ['sa'],
+		summary: 'Update the service account of a resource',
+		usage: 'kubectl set serviceaccount (-f FILENAME | TYPE NAME) SERVICE_ACCOUNT',
+		flags: [...RESOURCE_FLAGS, FIELD_MANAGER_FLAG('kubectl-set')],
+		run: serviceAccountRun,
+	},
+	{
+		name: 'selector',
+		summary: 'Set the selector on a resource',
+		usage: 'kubectl set selector (-f FILENAME | TYPE NAME) EXPRESSIONS [--resource-version=version]',
+		flags: [...RESOURCE_FLAGS, FIELD_MANAGER_FLAG('kubectl-set'), { name: 'resource-version', kind: 'string' }],
+		run: selectorRun,
+	},
+	{
+		name: 'subject',
+		summary: 'Update the user, group, or service account in a role binding or cluster role binding',
+		usage: 'kubectl set subject (-f FILENAME | TYPE NAME) [--user=username] [--group=groupname] [--serviceaccount=namespace:serviceaccountname] [--dry-run=server|client|none]',
+		flags: [...RESOURCE_FLAGS, FIELD_MANAGER_FLAG('kubectl-set'), { name: 'user', kind: 'stringArray' }, { name: 'group', kind: 'stringArray' }, { name: 'serviceaccount', kind: 'stringArray' }],
+		run: subjectRun,
+	},
+);
 
 export const setCommand: KubectlCommand = {
 	name: 'set',
