@@ -13,6 +13,9 @@
  * (applyOneObject), staging/src/k8s.io/kubectl/pkg/cmd/apply/patcher.go,
  * staging/src/k8s.io/kubectl/pkg/util/apply.go.
  */
+import { LAST_APPLIED_SUBCOMMANDS } from './apply-last-applied.ts';
+import { parentHelp } from './help.ts';
+import { argsAfterCommand, runSubcommand } from './subcommand.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { compactJson, isJsonObject, type JsonObject, type JsonValue } from '../../golang/json.ts';
 import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../../api/schema/index.ts';
@@ -234,6 +237,9 @@ export function collectTargets(inv: KubectlInvocation, validate: boolean): { tar
 
 function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	const { args } = inv;
+	const sub = runSubcommand(inv, 'kubectl apply', argsAfterCommand(inv, applyCommand.flags), applyCommand.flags, LAST_APPLIED_SUBCOMMANDS);
+	if (sub) return sub;
+	if (args.flags.help === true) return { stdout: parentHelp('kubectl apply', { long: `${applyCommand.summary}.`, usage: applyCommand.usage }, LAST_APPLIED_SUBCOMMANDS), stderr: '', exitCode: 0 };
 	if (args.positionals.length) return checkErr(usageError('kubectl apply', `Unexpected args: [${args.positionals.join(' ')}]`));
 	const serverSide = args.flags['server-side'] === true;
 	const dry = dryRunStrategy(args, inv.env.wallMs());
@@ -284,6 +290,8 @@ export const applyCommand: KubectlCommand = {
 	name: 'apply',
 	summary: 'Apply a configuration to a resource by file name or stdin',
 	usage: 'kubectl apply (-f FILENAME | -k DIRECTORY)',
+	subcommands: LAST_APPLIED_SUBCOMMANDS.map((s) => s.name),
+	handlesHelp: true,
 	flags: [
 		{ name: 'filename', short: 'f', kind: 'stringArray' },
 		{ name: 'recursive', short: 'R', kind: 'bool' },
@@ -306,6 +314,8 @@ export const applyCommand: KubectlCommand = {
 		{ name: 'wait', kind: 'bool' },
 		{ name: 'cascade', kind: 'string', default: 'background', noOptDefault: 'background' },
 		{ name: 'subresource', kind: 'string' },
+		{ name: 'create-annotation', kind: 'bool' },
+		{ name: 'windows-line-endings', kind: 'bool' },
 	],
 	run,
 };

@@ -20,6 +20,7 @@ const NESTED: Record<string, string[]> = {
 	certificate: ['approve', 'deny'],
 	top: ['node', 'pod'],
 	'create secret': ['docker-registry', 'generic', 'tls'],
+	apply: ['edit-last-applied', 'set-last-applied', 'view-last-applied'],
 	'create service': ['clusterip', 'externalname', 'loadbalancer', 'nodeport'],
 };
 
