@@ -36,7 +36,8 @@ export function notFound<T>(message: string): ServeResult<T> {
  * kubectl shows (`container "x" in pod "y" is waiting to start: ContainerCreating`).
  */
 export function logContainerId(podName: string, status: PodStatus, containerName: string, previous: boolean): { ok: true; containerId: string } | { ok: false; message: string } {
-	const all = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? [])];
+	// validateContainerLogStatus: the app, init and ephemeral (kubectl debug) containers all have logs.
+	const all = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? []), ...(status.ephemeralContainerStatuses ?? [])];
 	const s = all.find((c) => c.name === containerName);
 	if (!s) return { ok: false, message: `container "${containerName}" in pod "${podName}" is not available` };
 	const strip = (id: string | undefined) => (id ?? '').replace(/^containerd:\/\//, '');

@@ -78,6 +78,16 @@ describe('kubectl debug', () => {
 		expect(cluster.exec('kubectl debug myapp --image=busybox:1.28 --target=nosuch -q').stderr).toMatch(/spec\.ephemeralContainers\[1\]\.targetContainerName: Not found: "nosuch"\n$/);
 	});
 
+	it('shows what a debug command printed: attached with -it, and through kubectl logs -c afterwards', () => {
+		const attached = cluster.exec('kubectl debug myapp -it --image=busybox:1.28 -c once -- echo hi');
+		expect(attached.exitCode).toBe(0);
+		expect(attached.stdout).toMatch(/^hi$/m);
+		cluster.exec('kubectl debug myapp --image=busybox:1.28 -c later -- echo later');
+		cluster.settle({ maxMs: 30_000 });
+		// The kubelet serves an ephemeral container's log as any other container's.
+		expect(cluster.exec('kubectl logs myapp -c later')).toMatchObject({ stdout: 'later\n', exitCode: 0 });
+	});
+
 	it('debugs a node: host namespaces, the node’s / at /host, and chroot /host onto the node itself', () => {
 		const r = cluster.exec('kubectl debug node/node-1 -it --image=ubuntu');
 		const podName = /Creating debugging pod (node-debugger-node-1-[bcdfghjklmnpqrstvwxz2456789]{5}) with container debugger on node node-1\.\n/.exec(r.stdout)?.[1] ?? '';
