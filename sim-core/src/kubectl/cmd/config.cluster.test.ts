@@ -57,3 +57,35 @@ describe('kubectl config writes the kubeconfig', () => {
 		expect(out('kubectl config set-credentials x --client-certificate=missing.crt --embed-certs=true')).toBe('error: error reading client-certificate data from missing.crt: open missing.crt: no such file or directory\n');
 	});
 });
+
+describe('kubectl config set and unset', () => {
+	const c = createCluster({ seed: 5 });
+	const out = (line: string) => c.exec(line).output;
+
+	it('writes any property by its dotted path, and a context made that way works', () => {
+		expect(out('kubectl config set clusters.lab.server https://10.0.0.1:6443')).toBe('Property "clusters.lab.server" set.\n');
+		expect(out('kubectl config set clusters.lab.insecure-skip-tls-verify true')).toBe('Property "clusters.lab.insecure-skip-tls-verify" set.\n');
+		expect(out('kubectl config set contexts.lab.cluster lab')).toBe('Property "contexts.lab.cluster" set.\n');
+		expect(out('kubectl config set contexts.lab.user kubernetes-admin')).toBe('Property "contexts.lab.user" set.\n');
+		expect(out('kubectl config set contexts.lab.namespace kube-system')).toBe('Property "contexts.lab.namespace" set.\n');
+		expect(out('kubectl config view')).toContain('- cluster:\n    insecure-skip-tls-verify: true\n    server: https://10.0.0.1:6443\n  name: lab\n');
+		expect(out('kubectl config get-contexts lab')).toMatch(/^\s+lab\s+lab\s+kubernetes-admin\s+kube-system\s*$/m);
+		// The existing context, narrowed to a namespace the reader names: kubectl then lists there.
+		expect(out('kubectl config set contexts.kubernetes-admin@kubernetes.namespace kube-system')).toBe('Property "contexts.kubernetes-admin@kubernetes.namespace" set.\n');
+		expect(out('kubectl get deploy coredns -o name')).toBe('deployment.apps/coredns\n');
+		expect(out('kubectl config unset contexts.kubernetes-admin@kubernetes.namespace')).toBe('Property "contexts.kubernetes-admin@kubernetes.namespace" unset.\n');
+		expect(c.exec('kubectl get deploy coredns').exitCode).toBe(1);
+	});
+
+	it('takes -data fields as base64 unless --set-raw-bytes, removes whole entries, and says what it refuses', () => {
+		expect(out('kubectl config set users.bot.client-key-data bm90IGEga2V5')).toBe('Property "users.bot.client-key-data" set.\n');
+		expect(out('kubectl config set users.bot.client-certificate-data "not a cert" --set-raw-bytes')).toBe('Property "users.bot.client-certificate-data" set.\n');
+		expect(c.exec('kubectl config view --raw -o jsonpath="{.users[?(@.name==\'bot\')].user.client-certificate-data}"').stdout).toBe(btoa('not a cert'));
+		expect(out('kubectl config set users.bot.client-key-data not-base64!')).toBe('error: illegal base64 data at input byte 3\n');
+		expect(out('kubectl config unset users.bot')).toBe('Property "users.bot" unset.\n');
+		expect(out('kubectl config get-users')).not.toContain('bot');
+		expect(out('kubectl config set clusters.lab.server')).toBe("error: Unexpected args: [clusters.lab.server]\nSee 'kubectl config set -h' for help and examples\n");
+		expect(out('kubectl config unset clusters.nowhere.server')).toBe('error: current map key `nowhere` is invalid\n');
+		expect(out('kubectl config set clusters.lab.insecure-skip-tls-verify maybe')).toBe('error: strconv.ParseBool: parsing "maybe": invalid syntax\n');
+	});
+});

@@ -9,7 +9,8 @@
  * set-cluster, set-credentials (with `--embed-certs` the files' contents go
  * into the kubeconfig, otherwise their absolute paths), set-context
  * (`--current` or a name; its namespace becomes kubectl's default),
- * use-context, rename-context and delete-context|cluster|user. Where no
+ * use-context, rename-context, delete-context|cluster|user, and set / unset
+ * of any property by its dotted path. Where no
  * kubeconfig file can be read (unit fixtures), the admin kubeconfig is
  * shown and writes are refused.
  *
@@ -26,6 +27,9 @@
  * staging/src/k8s.io/kubectl/pkg/cmd/config/delete_context.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/delete_cluster.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/config/delete_user.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/set.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/unset.go,
+ * staging/src/k8s.io/kubectl/pkg/cmd/config/navigation_step_parser.go,
  * staging/src/k8s.io/client-go/tools/clientcmd/api/helpers.go
  * (ShortenConfig, RedactSecrets, FlattenConfig, MinifyConfig),
  * staging/src/k8s.io/client-go/tools/clientcmd/api/v1/types.go (field order).
@@ -339,6 +343,112 @@ function setContext(invocation: KubectlInvocation): CommandResult {
 	return written ? fail(written) : done(`Context ${JSON.stringify(name)} ${created ? 'created' : 'modified'}.\n`);
 }
 
+/** The fields `config set` reaches in each section, by the names of clientcmd's internal api (act-as is v1's `as`). */
+const PROPERTY_FIELDS: Record<'clusters' | 'users' | 'contexts', Record<string, { key: string; type: 'string' | 'bool' | 'bytes' | 'list' }>> = {
+	clusters: {
+		server: { key: 'server', type: 'string' },
+		'tls-server-name': { key: 'tls-server-name', type: 'string' },
+		'insecure-skip-tls-verify': { key: 'insecure-skip-tls-verify', type: 'bool' },
+		'certificate-authority': { key: 'certificate-authority', type: 'string' },
+		'certificate-authority-data': { key: 'certificate-authority-data', type: 'bytes' },
+		'proxy-url': { key: 'proxy-url', type: 'string' },
+		'disable-compression': { key: 'disable-compression', type: 'bool' },
+	},
+	users: {
+		'client-certificate': { key: 'client-certificate', type: 'string' },
+		'client-certificate-data': { key: 'client-certificate-data', type: 'bytes' },
+		'client-key': { key: 'client-key', type: 'string' },
+		'client-key-data': { key: 'client-key-data', type: 'bytes' },
+		token: { key: 'token', type: 'string' },
+		tokenFile: { key: 'tokenFile', type: 'string' },
+		'act-as': { key: 'as', type: 'string' },
+		'act-as-uid': { key: 'as-uid', type: 'string' },
+		'act-as-groups': { key: 'as-groups', type: 'list' },
+		username: { key: 'username', type: 'string' },
+		password: { key: 'password', type: 'string' },
+	},
+	contexts: {
+		cluster: { key: 'cluster', type: 'string' },
+		user: { key: 'user', type: 'string' },
+		namespace: { key: 'namespace', type: 'string' },
+	},
+};
+
+const ENTRY_FIELD = { clusters: 'cluster', users: 'user', contexts: 'context' } as const;
+
+/**
+ * `kubectl config set PROPERTY VALUE` and `kubectl config unset PROPERTY`
+ * (set.go, unset.go, navigation_step_parser.go): a dot-separated path into
+ * the kubeconfig (`current-context`, `clusters.NAME.server`,
+ * `users.NAME.token`, `contexts.NAME.namespace`; a name may itself hold
+ * dots). `-data` values are base64 unless --set-raw-bytes; booleans parse
+ * as Go's; unsetting `SECTION.NAME` removes the whole entry.
+ */
+function setOrUnset(invocation: KubectlInvocation, unset: boolean): CommandResult {
+	const { args } = invocation;
+	const verb = unset ? 'unset' : 'set';
+	const property = args.positionals[1] ?? '';
+	const expected = unset ? 1 : 2;
+	if (args.positionals.length - 1 !== expected) return fail(`Unexpected args: [${args.positionals.slice(1).join(' ')}]\nSee 'kubectl config ${verb} -h' for help and examples`);
+	const value = unset ? undefined : (args.positionals[2] ?? '');
+	if (!unset && !value) return fail('you cannot use set to unset a property');
+	if (!property) return fail('you must specify a property');
+	const loaded = loadForWrite(invocation);
+	if ('error' in loaded) return fail(loaded.error);
+	const { config, path } = loaded;
+	const finish = () => {
+		const written = save(invocation, path, config);
+		return written ? fail(written) : done(`Property ${JSON.stringify(property)} ${verb}.\n`);
+	};
+	if (property === 'current-context') {
+		if (value === undefined) delete config['current-context'];
+		else config['current-context'] = value;
+		return finish();
+	}
+	const parts = property.split('.');
+	const section = parts[0] as keyof typeof PROPERTY_FIELDS;
+	if (!(section in PROPERTY_FIELDS) || parts.length < 2) return fail(`unable to locate path ${parts[0]} under api.Config`);
+	// The last part names a field when it is one; the parts between are the entry's name.
+	const fieldName = parts.length > 2 && parts[parts.length - 1] in PROPERTY_FIELDS[section] ? parts[parts.length - 1] : undefined;
+	const name = parts.slice(1, fieldName ? -1 : undefined).join('.');
+	const list = (config[section] ??= []) as unknown as Array<{ name: string } & Record<string, Record<string, unknown>>>;
+	const inner = ENTRY_FIELD[section];
+	let entry = list.find((e) => e.name === name);
+	if (!fieldName) {
+		if (!unset) return fail(`unable to locate path ${property.slice(section.length + 1)} under ${section}: a field is needed after the name`);
+		if (!entry) return fail(`current map key \`${name}\` is invalid`);
+		list.splice(list.indexOf(entry), 1);
+		return finish();
+	}
+	const field = PROPERTY_FIELDS[section][fieldName];
+	if (!entry) {
+		if (unset) return fail(`current map key \`${name}\` is invalid`);
+		list.push((entry = { name, [inner]: {} } as { name: string } & Record<string, Record<string, unknown>>));
+	}
+	const fields = (entry[inner] ??= {});
+	if (value === undefined) {
+		delete fields[field.key];
+		return finish();
+	}
+	switch (field.type) {
+		case 'bool':
+			if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) return fail(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+			fields[field.key] = /^(1|t|T|TRUE|true|True)$/.test(value);
+			break;
+		case 'bytes':
+			if (args.flags['set-raw-bytes'] === true) fields[field.key] = btoa(String.fromCharCode(...new TextEncoder().encode(value)));
+			else if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) return fail(`illegal base64 data at input byte ${Math.max(0, value.search(/[^A-Za-z0-9+/=]/))}`);
+			else fields[field.key] = value;
+			break;
+		case 'list':
+			fields[field.key] = value.split(',');
+			break;
+		default:
+			fields[field.key] = value;
+	}
+	return finish();
+}
+
 /** `kubectl config use-context NAME`. */
 function useContext(invocation: KubectlInvocation): CommandResult {
 	const name = invocation.args.positionals[1];
@@ -419,11 +529,12 @@ function runConfig(invocation: KubectlInvocation): CommandResult {
 		case 'delete-user':
 			return deleteEntry(invocation, 'users', 'user');
 		case 'set':
+			return setOrUnset(invocation, false);
 		case 'unset':
-			return fail(`config ${sub} PROPERTY_NAME is not simulated yet: use set-cluster, set-credentials or set-context`);
+			return setOrUnset(invocation, true);
 		case undefined:
 			return {
-				stdout: 'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".\n\nAvailable Commands:\n  current-context   Display the current-context\n  delete-cluster    Delete the specified cluster from the kubeconfig\n  delete-context    Delete the specified context from the kubeconfig\n  delete-user       Delete the specified user from the kubeconfig\n  get-clusters      Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n  get-users         Display users defined in the kubeconfig\n  rename-context    Rename a context from the kubeconfig file\n  set-cluster       Set a cluster entry in kubeconfig\n  set-context       Set a context entry in kubeconfig\n  set-credentials   Set a user entry in kubeconfig\n  use-context       Set the current-context in a kubeconfig file\n  view              Display merged kubeconfig settings or a specified kubeconfig file\n',
+				stdout: 'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".\n\nAvailable Commands:\n  current-context   Display the current-context\n  delete-cluster    Delete the specified cluster from the kubeconfig\n  delete-context    Delete the specified context from the kubeconfig\n  delete-user       Delete the specified user from the kubeconfig\n  get-clusters      Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n  get-users         Display users defined in the kubeconfig\n  rename-context    Rename a context from the kubeconfig file\n  set               Set an individual value in a kubeconfig file\n  set-cluster       Set a cluster entry in kubeconfig\n  set-context       Set a context entry in kubeconfig\n  set-credentials   Set a user entry in kubeconfig\n  unset             Unset an individual value in a kubeconfig file\n  use-context       Set the current-context in a kubeconfig file\n  view              Display merged kubeconfig settings or a specified kubeconfig file\n',
 				stderr: '',
 				exitCode: 0,
 			};
@@ -444,6 +555,7 @@ export const configCommand: KubectlCommand = {
 		{ name: 'merge', kind: 'bool', default: true },
 		{ name: 'no-headers', kind: 'bool' },
 		{ name: 'current', kind: 'bool' },
+		{ name: 'set-raw-bytes', kind: 'bool' },
 		{ name: 'embed-certs', kind: 'bool' },
 		{ name: 'certificate-authority', kind: 'string' },
 		{ name: 'client-certificate', kind: 'string' },
