@@ -299,7 +299,10 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 	while (index < argv.length && argv[index].startsWith('-')) {
 		const flag = argv[index].replace(/^-+/, '').split('=')[0];
 		const spec = GLOBAL_FLAGS.find((f) => f.name === flag || f.short === flag);
-		index += spec && spec.kind !== 'bool' && !argv[index].includes('=') && argv[index].length <= 2 + flag.length ? 2 : 1;
+		const takesNext = spec && spec.kind !== 'bool' && !argv[index].includes('=') && argv[index].length <= 2 + flag.length;
+		// pflag: a flag that wants a value and is the last word (`kubectl -n`).
+		if (takesNext && index + 1 >= argv.length) return fail(argv[index].startsWith('--') ? `error: flag needs an argument: --${spec.name}` : `error: flag needs an argument: '${flag}' in -${flag}`);
+		index += takesNext ? 2 : 1;
 	}
 	const name = argv[index];
 	if (name === undefined) return ok(topLevelHelp(commands));

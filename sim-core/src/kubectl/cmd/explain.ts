@@ -123,7 +123,16 @@ function runExplain(invocation: KubectlInvocation): CommandResult {
 	const [typeArg, ...path] = args.positionals[0].split('.');
 	const resolved = resolveResourceType(typeArg);
 	if (!resolved.ok) return { stdout: '', stderr: errorText([resolved.error]), exitCode: 1 };
-	const info = resolved.info;
+	let info = resolved.info;
+	// --api-version: the kind in that group/version (schema.ParseGroupVersion), as the server's OpenAPI has it or not at all.
+	const apiVersion = String(args.flags['api-version'] ?? '');
+	if (apiVersion) {
+		const parts = apiVersion.split('/');
+		if (parts.length > 2) return { stdout: '', stderr: errorText([`unexpected GroupVersion string: ${apiVersion}`]), exitCode: 1 };
+		const [group, version] = parts.length === 2 ? parts : ['', parts[0]];
+		if (!typeForKind({ group, version, kind: info.kind })) return { stdout: '', stderr: errorText([`couldn't find resource for "${group ? `${group}/` : ''}${version}, Kind=${info.kind}"`]), exitCode: 1 };
+		info = { ...info, group, version };
+	}
 	const key = typeForKind({ group: info.group, version: info.version, kind: info.kind });
 	const schema = key ? typeSchema(key) : undefined;
 	if (!schema) return { stdout: '', stderr: errorText([`GVK ${info.group}/${info.version}, Kind=${info.kind} not found in OpenAPI schema`]), exitCode: 1 };

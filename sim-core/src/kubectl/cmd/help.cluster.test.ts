@@ -48,6 +48,12 @@ describe('kubectl help', () => {
 		expect(kubectl('rollout frobnicate').stderr).toBe('error: unknown command "frobnicate"\nSee \'kubectl rollout -h\' for help and examples\n');
 	});
 
+	it('says a global flag at the end of the line wants its value, as pflag does', () => {
+		expect(kubectl('-n')).toMatchObject({ exitCode: 1, stderr: "error: flag needs an argument: 'n' in -n\n" });
+		expect(kubectl('--namespace').stderr).toBe('error: flag needs an argument: --namespace\n');
+		expect(kubectl('-n kube-system').stdout).toBe(kubectl('--help').stdout);
+	});
+
 	it('treats kubectl help CMD as CMD --help', () => {
 		expect(kubectl('help get').stdout).toBe(kubectl('get --help').stdout);
 		expect(kubectl('help rollout status').stdout).toBe(kubectl('rollout status --help').stdout);

@@ -416,6 +416,14 @@ describe('kubectl explain', () => {
 		});
 	});
 
+	it('explains the kind in the group/version --api-version names, or says the server has none there', () => {
+		const f = kubectlFixture();
+		expect(f.kubectl('explain deployment.spec.replicas --api-version=apps/v1').stdout).toBe(f.kubectl('explain deployment.spec.replicas').stdout);
+		expect(f.kubectl('explain pods --api-version=v1').stdout).toMatch(/^KIND:       Pod\nVERSION:    v1\n/);
+		expect(f.kubectl('explain deployment --api-version=apps/v1beta1')).toEqual({ stdout: '', stderr: 'error: couldn\'t find resource for "apps/v1beta1, Kind=Deployment"\n', exitCode: 1 });
+		expect(f.kubectl('explain pods --api-version=a/b/c').stderr).toBe('error: unexpected GroupVersion string: a/b/c\n');
+	});
+
 	it('explains one field: FIELD, two blank lines, its description and its type\'s, wrapped at 76', () => {
 		expect(kubectlFixture().kubectl('explain deployment.spec.replicas').stdout).toBe(
 			['GROUP:      apps', 'KIND:       Deployment', 'VERSION:    v1', '', 'FIELD: replicas <integer>', '', '', 'DESCRIPTION:', '    How many pods to run. Unset means 1; 0 keeps the Deployment but runs no', '    pods.', '    ', '', ''].join('\n'),
