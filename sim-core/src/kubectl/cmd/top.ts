@@ -31,7 +31,8 @@ import { formatTable } from '../printers/tabwriter.ts';
 import { errorText } from '../resource-args.ts';
 import { discoveryReachable } from './api-resources.ts';
 import { callError, checkErr, plain, usageError } from './check-err.ts';
-import { argsAfterCommand, runSubcommand, unionFlags, type Subcommand } from './subcommand.ts';
+import { unionFlags, type Subcommand } from './subcommand.ts';
+import { runParent } from './help.ts';
 
 /** The API group metrics-server registers (with the APIService v1beta1.metrics.k8s.io). */
 const METRICS_GROUP = 'metrics.k8s.io';
@@ -239,14 +240,16 @@ export const topCommand: KubectlCommand = {
 	subcommands: SUBCOMMANDS.map((s) => s.name),
 	flags: unionFlags(NODE_FLAGS, POD_FLAGS),
 	handlesHelp: true,
-	run(inv) {
-		const result = runSubcommand(inv, 'kubectl top', argsAfterCommand(inv, topCommand.flags), topCommand.flags, SUBCOMMANDS);
-		if (result) return result;
-		if (inv.args.positionals.length) return checkErr(usageError('kubectl top', `unknown command "${inv.args.positionals.join(' ')}"`));
-		return {
-			stdout: `Display resource (CPU/memory) usage of nodes or pods. It needs Metrics Server running in the cluster.\n\nAvailable Commands:\n${SUBCOMMANDS.map((s) => `  ${s.name.padEnd(10)}${s.summary}`).join('\n')}\n\nUsage:\n  kubectl top [flags] [options]\n`,
-			stderr: '',
-			exitCode: 0,
-		};
-	},
+	run: (inv) =>
+		runParent(
+			inv,
+			{
+				name: 'top',
+				long: 'Display resource (CPU/memory) usage.\n\n The top command allows you to see the resource consumption for nodes or pods.\n\n This command requires Metrics Server to be correctly configured and working on the server.',
+				usage: 'kubectl top [flags] [options]',
+				flags: topCommand.flags,
+				bare: 'help-on-stderr',
+			},
+			SUBCOMMANDS,
+		),
 };
