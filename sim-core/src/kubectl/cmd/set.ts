@@ -1,6 +1,6 @@
 /**
  * `kubectl set image (TYPE NAME | TYPE/NAME) CONTAINER=IMAGE ... | *=IMAGE`,
- * `kubectl set env (TYPE NAME) KEY=VAL ... KEY- [-c CONTAINER] [--list]` and
+ * `kubectl set env (TYPE NAME) KEY=VAL ... KEY- [-c CONTAINER] [--list] [--from=configmap|secret/NAME]` and
  * `kubectl set resources (TYPE NAME) [--requests=cpu=100m,memory=256Mi]
  * [--limits=...] [-c CONTAINER]`: change the pod template (or a pod's spec)
  * and send the difference as a strategic merge patch, printing
@@ -30,6 +30,7 @@ import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { callError, checkErr, plain, wrap, type KubectlError } from './check-err.ts';
 import { resourcesAndPairs } from './label.ts';
 import { parseToLabelSelector } from './create-generators.ts';
+import { resolveResourceName } from '../resource-args.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter, type DryRunStrategy } from './print-flags.ts';
 import { objectName, type TargetInfo } from './resource-info.ts';
 import { deepCopy } from '../../golang/json.ts';
@@ -302,12 +303,13 @@ function envRun(inv: KubectlInvocation): CommandResult {
 	if (flags.all === true && flags.selector) return checkErr(plain('cannot set --all and --selector at the same time'), '', dry.stderr);
 	if (split.resources.length < 1 && !((flags.filename as string[]) ?? []).length) return checkErr(plain('one or more resources must be specified as <resource> <name> or <resource>/<name>'), '', dry.stderr);
 	if (flags.list === true && flags.output) return checkErr(plain('--list and --output may not be specified together'), '', dry.stderr);
-	if (flags.from) return checkErr(plain('--from is not supported by this simulated kubectl'), '', dry.stderr);
 	if (flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
 	const parsed = parseEnv([...((flags.env as string[]) ?? []), ...split.pairs]);
 	if ('error' in parsed) return checkErr(parsed.error, '', dry.stderr);
+	const fromSource = flags.from ? envFromSource(inv, String(flags.from), (flags.keys as string[] | undefined) ?? []) : { env: [] };
+	if ('error' in fromSource) return checkErr(fromSource.error, '', dry.stderr);
 	const prefix = String(flags.prefix ?? '');
-	const env = parsed.env.map((e) => ({ ...e, name: prefix + e.name }));
+	const env: Array<{ name: string; value?: string; valueFrom?: unknown }> = [...parsed.env, ...fromSource.env].map((e) => ({ ...e, name: prefix + e.name }));
 	const visited = visitTargets({ ...inv, args: { ...args, positionals: split.resources } }, flags.all === true, dry.stderr);
 	if ('result' in visited) return visited.result;
 	const selector = String(flags.containers ?? '*');
@@ -362,6 +364,28 @@ function envRun(inv: KubectlInvocation): CommandResult {
 		flags.list === true,
 	);
 	return patchedResult(result, errors, dry.stderr);
+}
+
+/**
+ * `--from=configmap/NAME` or `secret/NAME`: one variable per key (or per
+ * key of `--keys`), named by keyToEnvName (characters outside [A-Za-z0-9_]
+ * become _, upper-cased) and read from the object by reference. Go walks
+ * the keys in map order; they are sorted here.
+ */
+function envFromSource(inv: KubectlInvocation, from: string, keys: readonly string[]): { env: Array<{ name: string; valueFrom: unknown }> } | { error: KubectlError } {
+	const type = resolveResourceName(from);
+	if (!type.ok) return { error: plain(type.error) };
+	if (type.info.kind !== 'ConfigMap' && type.info.kind !== 'Secret') return { error: plain('unsupported resource specified in --from') };
+	const got = inv.client.get(refOf(type.info), inv.namespace, type.name);
+	if (!got.ok) return { error: callError(got, inv.env.serverUrl) };
+	const data = (got.object as KubeObject & { data?: Record<string, string> }).data ?? {};
+	const ref = type.info.kind === 'Secret' ? 'secretKeyRef' : 'configMapKeyRef';
+	return {
+		env: Object.keys(data)
+			.sort()
+			.filter((key) => keys.length === 0 || keys.includes(key))
+			.map((key) => ({ name: key.replace(/[^a-zA-Z0-9_]/g, '_').toUpperCase(), valueFrom: { [ref]: { key, name: type.name } } })),
+	};
 }
 
 /** envutil.GetEnvVarRefString: where a variable's value comes from. */

@@ -1,7 +1,8 @@
 /**
- * `kubectl set serviceaccount`, `set selector` and `set subject` through
- * the public API: the field each one changes, kubectl's messages for what
- * it refuses, and subjects added once each, as a role binding stores them.
+ * `kubectl set serviceaccount`, `set selector`, `set subject` and `set env
+ * --from` through the public API: the field each one changes, kubectl's
+ * messages for what it refuses, subjects added once each as a role binding
+ * stores them, and variables a Pod reads from a ConfigMap or Secret.
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../index.ts';
@@ -47,5 +48,34 @@ describe('kubectl set subject', () => {
 		c.exec('kubectl create clusterrolebinding all-readers --clusterrole=view --group=devs');
 		expect(c.exec('kubectl set subject clusterrolebinding all-readers --serviceaccount=:ci').stderr).toBe('error: serviceaccount must be <namespace>:<name>, namespace must be specified\n');
 		expect(c.exec('kubectl set subject configmap kube-root-ca.crt --user=bob').stderr).toBe('error: configmaps/kube-root-ca.crt setting subjects is only supported for RoleBinding/ClusterRoleBinding\n');
+	});
+});
+
+describe('kubectl set env --from', () => {
+	it("adds a variable per key of a ConfigMap or Secret, by reference, which the rolled-out Pods see", () => {
+		const c = createCluster({ seed: 2 });
+		c.exec('kubectl create deployment web --image=nginx:1.27');
+		c.exec('kubectl create configmap app-config --from-literal=log.level=debug --from-literal=mode=fast');
+		c.exec('kubectl create secret generic creds --from-literal=password=s3cret');
+		expect(c.exec('kubectl set env deployment/web --from=configmap/app-config').stdout).toBe('deployment.apps/web env updated\n');
+		expect(c.exec('kubectl set env deployment/web --from=secret/creds --prefix=DB_').stdout).toBe('deployment.apps/web env updated\n');
+		expect(c.exec('kubectl set env deployment/web --list').stdout).toBe(
+			'# Deployment web, container nginx\n# LOG_LEVEL from configmap app-config, key log.level\n# MODE from configmap app-config, key mode\n# DB_PASSWORD from secret creds, key password\n',
+		);
+		c.exec('kubectl rollout status deployment/web');
+		const env = c.exec('kubectl exec deploy/web -- env').stdout;
+		expect(env).toMatch(/^LOG_LEVEL=debug$/m);
+		expect(env).toMatch(/^DB_PASSWORD=s3cret$/m);
+	});
+
+	it('takes only the --keys named, and says what it cannot read from', () => {
+		const c = createCluster({ seed: 2 });
+		c.exec('kubectl create deployment web --image=nginx:1.27');
+		c.exec('kubectl create configmap app-config --from-literal=a=1 --from-literal=b=2');
+		const yaml = c.exec('kubectl set env deployment/web --from=configmap/app-config --keys=b --dry-run=client -o yaml').stdout;
+		expect(yaml).toContain('        - name: B\n          valueFrom:\n            configMapKeyRef:\n              key: b\n              name: app-config\n');
+		expect(yaml).not.toContain('name: A\n');
+		expect(c.exec('kubectl set env deployment/web --from=configmap/nope').stderr).toBe('Error from server (NotFound): configmaps "nope" not found\n');
+		expect(c.exec('kubectl set env deployment/web --from=deployment/web').stderr).toBe('error: unsupported resource specified in --from\n');
 	});
 });
