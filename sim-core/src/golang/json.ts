@@ -167,6 +167,7 @@ const MAP_COMPACT: EncodeStyle = { indent: null, sortKeys: true, nonFinite: 'thr
 const MAP_KUBECTL: EncodeStyle = { indent: '    ', sortKeys: true, nonFinite: 'throw' };
 const STRUCT_COMPACT: EncodeStyle = { indent: null, sortKeys: false, nonFinite: 'null' };
 const STRUCT_INDENTED: EncodeStyle = { indent: '  ', sortKeys: false, nonFinite: 'null' };
+const STRUCT_KUBECTL: EncodeStyle = { indent: '    ', sortKeys: false, nonFinite: 'null' };
 
 /**
  * Go's `json.Marshal` of unstructured data: compact, map keys sorted, HTML
@@ -230,6 +231,15 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
 /** json.Marshal: compact, no trailing newline. */
 export function goMarshal(value: GoJsonValue): string {
 	return encode(value, STRUCT_COMPACT, 0);
+}
+
+/**
+ * kubectl's JSON printer over a typed object (what client-go's typed
+ * clients return, as `cluster-info dump` prints): `json.MarshalIndent(obj,
+ * "", "    ")` in the fields' own order, plus a newline.
+ */
+export function typedJsonLikeKubectl(value: GoJsonValue): string {
+	return encode(value, STRUCT_KUBECTL, 0) + '\n';
 }
 
 /** json.MarshalIndent(v, "", "  "): two-space indentation, no trailing newline. */

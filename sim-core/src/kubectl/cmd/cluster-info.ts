@@ -2,7 +2,7 @@
  * `kubectl cluster-info`: the control plane's address and the proxy URL of
  * every service labelled `kubernetes.io/cluster-service=true` in kube-system
  * (CoreDNS on a kubeadm cluster), then the hint about `cluster-info dump`.
- * `cluster-info dump` is not modelled.
+ * `cluster-info dump` is ./cluster-info-dump.ts.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo.go
  * (Run, printService).
@@ -12,6 +12,8 @@ import { R } from '../../client/client.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { apiErrorMessage, errorText } from '../resource-args.ts';
+import { runClusterInfoDump } from './cluster-info-dump.ts';
+import { leafHelp, parentHelp } from './help.ts';
 
 const DUMP_HINT = "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n";
 
@@ -24,7 +26,11 @@ function joinSchemeNamePort(scheme: string, name: string, port: string): string 
 /** Runs `kubectl cluster-info`. */
 function runClusterInfo(invocation: KubectlInvocation): CommandResult {
 	const { env, args } = invocation;
-	if (args.positionals[0] === 'dump') return { stdout: '', stderr: errorText(['cluster-info dump is not supported by the simulated kubectl']), exitCode: 1 };
+	if (args.positionals[0] === 'dump') {
+		if (args.flags.help === true) return { stdout: leafHelp({ summary: 'Dump relevant information for debugging and diagnosis', usage: 'kubectl cluster-info dump [flags]' }), stderr: '', exitCode: 0 };
+		return runClusterInfoDump(invocation);
+	}
+	if (args.flags.help === true) return { stdout: parentHelp('kubectl cluster-info', { long: 'Display addresses of the control plane and services with label kubernetes.io/cluster-service=true.\n To further debug and diagnose cluster problems, use \'kubectl cluster-info dump\'.', usage: 'kubectl cluster-info [flags]' }, [{ name: 'dump', summary: 'Dump relevant information for debugging and diagnosis', usage: '', flags: [], run: () => ({ stdout: '', stderr: '', exitCode: 0 }) }]), stderr: '', exitCode: 0 };
 	const namespace = typeof args.flags.namespace === 'string' && args.flags.namespace ? args.flags.namespace : 'kube-system';
 	const listed = invocation.client.list<Service>(R.services, namespace, { labelSelector: 'kubernetes.io/cluster-service=true' });
 	if (!listed.ok) return { stdout: DUMP_HINT, stderr: errorText([apiErrorMessage(listed, env.serverUrl)]), exitCode: 1 };
@@ -55,6 +61,15 @@ export const clusterInfoCommand: KubectlCommand = {
 	name: 'cluster-info',
 	summary: 'Display cluster information',
 	usage: 'kubectl cluster-info [flags] [options]',
-	flags: [],
+	subcommands: ['dump'],
+	handlesHelp: true,
+	flags: [
+		// cluster-info dump's own.
+		{ name: 'output', short: 'o', kind: 'string', default: 'json' },
+		{ name: 'output-directory', kind: 'string' },
+		{ name: 'namespaces', kind: 'stringArray' },
+		{ name: 'all-namespaces', short: 'A', kind: 'bool' },
+		{ name: 'pod-running-timeout', kind: 'duration', default: '20s' },
+	],
 	run: runClusterInfo,
 };

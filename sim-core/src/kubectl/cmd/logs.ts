@@ -36,7 +36,7 @@ const SELECTOR_TAIL = 10;
 const LOGS_USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command";
 
 /** The log text of a kubelet answer: a string, or `{ text }` / `{ log }`. */
-function logText(body: unknown): string {
+export function logText(body: unknown): string {
 	if (typeof body === 'string') return body;
 	if (body && typeof body === 'object') {
 		const b = body as { text?: unknown; log?: unknown };
