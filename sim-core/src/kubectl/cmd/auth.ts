@@ -21,6 +21,7 @@ import { callError, checkErr, plain, usageError } from './check-err.ts';
 import { PRINT_FLAGS, toPrinter } from './print-flags.ts';
 import { unionFlags, type Subcommand } from './subcommand.ts';
 import { runParent } from './help.ts';
+import { RECONCILE_FLAGS, runReconcile } from './auth-reconcile.ts';
 import type { CommandResult } from '../../shell/types.ts';
 
 /** Verbs can-i knows for resources and for non-resource URLs (cani.go resourceVerbs, nonResourceURLVerbs). */
@@ -211,6 +212,7 @@ const CAN_I_FLAGS: FlagSpec[] = [
 const SUBCOMMANDS: Subcommand[] = [
 	{ name: 'can-i', summary: 'Check whether an action is allowed', usage: 'kubectl auth can-i VERB [TYPE | TYPE/NAME | NONRESOURCEURL]', flags: CAN_I_FLAGS, run: canIRun },
 	{ name: 'whoami', summary: 'Experimental: Check self subject attributes', usage: 'kubectl auth whoami', flags: PRINT_FLAGS, run: whoamiRun },
+	{ name: 'reconcile', summary: 'Reconciles rules for RBAC role, role binding, cluster role, and cluster role binding objects', usage: 'kubectl auth reconcile -f FILENAME', flags: RECONCILE_FLAGS, run: runReconcile },
 ];
 
 export const authCommand: KubectlCommand = {
@@ -218,7 +220,7 @@ export const authCommand: KubectlCommand = {
 	summary: 'Inspect authorization',
 	usage: 'kubectl auth [flags] [options]',
 	subcommands: SUBCOMMANDS.map((s) => s.name),
-	flags: unionFlags(CAN_I_FLAGS, PRINT_FLAGS),
+	flags: unionFlags(CAN_I_FLAGS, PRINT_FLAGS, RECONCILE_FLAGS),
 	handlesHelp: true,
 	run: (inv) => runParent(inv, { name: 'auth', long: 'Inspect authorization.', usage: 'kubectl auth [flags] [options]', flags: authCommand.flags, bare: 'help-on-stderr' }, SUBCOMMANDS),
 };

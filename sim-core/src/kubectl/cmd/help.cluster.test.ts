@@ -16,7 +16,7 @@ const kubectl = (line: string) => cluster.exec(`kubectl ${line}`);
 const NESTED: Record<string, string[]> = {
 	rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
 	set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
-	auth: ['can-i', 'whoami'],
+	auth: ['can-i', 'reconcile', 'whoami'],
 	certificate: ['approve', 'deny'],
 	top: ['node', 'pod'],
 	'create secret': ['docker-registry', 'generic', 'tls'],
