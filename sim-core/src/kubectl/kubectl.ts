@@ -414,8 +414,10 @@ function inWriteOrder(result: CommandResult, requestLog = ''): CommandResult {
 	// A command that kept its own write order (drain, edit) knows better: only the request log goes first.
 	if (result.chunks) return requestLog ? { ...result, stderr: requestLog + result.stderr, chunks: [{ fd: 2, text: requestLog }, ...result.chunks] } : result;
 	const lines = result.stderr.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-	const warnings = lines.filter((l) => l.startsWith('Warning: ')).join('');
-	const rest = lines.filter((l) => !l.startsWith('Warning: ')).join('');
+	// Server warnings, and pflag's deprecation notices (printed while the flags are parsed), come before any output.
+	const early = (l: string) => l.startsWith('Warning: ') || /^Flag --\S+ has been deprecated, /.test(l);
+	const warnings = lines.filter(early).join('');
+	const rest = lines.filter((l) => !early(l)).join('');
 	if (!requestLog && !warnings) return result;
 	return {
 		...result,

@@ -42,4 +42,13 @@ describe('kubectl --record', () => {
 		expect(cluster.exec('kubectl create deployment web --image=nginx --record=maybe')).toMatchObject({ exitCode: 1, stderr: 'error: invalid argument "maybe" for "--record" flag: strconv.ParseBool: parsing "maybe": invalid syntax\n' });
 		expect(cluster.exec('kubectl get deploy web').exitCode).toBe(1);
 	});
+
+	it("prints pflag's deprecation notices before the command's own output, as the parse comes first", () => {
+		const cluster = createCluster({ seed: 3 });
+		cluster.exec('kubectl create deployment web --image=nginx:1.27');
+		expect(cluster.exec('kubectl autoscale deployment web --cpu-percent=80 --max=3').output).toBe(
+			"Flag --cpu-percent has been deprecated, Use --cpu with percentage or resource quantity format (e.g., '70%' for utilization or '500m' for milliCPU).\nhorizontalpodautoscaler.autoscaling/web autoscaled\n",
+		);
+		expect(cluster.exec('kubectl label deployment web tier=front --record').output).toBe('Flag --record has been deprecated, --record will be removed in the future\ndeployment.apps/web labeled\n');
+	});
 });
