@@ -54,6 +54,20 @@ describe('kubectl help', () => {
 		expect(kubectl('-n kube-system').stdout).toBe(kubectl('--help').stdout);
 	});
 
+	it('prints a written description, examples and options where the command has them, in the help template\'s layout', () => {
+		const help = kubectl('get --help').stdout;
+		expect(help.startsWith('Display one or many resources.\n\n ')).toBe(true);
+		expect(help).toContain('\n\nExamples:\n  # ');
+		// help_flags_printer: `    -s, --name=DEFAULT:` then the meaning after a tab, wrapped at 70, a blank line between flags.
+		expect(help).toContain("\n\nOptions:\n    -A, --all-namespaces=false:\n\t");
+		expect(help).toMatch(/\n {4}-l, --selector='':\n\t\S/);
+		expect(help).toMatch(/\n {4}-w, --watch=false:\n\t/);
+		for (const line of help.split('\n').filter((l) => l.startsWith('\t'))) expect(line.length).toBeLessThanOrEqual(71);
+		const names = [...help.matchAll(/^ {4}(?:-\w, )?--([\w-]+)=/gm)].map((m) => m[1]);
+		expect(names).toEqual([...names].sort());
+		expect(help.indexOf('Options:')).toBeLessThan(help.indexOf('Usage:'));
+	});
+
 	it('treats kubectl help CMD as CMD --help', () => {
 		expect(kubectl('help get').stdout).toBe(kubectl('get --help').stdout);
 		expect(kubectl('help rollout status').stdout).toBe(kubectl('rollout status --help').stdout);

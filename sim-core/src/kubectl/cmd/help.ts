@@ -6,9 +6,9 @@
  * where cobra's parent is DefaultSubCommandRun (rollout, set, auth), on
  * stdout with exit 0 where it calls cmd.Help() (certificate).
  *
- * Option descriptions are not printed: the simulated flags carry their
- * names and defaults only, and a list of names without their meaning would
- * mislead more than it helps.
+ * The longer descriptions, examples and option meanings come from
+ * ../help-texts (written for this project); a flag without a written
+ * meaning is left out of Options rather than listed bare.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/util/templates/templates.go (MainHelpTemplate,
  * MainUsageTemplate), staging/src/k8s.io/kubectl/pkg/util/templates/templater.go
@@ -20,6 +20,7 @@ import type { FlagSpec } from '../flags.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
 import { checkErr, usageError } from './check-err.ts';
 import { argsAfterCommand, runSubcommand, type Subcommand } from './subcommand.ts';
+import { HELP_TEXTS } from '../help-texts/index.ts';
 
 /** cobra's minNamePadding: subcommand names are padded to at least this, or to the longest sibling. */
 const MIN_NAME_PADDING = 11;
@@ -38,10 +39,60 @@ export function availableCommands(subs: ReadonlyArray<{ name: string; summary: s
 	return ['Available Commands:', ...sorted.map((s) => `  ${s.name.padEnd(pad)} ${s.summary}`)].join('\n');
 }
 
-/** A leaf command's help (`kubectl rollout status --help`). */
-export function leafHelp(help: { summary: string; long?: string; examples?: string; usage: string }): string {
-	const sections = [(help.long ?? help.summary).trim()];
-	if (help.examples) sections.push(`Examples:\n${help.examples.trimEnd()}`);
+/** The command's path in its usage line: the lower-case words after `kubectl` (`rollout status`). */
+function commandPath(usage: string): string {
+	const words: string[] = [];
+	for (const word of usage.split(' ').slice(1)) {
+		if (!/^[a-z][a-z-]*$/.test(word)) break;
+		words.push(word);
+	}
+	return words.join(' ');
+}
+
+/** pflag's DefValue as help_flags_printer writes it: strings quoted, lists as [], durations and numbers as they are. */
+function defaultText(spec: FlagSpec): string {
+	const value = spec.default;
+	if (spec.kind === 'bool') return value === true ? 'true' : 'false';
+	if (spec.kind === 'stringArray') return `[${Array.isArray(value) ? value.join(',') : ''}]`;
+	if (spec.kind === 'string') return `'${value === undefined ? '' : String(value)}'`;
+	if (spec.kind === 'duration') return String(value ?? '0s');
+	return String(value ?? 0);
+}
+
+/** wordwrap.WrapString at 70 columns (an 80-column terminal less the printer's offset). */
+function wrapWords(text: string, limit = 70): string[] {
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(' ')) {
+		if (line && line.length + 1 + word.length > limit) {
+			lines.push(line);
+			line = word;
+		} else line = line ? `${line} ${word}` : word;
+	}
+	return [...lines, line];
+}
+
+/** The Options section: the command's own flags with a written meaning, sorted by name as pflag lists them. */
+function optionsSection(flags: readonly FlagSpec[] | undefined, meanings: Readonly<Record<string, string>> | undefined): string | undefined {
+	if (!flags || !meanings) return undefined;
+	const shown = [...flags].filter((f) => meanings[f.name] && f.name !== 'help').sort((a, b) => (a.name < b.name ? -1 : 1));
+	if (!shown.length) return undefined;
+	const rows = shown.map((f) => `    ${f.short ? `-${f.short}, ` : ''}--${f.name}=${defaultText(f)}:\n${wrapWords(meanings[f.name]).map((l) => `\t${l}`).join('\n')}`);
+	return `Options:\n${rows.join('\n\n')}`;
+}
+
+/**
+ * A leaf command's help (`kubectl rollout status --help`): the written
+ * description, examples and options of ../help-texts where the command has
+ * them, else its summary; then usage and the options tip.
+ */
+export function leafHelp(help: { summary: string; long?: string; examples?: string; usage: string; flags?: readonly FlagSpec[] }): string {
+	const text = HELP_TEXTS[commandPath(help.usage)] ?? {};
+	const sections = [(text.long ?? help.long ?? help.summary).trim()];
+	const examples = text.examples ?? help.examples;
+	if (examples) sections.push(`Examples:\n${examples.trimEnd()}`);
+	const options = optionsSection(help.flags, text.flags);
+	if (options) sections.push(options);
 	sections.push(`Usage:\n  ${usageLine(help.usage)}`);
 	return `${sections.join('\n\n')}\n\n${OPTIONS_TIP}\n`;
 }
