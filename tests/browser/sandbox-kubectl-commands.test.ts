@@ -1,0 +1,58 @@
+/**
+ * kubectl commands a reader copies from kubernetes.io, typed into a
+ * sandbox in Chromium: a subcommand's own help, a registry Secret, a
+ * change-cause recorded with --record, logs from the last seconds, set
+ * env from a ConfigMap read inside the Pod, config set, and the cluster
+ * dump a bug report asks for.
+ */
+import { describe, expect, it } from 'vitest';
+import { run, useStartedSandbox } from './sandbox-helpers.ts';
+
+const s = useStartedSandbox();
+/** What the reader sees for a command, without the trailing newline. */
+const out = async (command: string) => (await run(s.sandbox, command)).trim();
+
+describe('kubectl in the sandbox', () => {
+	it("answers a subcommand's --help with its own help, and kubectl options with the global flags", async () => {
+		const help = await run(s.sandbox, 'kubectl rollout status --help');
+		expect(help).toMatch(/^Show the status of the rollout/);
+		expect(help).toContain('kubectl rollout status (TYPE NAME | TYPE/NAME) [flags] [options]');
+		expect(await run(s.sandbox, 'kubectl options')).toMatch(/^The following options can be passed to any command:\n\n\s*--as='':/);
+	});
+
+	it('creates a registry Secret and records a change-cause that rollout history shows', async () => {
+		expect(await out('kubectl create secret docker-registry regcred --docker-server=registry.example.com --docker-username=jane --docker-password=s3cret')).toBe('secret/regcred created');
+		expect(await out('kubectl get secret regcred -o jsonpath={.type}')).toBe('kubernetes.io/dockerconfigjson');
+		await run(s.sandbox, 'kubectl create deployment shop --image=nginx:1.27');
+		await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
+		const recorded = await run(s.sandbox, 'kubectl set image deployment/shop nginx=nginx:1.29 --record');
+		expect(recorded).toContain('Flag --record has been deprecated, --record will be removed in the future');
+		expect(recorded).toContain('deployment.apps/shop image updated');
+		await run(s.sandbox, 'kubectl rollout status deployment/shop');
+		expect(await run(s.sandbox, 'kubectl rollout history deployment/shop')).toMatch(/^2\s+kubectl set image deployment\/shop nginx=nginx:1\.29 --record=true$/m);
+	});
+
+	it('reads variables from a ConfigMap into the Pods, and logs from the last seconds only', async () => {
+		await run(s.sandbox, 'kubectl create configmap shop-config --from-literal=mode=fast');
+		expect(await out('kubectl set env deployment/shop --from=configmap/shop-config')).toBe('deployment.apps/shop env updated');
+		await run(s.sandbox, 'kubectl rollout status deployment/shop');
+		// Until the old Pod has gone, kubectl exec deploy/shop may pick it (ready for longer, as podutils ranks them).
+		await s.sandbox.getByRole('button', { name: '+1 min', exact: true }).click();
+		await expect.poll(() => out('kubectl get pods -l app=shop --no-headers')).not.toContain('Terminating');
+		expect(await out('kubectl exec deploy/shop -- printenv MODE')).toBe('fast');
+		await run(s.sandbox, "kubectl run ticker --image=busybox:1.36 -- sh -c 'i=0; while true; do i=$((i+1)); echo tick $i; sleep 1; done'");
+		for (let i = 0; i < 3; i++) await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
+		const recent = (await run(s.sandbox, 'kubectl logs ticker --since=3s')).split('\n').filter(Boolean);
+		expect(recent.length).toBeGreaterThanOrEqual(2);
+		expect(recent.length).toBeLessThanOrEqual(4);
+		expect(recent.every((line) => /^tick \d+$/.test(line))).toBe(true);
+	});
+
+	it('sets a kubeconfig property and dumps the cluster for a bug report', async () => {
+		expect(await out('kubectl config set contexts.kubernetes-admin@kubernetes.namespace kube-system')).toBe('Property "contexts.kubernetes-admin@kubernetes.namespace" set.');
+		expect(await out('kubectl get deploy coredns -o name')).toBe('deployment.apps/coredns');
+		await run(s.sandbox, 'kubectl config unset contexts.kubernetes-admin@kubernetes.namespace');
+		expect(await out('kubectl cluster-info dump --output-directory=dump')).toBe('Cluster info dumped to dump');
+		expect(await out('grep -c "==== START logs" dump/kube-system/etcd-control-plane/logs.txt')).toBe('1');
+	});
+});
