@@ -12,6 +12,7 @@ export const META_TYPES: Readonly<Record<string, string>> = {
 	ObjectMeta: 'The metadata every persisted object carries: its name and namespace, labels and annotations, owners and finalizers, and what the server records about it.',
 	OwnerReference: 'A pointer to an object that owns this one. The garbage collector deletes an object once all its owners are gone.',
 	ManagedFieldsEntry: 'Which fields one manager (a client or controller) owns through one kind of operation, as server-side apply tracks them.',
+	LabelSelector: 'A query over labels: every matchLabels pair and every matchExpressions requirement must hold.',
 	LabelSelectorRequirement: 'One test on a label: a key, an operator and, for In and NotIn, the values to compare with.',
 	Condition: 'One aspect of an object\'s state as a condition: a type, whether it holds (True, False or Unknown), and why.',
 	ObjectReference: 'A reference to another object by kind, namespace, name and, optionally, uid and version.',
@@ -23,6 +24,7 @@ export const META_TYPES: Readonly<Record<string, string>> = {
 	StatusCause: 'One reason a request failed, often naming the field at fault.',
 	DeleteOptions: 'Options for a delete request: the grace period, how dependents are treated, and preconditions.',
 	Preconditions: 'Conditions the object must still meet for the operation to go ahead.',
+	ListMeta: 'The metadata of a list: the version it was read at, and how to get the rest of it.',
 };
 
 /** Field descriptions, by `TypeKey.field`. */
@@ -44,7 +46,7 @@ export const META_FIELDS: Readonly<Record<string, string>> = {
 	'ObjectMeta.selfLink': 'Deprecated and no longer set by the server.',
 	'OwnerReference.apiVersion': 'The API version of the owner.',
 	'OwnerReference.kind': 'The kind of the owner, e.g. ReplicaSet.',
-	'OwnerReference.name': 'The name of the owner, in the same namespace as this object (owners of namespaced objects must be namespaced or cluster-scoped, never in another namespace).',
+	'OwnerReference.name': 'The name of the owner. A namespaced owner must be in the same namespace as this object.',
 	'OwnerReference.uid': 'The uid of the owner. A reference to a uid that no longer exists counts as a missing owner.',
 	'OwnerReference.controller': 'True when the owner is the controller that manages this object. At most one owner reference may set it.',
 	'OwnerReference.blockOwnerDeletion': 'When true and the owner is deleted in the foreground, the owner is kept until this object has been deleted.',
@@ -101,7 +103,11 @@ export const META_FIELDS: Readonly<Record<string, string>> = {
 	'DeleteOptions.orphanDependents': 'Deprecated: use propagationPolicy. True orphans the dependents.',
 	'DeleteOptions.preconditions': 'The uid or resourceVersion the object must still have for the delete to go ahead.',
 	'DeleteOptions.dryRun': 'With All, the request is validated and processed but nothing is stored.',
-	'DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential': 'Deletes an object the server cannot read from storage (e.g. it cannot be decoded), skipping finalizers and admission. Dangerous; requires special permission.',
+	'DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential': 'Deletes an object the server cannot read from storage (e.g. it cannot be decoded), skipping its finalizers. It may break the cluster and needs its own permission.',
+	'ListMeta.resourceVersion': 'The resourceVersion the list was read at; a watch started from it sees every later change.',
+	'ListMeta.continue': 'Set when the list was cut at the request\'s limit: pass it as continue to get the next part.',
+	'ListMeta.remainingItemCount': 'How many items are left after this part, when the server can tell.',
+	'ListMeta.selfLink': 'Deprecated and no longer set by the server.',
 	'Preconditions.uid': 'The uid the object must have.',
 	'Preconditions.resourceVersion': 'The resourceVersion the object must have.',
 };
