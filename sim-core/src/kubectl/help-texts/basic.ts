@@ -1,9 +1,11 @@
 /**
- * Help texts of kubectl's basic commands (see ./index.ts).
+ * Help texts of kubectl's basic commands (see ./index.ts): get, the
+ * create subcommands, run, expose, delete, edit, explain and set.
  *
  * Mirrors nothing upstream: the simulator's own help texts.
  */
 import type { HelpText } from './index.ts';
+import { CREATE_MEANINGS, DRY_RUN_MEANING, examples, fileMeanings, PRINT_MEANINGS, SELECTOR_MEANING } from './common.ts';
 
 export const BASIC_HELP: Readonly<Record<string, HelpText>> = {
 	get: {
@@ -33,6 +35,285 @@ export const BASIC_HELP: Readonly<Record<string, HelpText>> = {
 			watch: 'After listing, print each change to the objects as it happens.',
 			'watch-only': 'Print the changes only, not the list first.',
 			'allow-missing-template-keys': 'Print nothing for a template key the object lacks, instead of an error.',
+		},
+	},
+	'create deployment': {
+		long: 'Create a deployment with the specified name.\n\n Makes a Deployment whose Pods run the images given, one container for each --image, all labelled app=NAME. Words after -- become the command of the container.\n\n Change it afterwards with "kubectl scale", "kubectl set image" or "kubectl edit".',
+		examples: examples(
+			['Two replicas of nginx', 'kubectl create deployment web --image=nginx:1.27 --replicas=2'],
+			['A container that listens on port 8080', 'kubectl create deployment api --image=registry.k8s.io/e2e-test-images/agnhost:2.53 --port=8080 -- /agnhost netexec --http-port=8080'],
+			['Two containers in each Pod', 'kubectl create deployment pair --image=nginx:1.27 --image=busybox:1.36'],
+			['Write the manifest to a file instead of creating it', 'kubectl create deployment web --image=nginx:1.27 --dry-run=client -o yaml > web.yaml'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			image: 'The image of a container; repeat the flag for more containers.',
+			port: 'The port the container listens on; -1 declares none.',
+			replicas: 'How many Pods the Deployment keeps running.',
+		},
+	},
+	'create service clusterip': {
+		long: 'Create a ClusterIP service.\n\n Makes a Service reachable on a virtual IP inside the cluster. Its selector is app=NAME, so it sends traffic to the Pods carrying that label, such as those of "kubectl create deployment NAME".',
+		examples: examples(
+			['Port 80 of the Service to port 8080 of the Pods', 'kubectl create service clusterip web --tcp=80:8080'],
+			['A headless Service, for DNS names of each Pod', 'kubectl create service clusterip db --clusterip=None'],
+			['Two ports', 'kubectl create service clusterip web --tcp=80:8080 --tcp=443:8443'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			clusterip: 'The cluster IP to use, or None for a headless Service; empty lets the server assign one.',
+			tcp: 'A port:targetPort pair for the Service to serve; repeat the flag for more.',
+		},
+	},
+	'create service nodeport': {
+		long: 'Create a NodePort service.\n\n Makes a Service with a cluster IP that is also opened on one port of every node, so clients outside the cluster can reach it. Its selector is app=NAME.',
+		examples: examples(
+			['Port 80 of the Pods, on a node port the server picks', 'kubectl create service nodeport web --tcp=80:80'],
+			['A chosen node port', 'kubectl create service nodeport web --tcp=80:80 --node-port=30080'],
+			['See which node port was assigned', 'kubectl get service web -o jsonpath=\'{.spec.ports[0].nodePort}\''],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			'node-port': 'The port to open on every node; 0 lets the server pick one from its node port range.',
+			tcp: 'A port:targetPort pair for the Service to serve; repeat the flag for more.',
+		},
+	},
+	'create configmap': {
+		long: 'Create a config map from a local file, directory or literal value.\n\n Each key of the ConfigMap comes from a key=value pair, a line of an env file, or a file whose whole content becomes the value (the file name is the key unless you give one).',
+		examples: examples(
+			['Two settings given on the command line', 'kubectl create configmap settings --from-literal=mode=prod --from-literal=level=info'],
+			['A config file, stored under the key nginx.conf', 'kubectl create configmap nginx-conf --from-file=nginx.conf'],
+			['The same file under another key', 'kubectl create configmap nginx-conf --from-file=default.conf=nginx.conf'],
+			['Every KEY=value line of a file', 'kubectl create configmap app-env --from-env-file=app.env'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			'append-hash': 'Add a hash of the data to the name, so changed data gives a new ConfigMap.',
+			'from-env-file': 'A file of KEY=value lines, each line becoming a key.',
+			'from-file': 'A file, or key=file, whose content becomes one key; a directory adds each regular file in it.',
+			'from-literal': 'A key=value pair to store.',
+		},
+	},
+	'create secret generic': {
+		long: 'Create a secret from a local file, directory, or literal value.\n\n The data is given as for "kubectl create configmap" and stored base64-encoded in the Secret. The type is Opaque unless --type names another.',
+		examples: examples(
+			['A user name and password', 'kubectl create secret generic db-auth --from-literal=username=app --from-literal=password=s3cret'],
+			['A key file, under the key tls.key', 'kubectl create secret generic signing --from-file=tls.key=./private.pem'],
+			['A basic-auth Secret', 'kubectl create secret generic registry-login --type=kubernetes.io/basic-auth --from-literal=username=ci --from-literal=password=s3cret'],
+			['Read a value back', 'kubectl get secret db-auth -o jsonpath=\'{.data.password}\' | base64 -d'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			'append-hash': 'Add a hash of the data to the name, so changed data gives a new Secret.',
+			'from-env-file': 'A file of KEY=value lines, each line becoming a key.',
+			'from-file': 'A file, or key=file, whose content becomes one key; a directory adds each regular file in it.',
+			'from-literal': 'A key=value pair to store.',
+			type: 'The Secret\'s type, e.g. kubernetes.io/basic-auth; Opaque when empty.',
+		},
+	},
+	'create namespace': {
+		long: 'Create a namespace with the specified name.\n\n Namespaces hold namespaced objects apart; names need only be unique within one. Use -n NAME, or "kubectl config set-context --current --namespace=NAME", to work in it.',
+		examples: examples(
+			['A namespace for a team', 'kubectl create namespace team-a'],
+			['Make it the default of the current context', 'kubectl config set-context --current --namespace=team-a'],
+			['Print the manifest without creating it', 'kubectl create namespace team-a --dry-run=client -o yaml'],
+		),
+		flags: { ...CREATE_MEANINGS },
+	},
+	'create job': {
+		long: 'Create a job with the specified name.\n\n Makes a Job that runs one Pod of the image to completion; words after -- become its command. With --from=cronjob/NAME it instead copies a CronJob\'s job template, which is a way to start a scheduled job by hand.',
+		examples: examples(
+			['A one-off job that prints the date', 'kubectl create job once --image=busybox:1.36 -- date'],
+			['Run a CronJob now, outside its schedule', 'kubectl create job backup-now --from=cronjob/backup'],
+			['Follow its output', 'kubectl logs job/once -f'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			from: 'Copy the job template of this object, given as cronjob/NAME.',
+			image: 'The image of the Job\'s container.',
+		},
+	},
+	run: {
+		long: 'Run a particular image on the cluster.\n\n Starts one Pod named NAME from an image, labelled run=NAME unless -l says otherwise. Words after -- are the container\'s arguments, or its command with --command.\n\n With -i and -t you talk to the container directly, and --rm deletes the Pod when you leave: handy for a throwaway shell inside the cluster.',
+		examples: examples(
+			['An nginx Pod', 'kubectl run web --image=nginx:1.27 --port=80'],
+			['A throwaway shell, removed on exit', 'kubectl run -it --rm tmp --image=busybox:1.36 --restart=Never -- sh'],
+			['A Pod that runs a command once', 'kubectl run probe --image=busybox:1.36 --restart=Never --command -- wget -qO- http://web'],
+			['An environment variable and a label', 'kubectl run api --image=nginx:1.27 --env=MODE=prod -l app=api,tier=front'],
+			['The manifest only', 'kubectl run web --image=nginx:1.27 --dry-run=client -o yaml'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			annotations: 'An annotation key=value for the Pod; repeat the flag for more.',
+			attach: 'Wait for the Pod to start, then attach to it as kubectl attach does.',
+			command: 'Use the words after -- as the container\'s command rather than its arguments.',
+			env: 'An environment variable KEY=value for the container; repeat the flag for more.',
+			expose: 'Also create a ClusterIP Service for the Pod, on --port.',
+			image: 'The image to run.',
+			'image-pull-policy': 'When the kubelet pulls the image: Always, IfNotPresent or Never.',
+			labels: 'Labels for the Pod, as key=value pairs joined by commas.',
+			'leave-stdin-open': 'Keep the container\'s stdin open when the first attach ends.',
+			'override-type': 'How --overrides is combined with the Pod: json, merge or strategic.',
+			overrides: 'JSON merged into the generated Pod, for fields that have no flag.',
+			'pod-running-timeout': 'How long to wait for the Pod to run before attaching fails.',
+			port: 'The port the container exposes.',
+			privileged: 'Run the container in privileged mode.',
+			quiet: 'Print only the container\'s output, no messages of kubectl\'s own.',
+			restart: 'The Pod\'s restart policy: Always, OnFailure or Never.',
+			rm: 'Delete the Pod once its attached session ends.',
+			stdin: 'Keep stdin open on the container, and pass your input to it when attached.',
+			tty: 'Give the container a terminal; needs -i.',
+		},
+	},
+	expose: {
+		long: 'Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service.\n\n The new Service selects the same Pods as the object given, and takes its ports from the object unless --port says otherwise. Its name is the object\'s unless --name gives another.',
+		examples: examples(
+			['A Deployment on port 80 inside the cluster', 'kubectl expose deployment web --port=80 --target-port=80'],
+			['The same Pods on a port of every node', 'kubectl expose deployment web --port=80 --type=NodePort --name=web-nodeport'],
+			['A single Pod', 'kubectl expose pod api --port=8080 --name=api'],
+			['Print the Service without creating it', 'kubectl expose deployment web --port=80 --dry-run=client -o yaml'],
+		),
+		flags: {
+			...CREATE_MEANINGS,
+			...fileMeanings('expose'),
+			'cluster-ip': 'The cluster IP to use, or None for a headless Service; empty lets the server assign one.',
+			'external-ip': 'An outside IP address at which the Service also answers.',
+			labels: 'Labels for the Service; the object\'s own labels when empty.',
+			'load-balancer-ip': 'The IP to ask the cloud provider for, with --type=LoadBalancer.',
+			name: 'The Service\'s name; the object\'s name when empty.',
+			'override-type': 'How --overrides is combined with the Service: json, merge or strategic.',
+			overrides: 'JSON merged into the generated Service, for fields that have no flag.',
+			port: 'The port the Service listens on; taken from the object when empty.',
+			protocol: 'The protocol of the ports: TCP, UDP or SCTP.',
+			selector: 'The Service\'s label selector, in place of the one taken from the object.',
+			'session-affinity': 'ClientIP keeps sending each client to the same Pod; None spreads requests.',
+			'target-port': 'The container port, by number or name, that traffic goes to; the same as --port when empty.',
+			type: 'The Service type: ClusterIP, NodePort, LoadBalancer or ExternalName; ClusterIP when empty.',
+		},
+	},
+	delete: {
+		long: 'Delete resources by file names, stdin, resources and names, or by resources and label selector.\n\n Pods are given time to shut down cleanly first, and by default what an object owns (the ReplicaSets of a Deployment, say) is removed after it. kubectl waits until the objects are really gone unless --wait=false.\n\n Deleting a Pod that a controller manages only makes the controller start a new one; delete the controller instead.',
+		examples: examples(
+			['One Deployment and its ReplicaSets and Pods', 'kubectl delete deployment web'],
+			['Everything described in a file', 'kubectl delete -f web.yaml'],
+			['Pods labelled app=web', 'kubectl delete pods -l app=web'],
+			['Every Job of the namespace, without waiting', 'kubectl delete jobs --all --wait=false'],
+			['A stuck Pod, at once', 'kubectl delete pod api --grace-period=0 --force'],
+		),
+		flags: {
+			...fileMeanings('delete'),
+			all: 'Delete every object of the resource type in the namespace.',
+			'all-namespaces': 'With a selector or --all, look in every namespace.',
+			cascade: 'What happens to the objects it owns: background removes them afterwards, foreground removes them first, orphan leaves them.',
+			'dry-run': DRY_RUN_MEANING,
+			'field-selector': 'Delete only objects whose fields match, e.g. status.phase=Succeeded.',
+			force: 'Remove the objects from the API at once, without a graceful shutdown; their containers may run on for a while.',
+			'grace-period': 'Seconds a Pod gets to stop; -1 uses the Pod\'s own setting.',
+			'ignore-not-found': 'Treat objects that do not exist as already deleted, not as an error; on by default with --all.',
+			interactive: 'List what would be deleted and go ahead only if you confirm.',
+			now: 'Give Pods one second to stop, as --grace-period=1 does.',
+			output: 'With name, print each deleted object as TYPE/NAME.',
+			raw: 'Send DELETE to this path of the API server.',
+			selector: SELECTOR_MEANING,
+			timeout: 'Give up waiting for the deletion after this long; 0 lets kubectl choose.',
+			wait: 'Return only once the objects are gone, finalizers included.',
+		},
+	},
+	edit: {
+		long: 'Edit a resource on the server.\n\n Opens the object in the editor named by KUBE_EDITOR or EDITOR. When you save and quit, kubectl sends what you changed; if the server rejects it, the file opens again with the error at the top, and quitting without a change cancels.',
+		examples: examples(
+			['A Deployment, as YAML', 'kubectl edit deployment web'],
+			['The same, as JSON, with another editor', 'KUBE_EDITOR=nano kubectl edit deployment web -o json'],
+			['The status of a Deployment', 'kubectl edit deployment web --subresource=status'],
+		),
+		flags: {
+			...PRINT_MEANINGS,
+			...fileMeanings('edit'),
+			'field-manager': 'The manager name recorded in managedFields for the fields you change.',
+			output: 'The format to edit in: yaml or json.',
+			'output-patch': 'Print the patch worked out from your edit.',
+			'save-config': 'Also store the edited object in its last-applied-configuration annotation.',
+			subresource: 'Edit this subresource of the object, such as status.',
+			validate: CREATE_MEANINGS.validate,
+			'windows-line-endings': 'Open the file with CRLF line endings.',
+		},
+	},
+	explain: {
+		long: 'Get documentation for a resource.\n\n Prints what a resource type and each of its fields is for, from the schemas the API server publishes. Name a field with dots, as in pods.spec.containers, to read about just that part.',
+		examples: examples(
+			['What a Deployment is, and its top-level fields', 'kubectl explain deployment'],
+			['One field of a Pod', 'kubectl explain pods.spec.containers.resources'],
+			['The whole tree of a Service\'s spec', 'kubectl explain service.spec --recursive'],
+			['A kind in a given API version', 'kubectl explain horizontalpodautoscaler --api-version=autoscaling/v2'],
+		),
+		flags: {
+			'api-version': 'The group/version of the type to describe, e.g. apps/v1.',
+			output: 'plaintext, or plaintext-openapiv2 for the layout of the older OpenAPI v2 schemas.',
+			recursive: 'List every field below the one named, without descriptions.',
+		},
+	},
+	'set image': {
+		long: 'Update the image of a pod template.\n\n Changes the image of the named containers of a Deployment, DaemonSet, StatefulSet, ReplicaSet, CronJob or Pod; for a workload this starts a rollout. The name * stands for every container.',
+		examples: examples(
+			['A new image for the nginx container', 'kubectl set image deployment/web nginx=nginx:1.28'],
+			['Then watch the rollout', 'kubectl rollout status deployment/web'],
+			['Every container of every Deployment in the namespace', 'kubectl set image deployments --all \'*=nginx:1.28\''],
+			['Change a manifest file without the server', 'kubectl set image -f web.yaml nginx=nginx:1.28 --local -o yaml'],
+		),
+		flags: {
+			...PRINT_MEANINGS,
+			...fileMeanings('change'),
+			all: 'Change every object of the resource type in the namespace.',
+			'dry-run': DRY_RUN_MEANING,
+			'field-manager': CREATE_MEANINGS['field-manager'],
+			local: 'Change the objects read from -f and print them, without contacting the server.',
+			selector: SELECTOR_MEANING,
+		},
+	},
+	'set env': {
+		long: 'Update environment variables on a pod template.\n\n Sets KEY=value pairs, or removes KEY- ones, in the containers of a workload or Pod, and can copy the keys of a ConfigMap or Secret in as variables. With --list it prints the variables instead.',
+		examples: examples(
+			['Set one variable, which restarts the Pods', 'kubectl set env deployment/web MODE=prod'],
+			['Remove it again', 'kubectl set env deployment/web MODE-'],
+			['Every key of a ConfigMap, prefixed with APP_', 'kubectl set env deployment/web --from=configmap/settings --prefix=APP_'],
+			['List the variables of each container', 'kubectl set env deployment/web --list'],
+		),
+		flags: {
+			...PRINT_MEANINGS,
+			...fileMeanings('change'),
+			all: 'Change every object of the resource type in the namespace.',
+			containers: 'Change only the containers whose names match this pattern.',
+			'dry-run': DRY_RUN_MEANING,
+			env: 'A KEY=value to set in each container; repeat the flag for more.',
+			'field-manager': CREATE_MEANINGS['field-manager'],
+			from: 'Take variables from the keys of this object, e.g. secret/db or configmap/settings.',
+			keys: 'With --from, take only these keys.',
+			list: 'Print the variables of each container instead of changing them.',
+			local: 'Change the objects read from -f and print them, without contacting the server.',
+			overwrite: 'Allow new values for variables already set; false refuses such changes.',
+			prefix: 'Put this before the name of each variable taken with --from.',
+			resolve: 'With --list, print the values of variables that come from ConfigMaps and Secrets.',
+			selector: SELECTOR_MEANING,
+		},
+	},
+	'set resources': {
+		long: 'Update resource requests/limits on objects with pod templates.\n\n Sets the CPU and memory requests and limits of the containers of a workload or Pod; for a workload this starts a rollout.',
+		examples: examples(
+			['Requests and limits for every container', 'kubectl set resources deployment web --requests=cpu=100m,memory=128Mi --limits=cpu=500m,memory=256Mi'],
+			['One container only', 'kubectl set resources deployment web -c nginx --limits=memory=512Mi'],
+			['Print the change without making it', 'kubectl set resources deployment web --limits=cpu=1 --dry-run=client -o yaml'],
+		),
+		flags: {
+			...PRINT_MEANINGS,
+			...fileMeanings('change'),
+			all: 'Change every object of the resource type in the namespace.',
+			containers: 'Change only the containers whose names match this pattern.',
+			'dry-run': DRY_RUN_MEANING,
+			'field-manager': CREATE_MEANINGS['field-manager'],
+			limits: 'Limits as name=quantity pairs, e.g. cpu=500m,memory=256Mi.',
+			local: 'Change the objects read from -f and print them, without contacting the server.',
+			requests: 'Requests as name=quantity pairs, e.g. cpu=100m,memory=128Mi.',
+			selector: SELECTOR_MEANING,
 		},
 	},
 };

@@ -7,7 +7,11 @@
  *
  * Mirrors nothing upstream: the simulator's own help texts.
  */
+import { ADVANCED_HELP } from './advanced.ts';
 import { BASIC_HELP } from './basic.ts';
+import { CLUSTER_HELP } from './cluster.ts';
+import { DEPLOY_HELP } from './deploy.ts';
+import { TROUBLESHOOTING_HELP } from './troubleshooting.ts';
 
 export interface HelpText {
 	/** The description `--help` prints first, instead of the summary. */
@@ -19,4 +23,10 @@ export interface HelpText {
 }
 
 /** Every command's help text, by command path. */
-export const HELP_TEXTS: Readonly<Record<string, HelpText>> = { ...BASIC_HELP };
+export const HELP_TEXTS: Readonly<Record<string, HelpText>> = {
+	...BASIC_HELP,
+	...DEPLOY_HELP,
+	...TROUBLESHOOTING_HELP,
+	...CLUSTER_HELP,
+	...ADVANCED_HELP,
+};
