@@ -86,7 +86,7 @@ describe('tab completion', () => {
 
 	it('offers the subcommands kubectl declares', () => {
 		expect(at('kubectl create dep').candidates).toEqual(['deployment']);
-		expect(at('kubectl auth ').candidates).toEqual(['can-i', 'whoami']);
+		expect(at('kubectl auth ').candidates).toEqual(['can-i', 'reconcile', 'whoami']);
 		expect(at('kubectl config use').candidates).toEqual(['use-context']);
 	});
 

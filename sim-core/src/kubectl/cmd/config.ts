@@ -34,6 +34,7 @@
  * (ShortenConfig, RedactSecrets, FlattenConfig, MinifyConfig),
  * staging/src/k8s.io/client-go/tools/clientcmd/api/v1/types.go (field order).
  */
+import { leafHelp } from './help.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { JsonValue } from '../../golang/json.ts';
 import { parseYaml, stringifyYaml } from '../../yaml/index.ts';
@@ -494,9 +495,31 @@ function deleteEntry(invocation: KubectlInvocation, of: 'contexts' | 'clusters' 
 	return written ? fail(written) : done(`deleted ${noun} ${name} from ${path}\n`, warning);
 }
 
+/** Each subcommand's summary and usage line, for its own `--help`. */
+const SUBCOMMAND_HELP: Readonly<Record<string, { summary: string; usage: string }>> = {
+	'current-context': { summary: 'Display the current-context', usage: 'kubectl config current-context' },
+	'delete-cluster': { summary: 'Delete the specified cluster from the kubeconfig', usage: 'kubectl config delete-cluster NAME' },
+	'delete-context': { summary: 'Delete the specified context from the kubeconfig', usage: 'kubectl config delete-context CONTEXT_NAME' },
+	'delete-user': { summary: 'Delete the specified user from the kubeconfig', usage: 'kubectl config delete-user NAME' },
+	'get-clusters': { summary: 'Display clusters defined in the kubeconfig', usage: 'kubectl config get-clusters' },
+	'get-contexts': { summary: 'Describe one or many contexts', usage: 'kubectl config get-contexts [(-o|--output=)name)]' },
+	'get-users': { summary: 'Display users defined in the kubeconfig', usage: 'kubectl config get-users' },
+	'rename-context': { summary: 'Rename a context from the kubeconfig file', usage: 'kubectl config rename-context CONTEXT_NAME NEW_NAME' },
+	set: { summary: 'Set an individual value in a kubeconfig file', usage: 'kubectl config set PROPERTY_NAME PROPERTY_VALUE' },
+	'set-cluster': { summary: 'Set a cluster entry in kubeconfig', usage: 'kubectl config set-cluster NAME [--server=server] [--certificate-authority=path/to/certificate/authority] [--insecure-skip-tls-verify=true] [--tls-server-name=example.com]' },
+	'set-context': { summary: 'Set a context entry in kubeconfig', usage: 'kubectl config set-context [NAME | --current] [--cluster=cluster_nickname] [--user=user_nickname] [--namespace=namespace]' },
+	'set-credentials': { summary: 'Set a user entry in kubeconfig', usage: 'kubectl config set-credentials NAME [--client-certificate=path/to/certfile] [--client-key=path/to/keyfile] [--token=bearer_token] [--username=basic_user] [--password=basic_password]' },
+	unset: { summary: 'Unset an individual value in a kubeconfig file', usage: 'kubectl config unset PROPERTY_NAME' },
+	'use-context': { summary: 'Set the current-context in a kubeconfig file', usage: 'kubectl config use-context CONTEXT_NAME' },
+	view: { summary: 'Display merged kubeconfig settings or a specified kubeconfig file', usage: 'kubectl config view [flags]' },
+};
+
 /** Runs `kubectl config <subcommand>`. */
 function runConfig(invocation: KubectlInvocation): CommandResult {
 	const sub = invocation.args.positionals[0];
+	// A subcommand's --help is its own; the parent's is the list below.
+	if (invocation.args.flags.help === true && sub !== undefined && SUBCOMMAND_HELP[sub]) return done(leafHelp({ ...SUBCOMMAND_HELP[sub], flags: configCommand.flags }));
+	if (invocation.args.flags.help === true && sub === undefined) return runConfig({ ...invocation, args: { ...invocation.args, flags: { ...invocation.args.flags, help: false } } });
 	switch (sub) {
 		case 'view':
 			return view(invocation);
@@ -546,6 +569,7 @@ export const configCommand: KubectlCommand = {
 	name: 'config',
 	summary: 'Modify kubeconfig files',
 	usage: 'kubectl config SUBCOMMAND',
+	handlesHelp: true,
 	subcommands: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],
 	flags: [
 		{ name: 'output', short: 'o', kind: 'string' },

@@ -21,6 +21,7 @@ const NESTED: Record<string, string[]> = {
 	top: ['node', 'pod'],
 	'create secret': ['docker-registry', 'generic', 'tls'],
 	apply: ['edit-last-applied', 'set-last-applied', 'view-last-applied'],
+	config: ['current-context', 'get-contexts', 'set', 'set-context', 'unset', 'use-context', 'view'],
 	'create service': ['clusterip', 'externalname', 'loadbalancer', 'nodeport'],
 };
 
