@@ -328,7 +328,8 @@ function dispatch(argv: string[], stdin: string, env: KubectlEnvironment, comman
 	if ('error' in recording) return fail(recording.error);
 	const rest = recording.argv;
 	// Subcommands parse the command line again: they get it without --record too.
-	const commandArgv = recording.given ? [...argv.slice(0, index + 1), ...argv.slice(index + 1).filter((word, i, all) => !/^--record(=.*)?$/.test(word) || all.slice(0, i).includes('--'))] : argv;
+	const tail = takeRecordFlag(command.name, argv.slice(index + 1));
+	const commandArgv = recording.given && !('error' in tail) ? [...argv.slice(0, index + 1), ...tail.argv] : argv;
 	const specs = [...command.flags, ...GLOBAL_FLAGS.filter((g) => !command.flags.some((f) => f.name === g.name))];
 	let args: ParsedArgs;
 	try {

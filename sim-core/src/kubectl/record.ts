@@ -21,6 +21,7 @@ import type { ApiRequest } from '../api/request.ts';
 import { ApiClient } from '../client/client.ts';
 import type { ApiTransport } from '../client/transport.ts';
 import type { FlagSpec } from './flags.ts';
+import { parseGoBool } from './cmd/print-flags.ts';
 
 export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
 
@@ -61,8 +62,9 @@ export function takeRecordFlag(command: string, argv: readonly string[]): Record
 		}
 		given = true;
 		const value = match[1] ?? 'true';
-		if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) return { error: `error: invalid argument "${value}" for "--record" flag: strconv.ParseBool: parsing "${value}": invalid syntax` };
-		record = /^(1|t|T|TRUE|true|True)$/.test(value);
+		const parsed = parseGoBool(value);
+		if (parsed === undefined) return { error: `error: invalid argument "${value}" for "--record" flag: strconv.ParseBool: parsing "${value}": invalid syntax` };
+		record = parsed;
 	}
 	return { argv: out, record, given };
 }
@@ -103,16 +105,10 @@ export function changeCause(commandPath: string, args: readonly string[], argv: 
 /** The annotation added to a request's object or merge patch, if the request carries one. */
 function annotated(request: ApiRequest, cause: string): ApiRequest | undefined {
 	if (request.subresource) return undefined;
-	if (request.verb === 'create' || request.verb === 'update') {
-		const body = request.body as { metadata?: { annotations?: Record<string, string> } } | undefined;
-		if (!body || typeof body !== 'object') return undefined;
-		return { ...request, body: { ...body, metadata: { ...body.metadata, annotations: { ...body.metadata?.annotations, [CHANGE_CAUSE_ANNOTATION]: cause } } } };
-	}
-	if (request.verb === 'patch' && request.patchType !== 'application/json-patch+json' && request.body && typeof request.body === 'object') {
-		const body = request.body as { metadata?: { annotations?: Record<string, string | null> } };
-		return { ...request, body: { ...body, metadata: { ...body.metadata, annotations: { ...body.metadata?.annotations, [CHANGE_CAUSE_ANNOTATION]: cause } } } };
-	}
-	return undefined;
+	const carriesObject = request.verb === 'create' || request.verb === 'update' || (request.verb === 'patch' && request.patchType !== 'application/json-patch+json');
+	const body = request.body as { metadata?: { annotations?: Record<string, string | null> } } | undefined;
+	if (!carriesObject || !body || typeof body !== 'object') return undefined;
+	return { ...request, body: { ...body, metadata: { ...body.metadata, annotations: { ...body.metadata?.annotations, [CHANGE_CAUSE_ANNOTATION]: cause } } } };
 }
 
 /** A client whose writes record `cause` on the objects they write. */

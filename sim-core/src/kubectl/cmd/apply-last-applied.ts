@@ -10,7 +10,6 @@
  * staging/src/k8s.io/kubectl/pkg/cmd/apply/apply_set_last_applied.go.
  */
 import type { KubeObject } from '../../api/types.ts';
-import { compactJson, deepCopy, type JsonValue } from '../../golang/json.ts';
 import { refOf } from '../../client/client.ts';
 import { stringifyYaml } from '../../yaml/stringify.ts';
 import type { FlagSpec } from '../flags.ts';
@@ -21,8 +20,7 @@ import { DRY_RUN_FLAG, PRINT_FLAGS, dryRunStrategy, toPrinter } from './print-fl
 import { objectName } from './resource-info.ts';
 import type { Subcommand } from './subcommand.ts';
 import { visit } from './visit.ts';
-
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+import { LAST_APPLIED_ANNOTATION, modifiedConfiguration } from './last-applied.ts';
 
 const FILE_FLAGS: FlagSpec[] = [
 	{ name: 'filename', short: 'f', kind: 'stringArray' },
@@ -46,7 +44,7 @@ function viewRun(inv: KubectlInvocation): CommandResult {
 	if (visited.errors.length) return checkErr(visited.errors[0]);
 	let stdout = '';
 	for (const target of visited.targets) {
-		const config = (target.object as KubeObject | undefined)?.metadata.annotations?.[LAST_APPLIED];
+		const config = (target.object as KubeObject | undefined)?.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
 		if (config === undefined) return checkErr(plain(`no last-applied-configuration annotation found on resource: ${target.name}`), stdout);
 		// yaml.JSONToYAML: the keys sorted, as any map the YAML encoder writes.
 		stdout += format === 'json' ? indentJson(config) : stringifyYaml(JSON.parse(config));
@@ -75,19 +73,15 @@ function setRun(inv: KubectlInvocation): CommandResult {
 			errors.push(callError(got, inv.env.serverUrl));
 			continue;
 		}
-		if (got.object.metadata.annotations?.[LAST_APPLIED] === undefined && args.flags['create-annotation'] !== true) {
+		if (got.object.metadata.annotations?.[LAST_APPLIED_ANNOTATION] === undefined && args.flags['create-annotation'] !== true) {
 			errors.push(plain(`no last-applied-configuration annotation found on resource: ${target.name}, to create the annotation, run the command with --create-annotation`));
 			continue;
 		}
 		// GetModifiedConfiguration(info.Object, false): the manifest without the annotation, keys sorted, a newline.
-		const copy = deepCopy(manifest);
-		const annotations = { ...(copy.metadata.annotations ?? {}) };
-		delete annotations[LAST_APPLIED];
-		copy.metadata.annotations = annotations;
-		const config = `${compactJson(copy as unknown as JsonValue)}\n`;
-		const patch = { metadata: { annotations: { [LAST_APPLIED]: config } } };
+		const config = modifiedConfiguration(manifest, false).json;
+		const patch = { metadata: { annotations: { [LAST_APPLIED_ANNOTATION]: config } } };
 		if (dry.strategy === 'client') {
-			stdout += printer.printer({ ...got.object, metadata: { ...got.object.metadata, annotations: { ...got.object.metadata.annotations, [LAST_APPLIED]: config } } }, 'configured');
+			stdout += printer.printer({ ...got.object, metadata: { ...got.object.metadata, annotations: { ...got.object.metadata.annotations, [LAST_APPLIED_ANNOTATION]: config } } }, 'configured');
 			continue;
 		}
 		const patched = inv.client.patch(refOf(target.info), target.namespace, target.name, patch, 'application/merge-patch+json', undefined, dry.strategy === 'server' ? { dryRun: 'All' } : undefined);

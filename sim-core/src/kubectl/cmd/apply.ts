@@ -14,6 +14,7 @@
  * staging/src/k8s.io/kubectl/pkg/util/apply.go.
  */
 import { LAST_APPLIED_SUBCOMMANDS } from './apply-last-applied.ts';
+import { LAST_APPLIED_ANNOTATION, modifiedConfiguration } from './last-applied.ts';
 import { parentHelp } from './help.ts';
 import { argsAfterCommand, runSubcommand } from './subcommand.ts';
 import type { KubeObject } from '../../api/types.ts';
@@ -31,31 +32,10 @@ import { infoString, isFatalCall, objectName, requestUrl, typed, type TargetInfo
 import { deepCopy } from '../../golang/json.ts';
 import { createThreeWayMergePatch } from './three-way-merge.ts';
 
-/** corev1.LastAppliedConfigAnnotation. */
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+export { LAST_APPLIED_ANNOTATION };
 
 /** How many times apply re-reads and re-patches after a 409 Conflict (patcher.go maxPatchRetry). */
 const MAX_PATCH_RETRY = 5;
-
-/**
- * The JSON kubectl writes into the annotation and sends as "modified"
- * (util.GetModifiedConfiguration): the object without the annotation,
- * encoded with json.Encoder (keys sorted, a trailing newline). Like
- * upstream, an object without annotations gains an empty `annotations: {}`
- * on the way, which shows in the JSON.
- */
-function modifiedConfiguration(obj: KubeObject, annotate: boolean): { json: string; object: KubeObject } {
-	const copy = deepCopy(obj);
-	const annotations = { ...(copy.metadata.annotations ?? {}) };
-	delete annotations[LAST_APPLIED_ANNOTATION];
-	copy.metadata.annotations = annotations;
-	let json = `${compactJson(copy as unknown as JsonValue)}\n`;
-	if (annotate) {
-		copy.metadata.annotations = { ...annotations, [LAST_APPLIED_ANNOTATION]: json };
-		json = `${compactJson(copy as unknown as JsonValue)}\n`;
-	}
-	return { json, object: copy };
-}
 
 /** apply.go pruneNulls: nulls are dropped before a create, as an update would drop them. */
 function pruneNulls(value: JsonValue): void {

@@ -124,7 +124,7 @@ export function runReconcile(inv: KubectlInvocation): CommandResult {
 		const expected = deepCopy(target.object as KubeObject) as KubeObject & { rules?: Rule[]; subjects?: Subject[]; roleRef?: Record<string, string> };
 		const kind = expected.kind;
 		if (!['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'].includes(kind)) continue;
-		if (!expected.apiVersion?.startsWith(`${RBAC}/`) || expected.apiVersion !== `${RBAC}/v1`) return checkErr(plain(`only rbac.authorization.k8s.io/v1 is supported: not *${expected.apiVersion?.split('/')[1] ?? ''}.${kind}`), stdout, stderr);
+		if (expected.apiVersion !== `${RBAC}/v1`) return checkErr(plain(`only rbac.authorization.k8s.io/v1 is supported: not *${expected.apiVersion?.split('/')[1] ?? ''}.${kind}`), stdout, stderr);
 		const ref = refOf(target.info);
 		const namespace = target.namespace;
 		if (namespace) expected.metadata.namespace = namespace;

@@ -17,7 +17,8 @@ import { inGoOrder } from '../../api/go-field-order.ts';
 import { stringifyYaml } from '../../yaml/stringify.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { KubectlInvocation } from '../kubectl.ts';
-import { callError, checkErr, plain } from './check-err.ts';
+import { callError, checkErr, plain, type KubectlError } from './check-err.ts';
+import { pathError } from './cp.ts';
 import { logText } from './logs.ts';
 
 /** The lists of each namespace, in the order the dump writes them, with their file names. */
@@ -41,14 +42,14 @@ export function runClusterInfoDump(inv: KubectlInvocation): CommandResult {
 	if (toFiles && !files) return checkErr(plain('--output-directory needs a file system to write to'));
 	const extension = format === 'json' ? '.json' : '.yaml';
 	let stdout = '';
-	const write = (path: string, text: string): string | undefined => {
+	const write = (path: string, text: string): KubectlError | undefined => {
 		if (!toFiles) {
 			stdout += text;
 			return undefined;
 		}
 		const full = `${outputDir.replace(/\/$/, '')}/${path}`;
 		const failed = files!.mkdirAll(full.slice(0, full.lastIndexOf('/'))) ?? files!.write(full, text);
-		return failed ? `open ${full}: ${failed === 'EISDIR' ? 'is a directory' : failed === 'ENOTDIR' ? 'not a directory' : 'permission denied'}` : undefined;
+		return failed ? pathError('open', full, failed) : undefined;
 	};
 	let printed = 0;
 	// A typed client's list: the list carries its kind, its items do not (TypeSetterPrinter sets only the top level).
@@ -68,7 +69,7 @@ export function runClusterInfoDump(inv: KubectlInvocation): CommandResult {
 	const nodes = inv.client.list(R.nodes);
 	if (!nodes.ok) return checkErr(callError(nodes, inv.env.serverUrl));
 	let failed = write(`nodes${extension}`, print(nodes.object, 'NodeList', 'v1'));
-	if (failed) return checkErr(plain(failed));
+	if (failed) return checkErr(failed);
 	let namespaces: string[];
 	if (args.flags['all-namespaces'] === true) {
 		const listed = inv.client.list(R.namespaces);
@@ -85,7 +86,7 @@ export function runClusterInfoDump(inv: KubectlInvocation): CommandResult {
 			if (!listed.ok) return checkErr(callError(listed, inv.env.serverUrl), stdout);
 			if (ref === R.pods) pods = (listed.object.items ?? []) as Pod[];
 			failed = write(`${namespace}/${file}${extension}`, print(listed.object, kind, apiVersion));
-			if (failed) return checkErr(plain(failed), stdout);
+			if (failed) return checkErr(failed, stdout);
 		}
 		for (const pod of pods) {
 			let text = '';
@@ -98,7 +99,7 @@ export function runClusterInfoDump(inv: KubectlInvocation): CommandResult {
 				text += `==== END logs for ${where} ====\n`;
 			}
 			failed = write(`${namespace}/${pod.metadata.name}/logs.txt`, text);
-			if (failed) return checkErr(plain(failed), stdout);
+			if (failed) return checkErr(failed, stdout);
 		}
 	}
 	if (toFiles) stdout += `Cluster info dumped to ${outputDir}\n`;

@@ -15,6 +15,7 @@ import { apiErrorMessage, errorText } from '../resource-args.ts';
 import { runClusterInfoDump } from './cluster-info-dump.ts';
 import { leafHelp, parentHelp } from './help.ts';
 
+const DUMP_SUMMARY = 'Dump relevant information for debugging and diagnosis';
 const DUMP_HINT = "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n";
 
 /** utilnet.JoinSchemeNamePort: `scheme:name:port`, dropping empty parts at the ends. */
@@ -27,10 +28,10 @@ function joinSchemeNamePort(scheme: string, name: string, port: string): string 
 function runClusterInfo(invocation: KubectlInvocation): CommandResult {
 	const { env, args } = invocation;
 	if (args.positionals[0] === 'dump') {
-		if (args.flags.help === true) return { stdout: leafHelp({ summary: 'Dump relevant information for debugging and diagnosis', usage: 'kubectl cluster-info dump [flags]' }), stderr: '', exitCode: 0 };
+		if (args.flags.help === true) return { stdout: leafHelp({ summary: DUMP_SUMMARY, usage: 'kubectl cluster-info dump [flags]' }), stderr: '', exitCode: 0 };
 		return runClusterInfoDump(invocation);
 	}
-	if (args.flags.help === true) return { stdout: parentHelp('kubectl cluster-info', { long: 'Display addresses of the control plane and services with label kubernetes.io/cluster-service=true.\n To further debug and diagnose cluster problems, use \'kubectl cluster-info dump\'.', usage: 'kubectl cluster-info [flags]' }, [{ name: 'dump', summary: 'Dump relevant information for debugging and diagnosis', usage: '', flags: [], run: () => ({ stdout: '', stderr: '', exitCode: 0 }) }]), stderr: '', exitCode: 0 };
+	if (args.flags.help === true) return { stdout: parentHelp('kubectl cluster-info', { long: 'Display addresses of the control plane and services with label kubernetes.io/cluster-service=true.\n To further debug and diagnose cluster problems, use \'kubectl cluster-info dump\'.', usage: 'kubectl cluster-info [flags]' }, [{ name: 'dump', summary: DUMP_SUMMARY }]), stderr: '', exitCode: 0 };
 	const namespace = typeof args.flags.namespace === 'string' && args.flags.namespace ? args.flags.namespace : 'kube-system';
 	const listed = invocation.client.list<Service>(R.services, namespace, { labelSelector: 'kubernetes.io/cluster-service=true' });
 	if (!listed.ok) return { stdout: DUMP_HINT, stderr: errorText([apiErrorMessage(listed, env.serverUrl)]), exitCode: 1 };

@@ -35,6 +35,7 @@
  * staging/src/k8s.io/client-go/tools/clientcmd/api/v1/types.go (field order).
  */
 import { leafHelp } from './help.ts';
+import { parseGoBool } from './print-flags.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import type { JsonValue } from '../../golang/json.ts';
 import { parseYaml, stringifyYaml } from '../../yaml/index.ts';
@@ -432,10 +433,12 @@ function setOrUnset(invocation: KubectlInvocation, unset: boolean): CommandResul
 		return finish();
 	}
 	switch (field.type) {
-		case 'bool':
-			if (!/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) return fail(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
-			fields[field.key] = /^(1|t|T|TRUE|true|True)$/.test(value);
+		case 'bool': {
+			const parsed = parseGoBool(value);
+			if (parsed === undefined) return fail(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+			fields[field.key] = parsed;
 			break;
+		}
 		case 'bytes':
 			if (args.flags['set-raw-bytes'] === true) fields[field.key] = btoa(String.fromCharCode(...new TextEncoder().encode(value)));
 			else if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) return fail(`illegal base64 data at input byte ${Math.max(0, value.search(/[^A-Za-z0-9+/=]/))}`);
@@ -519,7 +522,6 @@ function runConfig(invocation: KubectlInvocation): CommandResult {
 	const sub = invocation.args.positionals[0];
 	// A subcommand's --help is its own; the parent's is the list below.
 	if (invocation.args.flags.help === true && sub !== undefined && SUBCOMMAND_HELP[sub]) return done(leafHelp({ ...SUBCOMMAND_HELP[sub], flags: configCommand.flags }));
-	if (invocation.args.flags.help === true && sub === undefined) return runConfig({ ...invocation, args: { ...invocation.args, flags: { ...invocation.args.flags, help: false } } });
 	switch (sub) {
 		case 'view':
 			return view(invocation);
@@ -556,11 +558,10 @@ function runConfig(invocation: KubectlInvocation): CommandResult {
 		case 'unset':
 			return setOrUnset(invocation, true);
 		case undefined:
-			return {
-				stdout: 'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".\n\nAvailable Commands:\n  current-context   Display the current-context\n  delete-cluster    Delete the specified cluster from the kubeconfig\n  delete-context    Delete the specified context from the kubeconfig\n  delete-user       Delete the specified user from the kubeconfig\n  get-clusters      Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n  get-users         Display users defined in the kubeconfig\n  rename-context    Rename a context from the kubeconfig file\n  set               Set an individual value in a kubeconfig file\n  set-cluster       Set a cluster entry in kubeconfig\n  set-context       Set a context entry in kubeconfig\n  set-credentials   Set a user entry in kubeconfig\n  unset             Unset an individual value in a kubeconfig file\n  use-context       Set the current-context in a kubeconfig file\n  view              Display merged kubeconfig settings or a specified kubeconfig file\n',
-				stderr: '',
-				exitCode: 0,
-			};
+			// The subcommands in name order, padded as this list has always been printed.
+			return done(`Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".\n\nAvailable Commands:\n${Object.entries(SUBCOMMAND_HELP)
+				.map(([name, help]) => `  ${name.padEnd(17)} ${help.summary}\n`)
+				.join('')}`);
 	}
 	return { stdout: '', stderr: `error: unknown command "${invocation.args.positionals.join(' ')}"\nSee 'kubectl config -h' for help and examples\n`, exitCode: 1 };
 }
@@ -570,7 +571,7 @@ export const configCommand: KubectlCommand = {
 	summary: 'Modify kubeconfig files',
 	usage: 'kubectl config SUBCOMMAND',
 	handlesHelp: true,
-	subcommands: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],
+	subcommands: Object.keys(SUBCOMMAND_HELP),
 	flags: [
 		{ name: 'output', short: 'o', kind: 'string' },
 		{ name: 'raw', kind: 'bool' },

@@ -104,7 +104,7 @@ const ERRNO: Record<string, string> = {
 	ENAMETOOLONG: 'file name too long',
 	EINVAL: 'invalid argument',
 };
-const pathError = (op: string, path: string, code: string) => plain(`${op} ${path}: ${ERRNO[code] ?? code.toLowerCase()}`);
+export const pathError = (op: string, path: string, code: string) => plain(`${op} ${path}: ${ERRNO[code] ?? code.toLowerCase()}`);
 
 /** Where an exec's stream goes: kubectl's stdout, its stderr, or nowhere (io.Discard). */
 type Sink = 'stdout' | 'stderr' | 'discard';

@@ -252,13 +252,15 @@ const secretDockerRegistrySub: Subcommand = {
 		),
 };
 
+const SECRET_SUBS = [secretDockerRegistrySub, secretGenericSub, secretTlsSub];
+
 const secretSub: Subcommand = {
 	name: 'secret',
 	summary: 'Create a secret using a specified subcommand',
 	usage: 'kubectl create secret (docker-registry | generic | tls)',
-	flags: unionFlags(secretDockerRegistrySub.flags, secretGenericSub.flags, secretTlsSub.flags),
+	flags: unionFlags(...SECRET_SUBS.map((s) => s.flags)),
 	handlesHelp: true,
-	run: (inv) => nested(inv, 'kubectl create secret', ['create', 'secret'], [secretDockerRegistrySub, secretGenericSub, secretTlsSub], secretSub.flags),
+	run: (inv) => nested(inv, 'kubectl create secret', ['create', 'secret'], SECRET_SUBS, secretSub.flags),
 };
 
 function serviceSub(name: 'clusterip' | 'nodeport' | 'loadbalancer' | 'externalname', type: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName'): Subcommand {
@@ -769,7 +771,7 @@ export const createCommand: KubectlCommand = {
 	summary: 'Create a resource from a file or from stdin',
 	usage: 'kubectl create -f FILENAME',
 	subcommands: GENERATORS.map((s) => s.name),
-	nestedSubcommands: { secret: ['docker-registry', 'generic', 'tls'], service: SERVICE_SUBS.map((s) => s.name) },
+	nestedSubcommands: { secret: SECRET_SUBS.map((s) => s.name), service: SERVICE_SUBS.map((s) => s.name) },
 	flags: unionFlags(CREATE_OWN_FLAGS, ...GENERATORS.map((g) => g.flags)),
 	handlesHelp: true,
 	run(inv) {

@@ -72,12 +72,17 @@ function wrapWords(text: string, limit = 70): string[] {
 	return [...lines, line];
 }
 
+/** help_flags_printer.go's entry for one flag: `    -n, --name=DEFAULT:`, then the meaning, each line after a tab. */
+export function flagUsage(flag: { name: string; short?: string }, defaultValue: string, meaning: string): string {
+	return `    ${flag.short ? `-${flag.short}, ` : ''}--${flag.name}=${defaultValue}:\n${wrapWords(meaning).map((l) => `\t${l}`).join('\n')}`;
+}
+
 /** The Options section: the command's own flags with a written meaning, sorted by name as pflag lists them. */
 function optionsSection(flags: readonly FlagSpec[] | undefined, meanings: Readonly<Record<string, string>> | undefined): string | undefined {
 	if (!flags || !meanings) return undefined;
 	const shown = [...flags].filter((f) => meanings[f.name] && f.name !== 'help').sort((a, b) => (a.name < b.name ? -1 : 1));
 	if (!shown.length) return undefined;
-	const rows = shown.map((f) => `    ${f.short ? `-${f.short}, ` : ''}--${f.name}=${defaultText(f)}:\n${wrapWords(meanings[f.name]).map((l) => `\t${l}`).join('\n')}`);
+	const rows = shown.map((f) => flagUsage(f, defaultText(f), meanings[f.name]));
 	return `Options:\n${rows.join('\n\n')}`;
 }
 
@@ -98,7 +103,7 @@ export function leafHelp(help: { summary: string; long?: string; examples?: stri
 }
 
 /** A parent's help (`kubectl rollout --help`): its description, its subcommands, usage and both tips. */
-export function parentHelp(path: string, parent: { long: string; usage: string; examples?: string }, subs: readonly Subcommand[]): string {
+export function parentHelp(path: string, parent: { long: string; usage: string; examples?: string }, subs: ReadonlyArray<{ name: string; summary: string }>): string {
 	const sections = [parent.long.trim()];
 	if (parent.examples) sections.push(`Examples:\n${parent.examples.trimEnd()}`);
 	sections.push(availableCommands(subs), `Usage:\n  ${usageLine(parent.usage)}`);

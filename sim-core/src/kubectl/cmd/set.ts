@@ -126,9 +126,16 @@ function patchPodSpecs(inv: KubectlInvocation, targets: TargetInfo[], mutate: Mu
 	);
 }
 
-/** visit the targets; a usage message, a fatal error or the visit's errors end the command (after the dry-run warning). */
-function visitTargets(inv: KubectlInvocation, allowEmptySelector: boolean, warnings: string): { targets: TargetInfo[] } | { result: CommandResult } {
-	const visited = visit(inv, { allowEmptySelector, requireObject: true });
+/**
+ * visit the live objects the command names (`resources`, or all its
+ * positional arguments), `--all` allowing an empty selector; `--local`
+ * (printing without the server) is refused. A usage message, a fatal error
+ * or the visit's errors end the command (after the dry-run warning).
+ */
+function visitTargets(inv: KubectlInvocation, warnings: string, resources?: string[]): { targets: TargetInfo[] } | { result: CommandResult } {
+	if (inv.args.flags.local === true) return { result: checkErr(plain('--local is not supported by this simulated kubectl'), '', warnings) };
+	const target = resources ? { ...inv, args: { ...inv.args, positionals: resources } } : inv;
+	const visited = visit(target, { allowEmptySelector: inv.args.flags.all === true, requireObject: true });
 	if (visited.usage) return { result: { stdout: '', stderr: warnings + visited.usage, exitCode: 1 } };
 	if (visited.fatal) return { result: checkErr(visited.fatal, '', warnings) };
 	if (visited.errors.length) return { result: checkErr(visited.errors.length === 1 ? visited.errors[0] : { kind: 'aggregate', errors: visited.errors }, '', warnings) };
@@ -174,8 +181,7 @@ function imageRun(inv: KubectlInvocation): CommandResult {
 	else if (images.size > 1 && images.has('*')) problems.push(plain('all containers are already specified by *, but saw more than one container_name=container_image pairs'));
 	if (args.flags.local === true && dry.strategy === 'server') problems.push(plain('cannot specify --local and --dry-run=server - did you mean --dry-run=client?'));
 	if (problems.length) return checkErr(problems.length === 1 ? problems[0] : { kind: 'aggregate', errors: problems }, '', dry.stderr);
-	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visitTargets({ ...inv, args: { ...args, positionals: split.resources } }, args.flags.all === true, dry.stderr);
+	const visited = visitTargets(inv, dry.stderr, split.resources);
 	if ('result' in visited) return visited.result;
 	const errors: KubectlError[] = [];
 	const result = patchPodSpecs(
@@ -236,8 +242,7 @@ function resourcesRun(inv: KubectlInvocation): CommandResult {
 	const parsedLimits = limitsParsed.list;
 	const parsedRequests = requestsParsed.list;
 	if (args.positionals.length < 1 && !((args.flags.filename as string[]) ?? []).length) return checkErr(plain('one or more resources must be specified as <resource> <name> or <resource>/<name>'), '', dry.stderr);
-	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visitTargets(inv, args.flags.all === true, dry.stderr);
+	const visited = visitTargets(inv, dry.stderr);
 	if ('result' in visited) return visited.result;
 	const selector = String(args.flags.containers ?? '*');
 	// filepath.Match with `*` wildcards, as the container selector is matched.
@@ -310,7 +315,7 @@ function envRun(inv: KubectlInvocation): CommandResult {
 	if ('error' in fromSource) return checkErr(fromSource.error, '', dry.stderr);
 	const prefix = String(flags.prefix ?? '');
 	const env: Array<{ name: string; value?: string; valueFrom?: unknown }> = [...parsed.env, ...fromSource.env].map((e) => ({ ...e, name: prefix + e.name }));
-	const visited = visitTargets({ ...inv, args: { ...args, positionals: split.resources } }, flags.all === true, dry.stderr);
+	const visited = visitTargets(inv, dry.stderr, split.resources);
 	if ('result' in visited) return visited.result;
 	const selector = String(flags.containers ?? '*');
 	const overwrite = flags.overwrite !== false;
@@ -447,8 +452,7 @@ function serviceAccountRun(inv: KubectlInvocation): CommandResult {
 	const account = args.positionals[args.positionals.length - 1];
 	const dry = dryRunStrategy(args, inv.env.wallMs());
 	if ('error' in dry) return checkErr(dry.error);
-	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visitTargets({ ...inv, args: { ...args, positionals: args.positionals.slice(0, -1) } }, args.flags.all === true, dry.stderr);
+	const visited = visitTargets(inv, dry.stderr, args.positionals.slice(0, -1));
 	if ('result' in visited) return visited.result;
 	const errors: KubectlError[] = [];
 	const result = patchPodSpecs(
@@ -476,8 +480,7 @@ function selectorRun(inv: KubectlInvocation): CommandResult {
 	const selector = parsed.selector as { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
 	const dry = dryRunStrategy(args, inv.env.wallMs());
 	if ('error' in dry) return checkErr(dry.error);
-	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visitTargets({ ...inv, args: { ...args, positionals: positionals.slice(0, -1) } }, args.flags.all === true, dry.stderr);
+	const visited = visitTargets(inv, dry.stderr, positionals.slice(0, -1));
 	if ('result' in visited) return visited.result;
 	const errors: KubectlError[] = [];
 	const result = patchObjects(
@@ -520,8 +523,7 @@ function subjectRun(inv: KubectlInvocation): CommandResult {
 		const tokens = account.split(':');
 		if (tokens.length !== 2 || tokens[1] === '') return checkErr(plain('serviceaccount must be <namespace>:<name>'), '', dry.stderr);
 	}
-	if (args.flags.local === true) return checkErr(plain('--local is not supported by this simulated kubectl'), '', dry.stderr);
-	const visited = visitTargets(inv, args.flags.all === true, dry.stderr);
+	const visited = visitTargets(inv, dry.stderr);
 	if ('result' in visited) return visited.result;
 	for (const account of accounts) {
 		if (account.startsWith(':') && visited.targets.some((t) => (t.object as KubeObject).kind === 'ClusterRoleBinding')) return checkErr(plain('serviceaccount must be <namespace>:<name>, namespace must be specified'), '', dry.stderr);
