@@ -89,6 +89,8 @@ export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 			'kubernetes/release',
 			'kubernetes/website',
 			'kubernetes-sigs/yaml',
+			'kubernetes-sigs/structured-merge-diff',
+			'kubernetes/kube-openapi',
 			'kubernetes-sigs/json',
 			'kubernetes-sigs/knftables',
 			'kubernetes-sigs/cri-tools',

@@ -103,10 +103,14 @@ describe('kubectl -v request logging', () => {
 		expect(lines[6]).toMatch(/^\tAudit-Id: [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 		expect(lines.slice(7, 10)).toEqual(['\tCache-Control: no-cache, private', expect.stringMatching(/^\tContent-Length: \d+$/), '\tContent-Type: application/json']);
 		expect(lines.slice(10, 12)).toEqual(['\tDate: Mon, 30 Nov 2026 08:00:00 GMT', ' > milliseconds=0']);
+		// A Deployment with its managedFields is over 1024 characters, as on a real cluster: quoted and cut.
+		expect(lines[12]).toMatch(/^.* helper\.go:105\] "Response Body" body="\{\\"kind\\":\\"Deployment\\",.*\[truncated \d+ chars\]"$/);
 		// A body that fits 1024 characters, with the encoder's trailing newline: a block.
-		expect(lines[12]).toBe(`${HEADER} helper.go:105] "Response Body" body=<`);
-		expect(lines[13]).toMatch(/^\t\{"kind":"Deployment","apiVersion":"apps\/v1",/);
-		expect(lines[14]).toBe(' >');
+		w.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'small', namespace: 'default' } });
+		const small = w.kubectl('get configmap small -v=8').stderr.split('\n');
+		const at = small.findIndex((l) => l.endsWith('"Response Body" body=<'));
+		expect(small[at + 1]).toMatch(/^\t\{"kind":"ConfigMap","apiVersion":"v1",/);
+		expect(small[at + 2]).toBe(' >');
 	});
 
 	it('at -v=8 cuts a body after 1024 characters, as truncateBody does', () => {

@@ -39,7 +39,8 @@ export function updateScale(scope: RequestScope, request: ApiRequest, info: Reso
 	if (typeof replicas !== 'number' || !Number.isInteger(replicas)) return errors.badRequest('spec.replicas: Invalid value');
 	const updated = deepCopy(old);
 	(updated.spec as { replicas?: number }).replicas = replicas;
-	const response = update(scope, { ...request, subresource: undefined }, info, caller, store, undefined, updated);
+	// Recorded as a write of the scale subresource that owns spec.replicas (fieldmanager's ScaleHandler).
+	const response = update(scope, { ...request, subresource: undefined }, info, caller, store, undefined, updated, { subresource: 'scale' });
 	if (response.code >= 400) return response;
 	return { code: 200, body: scaleOf(response.body as KubeObject) };
 }

@@ -28,7 +28,8 @@ import { namespaceCheck, type RequestScope } from './rest.ts';
 
 const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-export function create(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient): ApiResponse {
+/** `managedFieldsDone`: a server-side apply that creates the object has recorded its managedFields already. */
+export function create(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient, managedFieldsDone = false): ApiResponse {
 	const decoded = scope.decode(request, info, request.body);
 	if (decoded.error) return decoded.error;
 	const obj = decoded.obj!;
@@ -48,6 +49,8 @@ export function create(scope: RequestScope, request: ApiRequest, info: ResourceI
 	if (!strategy.allowStatusOnCreate) {
 		if (strategy.hasStatusSubresource) delete obj.status;
 	}
+	// The field manager runs before admission, so what admission plugins add is nobody's (create.go).
+	if (!managedFieldsDone) scope.recordUpdate(request, info, caller, undefined, obj);
 	// Upstream order: mutating admission, then the strategy's preparation and validation, then validating admission.
 	const attributes: AdmissionAttributes = { operation: 'CREATE', info, namespace: meta.namespace, name: meta.name, object: obj, user: caller.user, dryRun: request.query?.dryRun === 'All' };
 	const rejected = scope.admit(attributes, ctx);

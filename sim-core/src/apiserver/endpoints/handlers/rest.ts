@@ -13,6 +13,8 @@
  * likewise).
  */
 import type { KubeObject } from '../../../api/types.ts';
+import type { Caller } from '../../config.ts';
+import { managerOrUserAgent, recordUpdate, type ResetFields, type WriteIdentity } from '../../fieldmanager/field-manager.ts';
 import { groupVersion, type ResourceInfo } from '../../../api/resources.ts';
 import type { ApiRequest, ApiResponse, UserInfo } from '../../../api/request.ts';
 import { deepCopy } from '../../../golang/json.ts';
@@ -52,6 +54,22 @@ export class RequestScope {
 		};
 	}
 
+	/** Who a write is recorded under in metadata.managedFields: `?fieldManager=`, else the client's User-Agent name. */
+	writer(request: ApiRequest, info: ResourceInfo, caller: Caller, subresource = request.subresource): WriteIdentity {
+		// A process id is its User-Agent's product name (`kubelet/node-1` sends `kubelet/v1.36...`).
+		return { manager: managerOrUserAgent(request.query?.fieldManager, caller.process), apiVersion: groupVersion(info), subresource };
+	}
+
+	/** The fields a write of this resource may own (the strategies' reset fields). */
+	resetFields(info: ResourceInfo): ResetFields {
+		return { hasStatusSubresource: !!this.strategy(info).hasStatusSubresource };
+	}
+
+	/** Records an update (or, with no `live`, a create) in obj.metadata.managedFields (../../fieldmanager/). */
+	recordUpdate(request: ApiRequest, info: ResourceInfo, caller: Caller, live: KubeObject | undefined, obj: KubeObject, subresource = request.subresource): void {
+		recordUpdate(live, obj, this.writer(request, info, caller, subresource), formatRfc3339(this.server.kernel.wallMs()), this.resetFields(info));
+	}
+
 	/** Mutating admission (../../admission/chain.ts). */
 	admit(attributes: AdmissionAttributes, ctx: StrategyContext): ApiResponse | undefined {
 		return admission.admit(this.server.deps.admission, attributes, ctx, (event) => this.server.emit(event));
@@ -63,7 +81,7 @@ export class RequestScope {
 	}
 
 	/** Decodes, defaults and checks the apiVersion/kind of a request body. */
-	decode(request: ApiRequest, info: ResourceInfo, body: unknown): { obj?: KubeObject; error?: ApiResponse; warnings: string[] } {
+	decode(request: ApiRequest, info: ResourceInfo, body: unknown, options: { defaults?: boolean } = {}): { obj?: KubeObject; error?: ApiResponse; warnings: string[] } {
 		if (!body || typeof body !== 'object' || Array.isArray(body)) return { error: errors.badRequest('the body of the request was in an unknown format'), warnings: [] };
 		const obj = deepCopy(body) as KubeObject;
 		const expected = groupVersion(info);
@@ -79,7 +97,7 @@ export class RequestScope {
 			return { error: errors.badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${decoded.errors.join(', ')}`), warnings: [] };
 		}
 		const warnings = validation === 'Warn' ? decoded.errors.map((e) => e) : [];
-		this.strategy(info).defaults?.(obj);
+		if (options.defaults !== false) this.strategy(info).defaults?.(obj);
 		return { obj, warnings: [...warnings, ...decoded.warnings] };
 	}
 }

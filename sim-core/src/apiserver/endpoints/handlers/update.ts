@@ -29,8 +29,14 @@ import { finalizeNamespace, hasSpecFinalizers } from '../../registry/namespace-s
 import { create } from './create.ts';
 import { namespaceCheck, stripResourceVersion, type RequestScope } from './rest.ts';
 
+/** How a write is recorded in managedFields: under another subresource's name (a scale), or already done (an apply). */
+export interface ManagedFieldsOptions {
+	subresource?: string;
+	done?: boolean;
+}
+
 /** Updates from `body`, or from an object the caller already decoded (a patch, a scale). */
-export function update(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient, body: unknown, decodedAlready?: KubeObject): ApiResponse {
+export function update(scope: RequestScope, request: ApiRequest, info: ResourceInfo, caller: Caller, store: EtcdClient, body: unknown, decodedAlready?: KubeObject, managed: ManagedFieldsOptions = {}): ApiResponse {
 	let obj: KubeObject;
 	let warnings: string[] = [];
 	if (decodedAlready) obj = decodedAlready;
@@ -48,7 +54,7 @@ export function update(scope: RequestScope, request: ApiRequest, info: ResourceI
 	const strategy = scope.strategy(info);
 	const old = scope.registry.get(info, request.namespace, name);
 	if (!old) {
-		if (strategy.allowCreateOnUpdate && !request.subresource) return create(scope, { ...request, body: obj, verb: 'create' }, info, caller, store);
+		if (strategy.allowCreateOnUpdate && !request.subresource) return create(scope, { ...request, body: obj, verb: 'create' }, info, caller, store, managed.done);
 		return errors.notFound(qualifiedResource(info), name, info.group, info.resource);
 	}
 	const wantedRv = obj.metadata.resourceVersion;
@@ -65,6 +71,9 @@ export function update(scope: RequestScope, request: ApiRequest, info: ResourceI
 		delete obj.metadata.deletionGracePeriodSeconds;
 	}
 	if (old.metadata.generation !== undefined) obj.metadata.generation = old.metadata.generation;
+	// The field manager runs before admission and the strategy (update.go's transformers); strategies that rebuild metadata keep what it recorded.
+	if (!managed.done) scope.recordUpdate(request, info, caller, old, obj, managed.subresource ?? request.subresource);
+	const managedFields = obj.metadata.managedFields;
 	// Upstream order: mutating admission sees the incoming object first;
 	// then the strategy prepares and validates what admission produced.
 	const attributes: AdmissionAttributes = { operation: 'UPDATE', info, subresource: request.subresource, namespace: request.namespace, name, object: obj, oldObject: old, user: caller.user, dryRun: request.query?.dryRun === 'All' };
@@ -96,6 +105,8 @@ export function update(scope: RequestScope, request: ApiRequest, info: ResourceI
 		strategy.prepareForUpdate?.(obj, old, ctx);
 		fieldErrors = strategy.validateUpdate?.(obj, old, ctx) ?? strategy.validate?.(obj, ctx) ?? [];
 	}
+	if (managedFields) obj.metadata.managedFields = managedFields;
+	else delete obj.metadata.managedFields;
 	attributes.object = obj;
 	const invalid = scope.validate(attributes, ctx, fieldErrors, info);
 	if (invalid) return invalid;
