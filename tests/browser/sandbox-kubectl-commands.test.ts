@@ -2,8 +2,8 @@
  * kubectl commands a reader copies from kubernetes.io, typed into a
  * sandbox in Chromium: a subcommand's own help, a registry Secret, a
  * change-cause recorded with --record, logs from the last seconds, set
- * env from a ConfigMap read inside the Pod, config set, and the cluster
- * dump a bug report asks for.
+ * env from a ConfigMap read inside the Pod, config set, the cluster
+ * dump a bug report asks for, and server-side apply with its conflicts.
  */
 import { describe, expect, it } from 'vitest';
 import { run, useStartedSandbox } from './sandbox-helpers.ts';
@@ -54,5 +54,17 @@ describe('kubectl in the sandbox', () => {
 		await run(s.sandbox, 'kubectl config unset contexts.kubernetes-admin@kubernetes.namespace');
 		expect(await out('kubectl cluster-info dump --output-directory=dump')).toBe('Cluster info dumped to dump');
 		expect(await out('grep -c "==== START logs" dump/kube-system/etcd-control-plane/logs.txt')).toBe('1');
+	});
+
+	it('server-side applies a file, refuses to undo kubectl scale, and takes the field with --force-conflicts', async () => {
+		await run(s.sandbox, 'kubectl create deployment ssa --image=nginx:1.27 --replicas=2 --dry-run=client -o yaml > ssa.yaml');
+		expect(await out('kubectl apply --server-side -f ssa.yaml')).toBe('deployment.apps/ssa serverside-applied');
+		await run(s.sandbox, 'kubectl scale deployment ssa --replicas=4');
+		const refused = await out('kubectl apply --server-side -f ssa.yaml');
+		expect(refused).toMatch(/^error: Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps\/v1: \.spec\.replicas\nPlease review the fields above/);
+		expect(await out('kubectl get deployment ssa -o jsonpath={.spec.replicas}')).toBe('4');
+		expect(await out('kubectl apply --server-side --force-conflicts -f ssa.yaml')).toBe('deployment.apps/ssa serverside-applied');
+		expect(await out("kubectl get deployment ssa -o jsonpath='{.spec.replicas} {.metadata.managedFields[0].manager} {.metadata.managedFields[0].operation}'")).toBe('2 kubectl Apply');
+		expect(await out('kubectl get deployment ssa -o yaml --show-managed-fields | grep -c "f:replicas"')).toBe('1');
 	});
 });

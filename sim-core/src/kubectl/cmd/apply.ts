@@ -164,6 +164,108 @@ export function applyOne(ctx: ApplyContext, target: TargetInfo, print: (obj: Kub
 	return undefined;
 }
 
+/** kubectl's field manager for server-side apply, and for the annotation it keeps when none is set. */
+export const SSA_FIELD_MANAGER = 'kubectl';
+const LAST_APPLIED_FIELD_MANAGER = 'kubectl-last-applied';
+const CSA_FIELD_MANAGER = 'kubectl-client-side-apply';
+
+/** What kubectl adds to a server-side apply's conflict error (apply.go). */
+const CONFLICT_ADVICE = `Please review the fields above--they currently have other managers. Here
+are the ways you can resolve this warning:
+* If you intend to manage all of these fields, please re-run the apply
+  command with the \`--force-conflicts\` flag.
+* If you do not intend to manage all of the fields, please edit your
+  manifest to remove references to the fields that should keep their
+  current managers.
+* You may co-own fields by updating your manifest to match the existing
+  value; in this case, you'll become the manager if the other manager(s)
+  stop managing the field (remove it from their configuration).
+See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts`;
+
+/**
+ * Server-side apply of one object (applyOneObject's ServerSide branch): the
+ * whole manifest as an apply patch; then, if the object was client-side
+ * applied before, its client-side manager's fields handed to this manager
+ * (csaupgrade) and the last-applied annotation kept under a manager of its
+ * own, so a later client-side apply still finds it.
+ */
+export function applyServerSide(ctx: ApplyContext, target: TargetInfo, print: (obj: KubeObject, operation: string) => void, options: { force: boolean; subresource?: string }): KubectlError | undefined {
+	const { inv } = ctx;
+	const ref = refOf(target.info);
+	if (!target.name) return addSourceToErr(`retrieving current configuration of:\n${infoString(target)}\nfrom server for:`, target.source, plain('resource name may not be empty'));
+	const query = writeQuery(ctx);
+	if (options.force) query.force = true;
+	const body = deepCopy(target.object as KubeObject);
+	const result = inv.client.patch(ref, target.namespace, target.name, body, 'application/apply-patch+yaml', options.subresource, query);
+	if (!result.ok) {
+		if (isFatalCall(result)) {
+			ctx.fatal = callError(result, inv.env.serverUrl, { method: 'Patch', url: requestUrl(inv.env.serverUrl, { ...ref, namespace: target.namespace, name: target.name, query }) });
+			return undefined;
+		}
+		ctx.stderr += warningLines(result.warnings);
+		const failed = callError(result, inv.env.serverUrl);
+		// apply.go wraps the conflict with fmt.Errorf, so it prints as `error: Apply failed ...`, not `Error from server`.
+		if (result.code === 409 && failed.kind === 'status') return plain(`${failed.message}\n${CONFLICT_ADVICE}`);
+		return failed;
+	}
+	ctx.stderr += warningLines(result.warnings);
+	let applied = typed(target.info, result.object);
+	if (ctx.dryRun !== 'server') {
+		applied = migrateFromClientSideApply(ctx, target, applied);
+		applied = keepLastAppliedAnnotation(ctx, target, applied);
+	}
+	if (applied.metadata.deletionTimestamp) ctx.stderr += `Warning: Detected changes to resource ${target.name} which is currently being deleted.\n`;
+	print(applied, 'serverside-applied');
+	return undefined;
+}
+
+/**
+ * csaupgrade.UpgradeManagedFieldsPatch: the client-side apply manager's
+ * Update entry folded into this manager's Apply entry and dropped, sent as
+ * a JSON patch guarded by the resourceVersion.
+ */
+function migrateFromClientSideApply(ctx: ApplyContext, target: TargetInfo, live: KubeObject): KubeObject {
+	const entries = live.metadata.managedFields ?? [];
+	const isCsa = (e: NonNullable<typeof live.metadata.managedFields>[number]) => e.manager === CSA_FIELD_MANAGER && e.operation === 'Update' && !e.subresource;
+	const csa = entries.filter(isCsa);
+	if (!csa.length) return live;
+	const mine = entries.find((e) => e.manager === ctx.fieldManager && e.operation === 'Apply' && !e.subresource);
+	if (!mine) return live;
+	const merged = { ...mine, fieldsV1: csa.reduce((acc, e) => unionFieldsV1(acc, e.fieldsV1 ?? {}), mine.fieldsV1 ?? {}) };
+	const upgraded = entries.filter((e) => !isCsa(e)).map((e) => (e === mine ? merged : e));
+	const patch = [
+		{ op: 'replace', path: '/metadata/managedFields', value: upgraded },
+		{ op: 'replace', path: '/metadata/resourceVersion', value: live.metadata.resourceVersion },
+	];
+	const result = ctx.inv.client.patch(refOf(target.info), target.namespace, target.name!, patch, 'application/json-patch+json');
+	return result.ok ? typed(target.info, result.object) : live;
+}
+
+/** Two FieldsV1 trees as one. */
+function unionFieldsV1(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...a };
+	for (const [key, value] of Object.entries(b)) {
+		out[key] = key in out ? unionFieldsV1((out[key] ?? {}) as Record<string, unknown>, (value ?? {}) as Record<string, unknown>) : value;
+	}
+	return Object.fromEntries(Object.entries(out).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+}
+
+/**
+ * saveLastApplyAnnotationIfNecessary: with kubectl's own manager, an
+ * object that carries the last-applied annotation nobody applies gets it
+ * applied by `kubectl-last-applied`, so server-side apply does not orphan it.
+ */
+function keepLastAppliedAnnotation(ctx: ApplyContext, target: TargetInfo, live: KubeObject): KubeObject {
+	if (ctx.fieldManager !== SSA_FIELD_MANAGER) return live;
+	const annotation = live.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
+	if (annotation === undefined) return live;
+	const owned = (live.metadata.managedFields ?? []).some((e) => e.operation === 'Apply' && Object.hasOwn(((e.fieldsV1?.['f:metadata'] as Record<string, unknown> | undefined)?.['f:annotations'] ?? {}) as object, `f:${LAST_APPLIED_ANNOTATION}`));
+	if (owned) return live;
+	const justAnnotation = { apiVersion: live.apiVersion, kind: live.kind, metadata: { name: live.metadata.name, ...(live.metadata.namespace ? { namespace: live.metadata.namespace } : {}), annotations: { [LAST_APPLIED_ANNOTATION]: annotation } } };
+	const result = ctx.inv.client.patch(refOf(target.info), target.namespace, target.name!, justAnnotation, 'application/apply-patch+yaml', undefined, { fieldManager: LAST_APPLIED_FIELD_MANAGER });
+	return result.ok ? typed(target.info, result.object) : live;
+}
+
 /** Reads the manifests and maps each to its resource, continuing past per-object errors (the builder with ContinueOnError). */
 export function collectTargets(inv: KubectlInvocation, validate: boolean): { targets: TargetInfo[]; errors: KubectlError[] } | { stderr: string } {
 	const read = readManifests(inv, { validate });
@@ -238,14 +340,17 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	if (args.flags.all === true && args.flags.selector) return checkErr(plain('cannot set --all and --selector at the same time'), '', dry.stderr);
 	if (args.flags.subresource && !serverSide) return checkErr(plain('--subresource can only be specified for --server-side'), '', dry.stderr);
 	if (args.flags.prune === true) return checkErr(plain('--prune is not supported by this simulated kubectl'), '', dry.stderr);
-	if (serverSide) return checkErr(plain('--server-side apply is not supported by this simulated cluster; use client-side apply (the default, without --server-side)'), '', dry.stderr);
+	const subresource = String(args.flags.subresource ?? '');
+	if (subresource && subresource !== 'status' && subresource !== 'scale') return checkErr(plain(`invalid subresource value: ${JSON.stringify(subresource)}. Must be one of [status scale]`), '', dry.stderr);
 	const printer = toPrinter(args, dry.strategy);
 	if ('error' in printer) return checkErr(printer.error, '', dry.stderr);
 
 	const collected = collectTargets(inv, validation.directive !== 'Ignore');
 	if ('stderr' in collected) return { stdout: '', stderr: dry.stderr + collected.stderr, exitCode: 1 };
 	if (collected.targets.length === 0 && collected.errors.length === 0) return checkErr(plain('no objects passed to apply'), '', dry.stderr);
-	const ctx: ApplyContext = { inv, dryRun: dry.strategy, validation: validation.directive, fieldManager: String(args.flags['field-manager'] || 'kubectl-client-side-apply'), stdout: '', stderr: dry.stderr, printed: [] };
+	// The flag's default names the client-side manager; server-side apply uses `kubectl` unless the flag is set (GetServerSideFieldManager).
+	const fieldManager = serverSide && !args.set.has('field-manager') ? SSA_FIELD_MANAGER : String(args.flags['field-manager'] || CSA_FIELD_MANAGER);
+	const ctx: ApplyContext = { inv, dryRun: dry.strategy, validation: validation.directive, fieldManager, stdout: '', stderr: dry.stderr, printed: [] };
 	const showObjects = printsObject(args);
 	const print = (obj: KubeObject, operation: string) => {
 		if (showObjects) ctx.printed.push(obj);
@@ -253,7 +358,7 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	};
 	const errors = [...collected.errors];
 	for (const target of collected.targets) {
-		const error = applyOne(ctx, target, print);
+		const error = serverSide ? applyServerSide(ctx, target, print, { force: args.flags['force-conflicts'] === true, subresource: subresource || undefined }) : applyOne(ctx, target, print);
 		if (ctx.fatal) return checkErr(ctx.fatal, ctx.stdout, ctx.stderr);
 		if (error) errors.push(error);
 	}

@@ -22,7 +22,7 @@ import { unifiedDiff } from '../../shell/utils/unified-diff.ts';
 import { strftime } from '../../shell/date.ts';
 import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
-import { applyOne, collectTargets, type ApplyContext } from './apply.ts';
+import { applyOne, applyServerSide, collectTargets, SSA_FIELD_MANAGER, type ApplyContext } from './apply.ts';
 import { callError, checkErr, plain, usageError, type KubectlError } from './check-err.ts';
 import { FIELD_MANAGER_FLAG, validationDirective, VALIDATE_FLAG } from './print-flags.ts';
 import { isFatalCall, typed, type TargetInfo } from './resource-info.ts';
@@ -76,13 +76,16 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	const kustomize = String(args.flags.kustomize ?? '');
 	if (filenames.length === 0 && !kustomize) return diffErr(plain('must specify one of -f and -k'));
 	if (kustomize) return diffErr(plain('kustomize directories (-k) are not supported by this simulated kubectl; use -f'));
-	if (args.flags['server-side'] === true) return diffErr(plain('--server-side diff is not supported by this simulated cluster; use client-side diff (the default, without --server-side)'));
+	const serverSide = args.flags['server-side'] === true;
+	if (args.flags['force-conflicts'] === true && !serverSide) return diffErr(plain('--force-conflicts only works with --server-side'));
 	const validation = validationDirective(args);
 	if ('error' in validation) return diffErr(validation.error);
 	const collected = collectTargets(inv, validation.directive !== 'Ignore');
 	if ('stderr' in collected) return { stdout: '', stderr: collected.stderr, exitCode: 2 };
 	const showManaged = args.flags['show-managed-fields'] === true;
-	const ctx: ApplyContext = { inv, dryRun: 'server', validation: validation.directive, fieldManager: String(args.flags['field-manager'] || 'kubectl-client-side-apply'), stdout: '', stderr: '', printed: [] };
+	// As with apply, server-side diff answers as `kubectl` unless --field-manager is given (GetApplyFieldManagerFlag).
+	const fieldManager = serverSide && !args.set.has('field-manager') ? SSA_FIELD_MANAGER : String(args.flags['field-manager'] || 'kubectl-client-side-apply');
+	const ctx: ApplyContext = { inv, dryRun: 'server', validation: validation.directive, fieldManager, stdout: '', stderr: '', printed: [] };
 	const errors = [...collected.errors];
 	const files: Array<{ name: string; live?: KubeObject; merged?: KubeObject }> = [];
 	for (const target of collected.targets) {
@@ -92,7 +95,8 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 		const live = current?.ok ? typed(target.info, current.object) : undefined;
 		// MERGED: the server's answer to the apply, sent as a dry run.
 		let merged: KubeObject | undefined;
-		const error = applyOne(ctx, target, (obj) => (merged = obj));
+		const keep = (obj: KubeObject) => (merged = obj);
+		const error = serverSide ? applyServerSide(ctx, target, keep, { force: args.flags['force-conflicts'] === true }) : applyOne(ctx, target, keep);
 		if (ctx.fatal) return diffErr(ctx.fatal, '', ctx.stderr);
 		if (error) {
 			errors.push(error);
