@@ -75,6 +75,11 @@ export function conflict(qualifiedResource: string, name: string, why = 'the obj
 	return status(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource} "${name}": ${why}`, { name, kind: qualifiedResource.split('.')[0] });
 }
 
+/** A server-side apply's conflicts (409 Conflict, no object details; errors.NewApplyConflict). */
+export function applyConflict(message: string, causes: Array<{ reason: string; message: string; field: string }>): ApiResponse<never> {
+	return status(409, 'Conflict', message, { causes });
+}
+
 /** `Pod "x" is invalid: <causes>` (422). One cause prints bare, several in brackets. */
 export function invalid(kind: string, name: string, errors: FieldError[], group = ''): ApiResponse<never> {
 	const causes = errors.map(formatFieldError);

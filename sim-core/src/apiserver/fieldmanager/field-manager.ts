@@ -33,6 +33,7 @@
 import type { KubeObject, ManagedFieldsEntry } from '../../api/types.ts';
 import type { ApiResponse } from '../../api/request.ts';
 import { compareGoStrings } from '../../golang/json.ts';
+import { applyConflict } from '../errors.ts';
 import { FieldSet, pathString } from './field-set.ts';
 import { rootType, type MergeType } from './merge-schema.ts';
 import { compare, fieldSetOf, merge, removeFields } from './typed-value.ts';
@@ -222,19 +223,10 @@ export function conflictResponse(conflicts: Conflict[]): ApiResponse {
 		}
 		message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
 	}
-	return {
-		code: 409,
-		body: {
-			kind: 'Status',
-			apiVersion: 'v1',
-			metadata: {},
-			status: 'Failure',
-			message,
-			reason: 'Conflict',
-			details: { causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describe(c)}`, field: c.path })) },
-			code: 409,
-		},
-	};
+	return applyConflict(
+		message,
+		conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describe(c)}`, field: c.path })),
+	);
 }
 
 /** stripmeta.go also strips the path `metadata` itself: nobody owns the map, only what is in it. */

@@ -41,6 +41,14 @@ function managers(c: Cluster, ref = 'deploy/web'): string[] {
 	return out.split('\n').filter(Boolean).map((line) => line.trim());
 }
 
+/** A cluster where web.yaml has been server-side applied. */
+function applied(): Cluster {
+	const c = createCluster({ seed: 3 });
+	c.exec(DEPLOYMENT);
+	c.exec('kubectl apply --server-side -f web.yaml');
+	return c;
+}
+
 function fieldsOf(c: Cluster, manager: string, ref = 'deploy/web'): Record<string, unknown> {
 	const obj = JSON.parse(c.exec(`kubectl get ${ref} -o json --show-managed-fields`).stdout) as { metadata: { managedFields: Array<{ manager: string; fieldsV1: Record<string, unknown> }> } };
 	const entry = obj.metadata.managedFields.find((e) => e.manager === manager);
@@ -109,9 +117,7 @@ describe('kubectl apply --server-side', () => {
 	});
 
 	it('reports a conflict with kubectl scale in kubectl\'s words, and --force-conflicts takes the field', () => {
-		const c = createCluster({ seed: 3 });
-		c.exec(DEPLOYMENT);
-		c.exec('kubectl apply --server-side -f web.yaml');
+		const c = applied();
 		c.exec('kubectl scale deploy web --replicas=5');
 		const refused = c.exec('kubectl apply --server-side -f web.yaml');
 		expect(refused.exitCode).toBe(1);
@@ -128,9 +134,7 @@ describe('kubectl apply --server-side', () => {
 	});
 
 	it('lists several conflicts by manager', () => {
-		const c = createCluster({ seed: 3 });
-		c.exec(DEPLOYMENT);
-		c.exec('kubectl apply --server-side -f web.yaml');
+		const c = applied();
 		c.exec('kubectl set image deploy/web nginx=nginx:1.28');
 		c.exec('kubectl label deploy web tier=back --overwrite');
 		const refused = c.exec('kubectl apply --server-side -f web.yaml').stderr;
@@ -146,9 +150,7 @@ describe('kubectl apply --server-side', () => {
 	});
 
 	it('removes what the manifest no longer sets, unless another manager owns it', () => {
-		const c = createCluster({ seed: 3 });
-		c.exec(DEPLOYMENT);
-		c.exec('kubectl apply --server-side -f web.yaml');
+		const c = applied();
 		c.exec("kubectl annotate deploy web team=payments");
 		c.exec("sed -i '/tier: front/d' web.yaml");
 		c.exec('kubectl apply --server-side -f web.yaml');

@@ -14,7 +14,7 @@
  */
 import type { KubeObject } from '../../../api/types.ts';
 import type { Caller } from '../../config.ts';
-import { managerOrUserAgent, recordUpdate, type ResetFields, type WriteIdentity } from '../../fieldmanager/field-manager.ts';
+import { applyWithLastApplied, managerOrUserAgent, recordUpdate, type ResetFields, type WriteIdentity } from '../../fieldmanager/field-manager.ts';
 import { groupVersion, type ResourceInfo } from '../../../api/resources.ts';
 import type { ApiRequest, ApiResponse, UserInfo } from '../../../api/request.ts';
 import { deepCopy } from '../../../golang/json.ts';
@@ -68,6 +68,11 @@ export class RequestScope {
 	/** Records an update (or, with no `live`, a create) in obj.metadata.managedFields (../../fieldmanager/). */
 	recordUpdate(request: ApiRequest, info: ResourceInfo, caller: Caller, live: KubeObject | undefined, obj: KubeObject, subresource = request.subresource): void {
 		recordUpdate(live, obj, this.writer(request, info, caller, subresource), formatRfc3339(this.server.kernel.wallMs()), this.resetFields(info));
+	}
+
+	/** A server-side apply of `config` over `live` by this request's manager (../../fieldmanager/). */
+	applyConfiguration(request: ApiRequest, info: ResourceInfo, caller: Caller, live: KubeObject | undefined, config: KubeObject): ReturnType<typeof applyWithLastApplied> {
+		return applyWithLastApplied(live, config, this.writer(request, info, caller), formatRfc3339(this.server.kernel.wallMs()), request.query?.force === true, this.resetFields(info));
 	}
 
 	/** Mutating admission (../../admission/chain.ts). */
