@@ -117,7 +117,10 @@ function strategicMerge(target: Json, patch: Json, path: string[], kind: string)
 				for (const v of value) if (!merged.some((m) => JSON.stringify(m) === JSON.stringify(v))) merged.push(deepCopy(v));
 				setKey(result, key, merged);
 			} else if (mergeKey && Array.isArray(current)) {
-				setKey(result, key, mergeList(current, value, mergeKey, childPath, kind));
+				const merged = mergeList(current, value, mergeKey, childPath, kind);
+				// Emptied by `$patch: delete` (an owner reference released): omitempty drops it on the way back to JSON.
+				if (merged.length === 0 && current.length > 0) delete result[key];
+				else setKey(result, key, merged);
 			} else {
 				setKey(result, key, value.filter((v) => !(isObject(v) && v.$patch === 'delete')).map((v) => deepCopy(v)));
 			}

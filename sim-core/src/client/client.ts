@@ -36,6 +36,7 @@ export const R = {
 	serviceaccounts: { group: '', version: 'v1', resource: 'serviceaccounts' },
 	persistentvolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
 	persistentvolumeclaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
+	replicationcontrollers: { group: '', version: 'v1', resource: 'replicationcontrollers' },
 	controllerrevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
 	deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
 	replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },

@@ -47,6 +47,7 @@ import { NodeIpamController } from './node-ipam.ts';
 import { NodeLifecycleController } from './node-lifecycle.ts';
 import { PodGcController, TERMINATED_POD_GC_THRESHOLD } from './podgc.ts';
 import { ReplicaSetController } from './replicaset.ts';
+import { ReplicationManager } from './replication-controller.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher.ts';
 import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
@@ -164,6 +165,7 @@ export type ControllerFactory = (host: ControllerHost, options: KubeControllerMa
 const CONTROLLERS: readonly ControllerFactory[] = [
 	(host) => new DeploymentController(host),
 	(host) => new ReplicaSetController(host),
+	(host) => new ReplicationManager(host),
 	(host) => new DaemonSetController(host),
 	(host) => new StatefulSetController(host),
 	(host) => new GarbageCollector(host),

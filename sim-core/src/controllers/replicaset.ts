@@ -10,18 +10,51 @@
  * pkg/controller/replicaset/replica_set_utils.go,
  * pkg/controller/controller_utils.go (RealPodControl).
  */
-import type { KubeObject, Pod, ReplicaSet } from '../api/types.ts';
-import { R } from '../client/client.ts';
+import type { KubeObject, LabelSelector, Pod, ReplicaSet } from '../api/types.ts';
+import { R, type ResourceRef } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { podsToDelete } from './active-pods.ts';
-import { ControllerBase, ownersSelecting, resolveControllerRef, type SyncError } from './controller-context.ts';
+import { ControllerBase, resolveControllerRef, type ControllerHost, type SyncError } from './controller-context.ts';
 import { Expectations, type ExpectationsState } from './expectations.ts';
 import { canonicalJson } from './hash.ts';
 import { compileSelector, controllerOf, isNamespaceTerminating, isPodActive, isPodAvailable, isPodReady, isPodTerminating, keyFor, newControllerRef, splitKey } from './pod-util.ts';
 import { deepCopy } from '../golang/json.ts';
 import { claimObjects } from './ref-manager.ts';
 
-const REPLICASET_CONTROLLER = 'replicaset-controller';
+/**
+ * What differs between the two kinds this controller keeps: upstream runs the
+ * same code for ReplicationControllers, behind adapters that convert each
+ * one to a ReplicaSet (pkg/controller/replication/conversion.go).
+ */
+export interface ReplicatedKind {
+	/** The name `--controllers` knows; its service account comes from it. */
+	readonly controllerName: string;
+	/** The alias and trace sub-loop. */
+	readonly sub: string;
+	readonly resource: 'replicasets' | 'replicationcontrollers';
+	readonly ref: ResourceRef;
+	readonly kind: 'ReplicaSet' | 'ReplicationController';
+	/** The event source's component. */
+	readonly eventSource: string;
+	/** The kind in the trace's words. */
+	readonly noun: string;
+	/** The owner's selector as a LabelSelector (a ReplicationController's is a plain map). */
+	selectorOf(owner: ReplicaSet): LabelSelector | null | undefined;
+	/** Whether the status has terminatingReplicas (ReplicationControllerStatus has not). */
+	readonly countsTerminating: boolean;
+}
+
+export const REPLICA_SETS: ReplicatedKind = {
+	controllerName: 'replicaset-controller',
+	sub: 'replicaset',
+	resource: 'replicasets',
+	ref: R.replicasets,
+	kind: 'ReplicaSet',
+	eventSource: 'replicaset-controller',
+	noun: 'replica set',
+	selectorOf: (owner) => owner.spec.selector,
+	countsTerminating: true,
+};
 
 /** BurstReplicas: at most this many creations or deletions per sync (replica_set.go). */
 const BURST_REPLICAS = 500;
@@ -75,23 +108,33 @@ export function podFromTemplate(template: NonNullable<ReplicaSet['spec']['templa
 }
 
 /** The status as serialized: replicas always, the other counters only when non-zero, terminatingReplicas when set. */
-function normalizeRsStatus(status: ReplicaSet['status'] | undefined): ReplicaSetStatus {
+function normalizeRsStatus(status: ReplicaSet['status'] | undefined, countsTerminating = true): ReplicaSetStatus {
 	const out: ReplicaSetStatus = { replicas: status?.replicas ?? 0 };
 	if (status?.fullyLabeledReplicas) out.fullyLabeledReplicas = status.fullyLabeledReplicas;
 	if (status?.readyReplicas) out.readyReplicas = status.readyReplicas;
 	if (status?.availableReplicas) out.availableReplicas = status.availableReplicas;
-	if (status?.terminatingReplicas !== undefined) out.terminatingReplicas = status.terminatingReplicas;
+	if (countsTerminating && status?.terminatingReplicas !== undefined) out.terminatingReplicas = status.terminatingReplicas;
 	if (status?.observedGeneration) out.observedGeneration = status.observedGeneration;
 	if (status?.conditions?.length) out.conditions = status.conditions;
 	return out;
 }
 
 export class ReplicaSetController extends ControllerBase<ReplicaSetControllerState> {
-	readonly name = REPLICASET_CONTROLLER;
-	readonly sub = 'replicaset';
-	readonly resources = ['replicasets', 'pods'] as const;
-	/** --concurrent-replicaset-syncs default 5 (pkg/controller/replicaset/config/v1alpha1/defaults.go). */
+	readonly name: string;
+	readonly sub: string;
+	readonly resources: readonly string[];
+	/** --concurrent-replicaset-syncs and --concurrent-rc-syncs both default to 5 (their config/v1alpha1/defaults.go). */
 	override readonly workers = 5;
+
+	constructor(
+		host: ControllerHost,
+		private readonly kind: ReplicatedKind = REPLICA_SETS,
+	) {
+		super(host);
+		this.name = kind.controllerName;
+		this.sub = kind.sub;
+		this.resources = [kind.resource, 'pods'];
+	}
 
 	private readonly expectations = new Expectations(
 		() => this.state.expectations,
@@ -105,19 +148,19 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 	// ---- event handlers ----------------------------------------------------------
 
 	override onAdd(resource: string, obj: KubeObject): void {
-		if (resource === 'replicasets') this.enqueue(keyOf(obj));
+		if (resource === this.kind.resource) this.enqueue(keyOf(obj));
 		else if (resource === 'pods') this.addPod(obj as Pod);
 	}
 
 	override onUpdate(resource: string, oldObj: KubeObject, newObj: KubeObject): void {
-		if (resource === 'replicasets') {
+		if (resource === this.kind.resource) {
 			if (oldObj.metadata.uid !== newObj.metadata.uid) this.onDelete(resource, oldObj);
 			this.enqueue(keyOf(newObj));
 		} else if (resource === 'pods') this.updatePod(oldObj as Pod, newObj as Pod);
 	}
 
 	override onDelete(resource: string, obj: KubeObject): void {
-		if (resource === 'replicasets') {
+		if (resource === this.kind.resource) {
 			this.expectations.delete(keyOf(obj));
 			this.enqueue(keyOf(obj));
 		} else if (resource === 'pods') this.deletePod(obj as Pod);
@@ -178,32 +221,36 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 	}
 
 	private resolveControllerRef(namespace: string | undefined, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
-		return resolveControllerRef<ReplicaSet>(this.host, 'replicasets', 'ReplicaSet', namespace, ref);
+		return resolveControllerRef<ReplicaSet>(this.host, this.kind.resource, this.kind.kind, namespace, ref);
 	}
 
-	/** getPodReplicaSets: ReplicaSets of the namespace whose (non-empty) selector matches the pod. */
+	/** getPodReplicaSets: the owners of the namespace whose (non-empty) selector matches the pod. */
 	private replicaSetsSelecting(pod: Pod): ReplicaSet[] {
-		return ownersSelecting<ReplicaSet>(this.host, 'replicasets', pod);
+		return this.host.listInNamespace<ReplicaSet>(this.kind.resource, pod.metadata.namespace).filter((owner) => {
+			const selector = compileSelector(this.kind.selectorOf(owner));
+			return selector.ok && !selector.empty && selector.matches(pod.metadata.labels);
+		});
 	}
 
 	// ---- sync ------------------------------------------------------------------------
 
 	sync(key: string): SyncError {
-		const rs = this.host.informer('replicasets').get(key) as ReplicaSet | undefined;
+		const { resource, noun } = this.kind;
+		const rs = this.host.informer(resource).get(key) as ReplicaSet | undefined;
 		if (!rs) {
-			this.trace('reconcile', `replicasets/${key}`, `replica set ${key} has been deleted`);
+			this.trace('reconcile', `${resource}/${key}`, `${noun} ${key} has been deleted`);
 			this.expectations.delete(key);
 			return undefined;
 		}
 		const needsSync = this.expectations.satisfied(key);
-		this.trace('reconcile', `replicasets/${key}`, needsSync ? `syncing replica set ${key}` : `syncing replica set ${key}: waiting for earlier creations or deletions to show`);
-		const selector = compileSelector(rs.spec.selector);
+		this.trace('reconcile', `${resource}/${key}`, needsSync ? `syncing ${noun} ${key}` : `syncing ${noun} ${key}: waiting for earlier creations or deletions to show`);
+		const selector = compileSelector(this.kind.selectorOf(rs));
 		if (!selector.ok) return `error converting pod selector to selector for rs ${key}: ${selector.error}`;
 		const { namespace } = splitKey(key);
 		// All pods, to find also those we own that stopped matching.
 		const allPods = this.host.listInNamespace<Pod>('pods', namespace);
 		const claimed = claimObjects(
-			{ client: this.host.client, owner: rs, ownerResource: R.replicasets, childResource: R.pods, matches: (p) => selector.matches(p.metadata.labels) },
+			{ client: this.host.client, owner: rs, ownerResource: this.kind.ref, childResource: R.pods, matches: (p) => selector.matches(p.metadata.labels) },
 			allPods.filter(isPodActive),
 		);
 		if (claimed.errors.length) return claimed.errors.join('; ');
@@ -230,7 +277,7 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 		const key = keyOf(rs);
 		const want = rs.spec.replicas ?? 1;
 		let diff = filteredPods.length - want;
-		const recorder = this.host.recorder(REPLICASET_CONTROLLER);
+		const recorder = this.host.recorder(this.kind.eventSource);
 		if (diff < 0) {
 			diff = Math.min(-diff, BURST_REPLICAS);
 			const template = rs.spec.template;
@@ -252,7 +299,7 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 					recorder.record(rs, 'Warning', 'FailedCreate', `Error creating: ${created.message}`);
 					return created.message;
 				},
-				(size) => this.trace('slow-start', `replicasets/${key}`, `creating a batch of ${size} pod${size === 1 ? '' : 's'} (need ${want}, have ${filteredPods.length})`),
+				(size) => this.trace('slow-start', `${this.kind.resource}/${key}`, `creating a batch of ${size} pod${size === 1 ? '' : 's'} (need ${want}, have ${filteredPods.length})`),
 			);
 			// Pods never attempted are not expected any more; the next sync tries again.
 			for (let i = result.successes; i < diff; i++) this.expectations.creationObserved(key);
@@ -291,9 +338,9 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 		const seen = new Set<string>();
 		const related: Pod[] = [];
 		const pods = this.host.listInNamespace<Pod>('pods', rs.metadata.namespace);
-		for (const other of this.host.listInNamespace<ReplicaSet>('replicasets', rs.metadata.namespace)) {
+		for (const other of this.host.listInNamespace<ReplicaSet>(this.kind.resource, rs.metadata.namespace)) {
 			if (controllerOf(other)?.uid !== owner.uid) continue;
-			const selector = compileSelector(other.spec.selector);
+			const selector = compileSelector(this.kind.selectorOf(other));
 			if (!selector.ok) continue;
 			for (const pod of pods) {
 				if (!selector.matches(pod.metadata.labels) || seen.has(pod.metadata.uid ?? '')) continue;
@@ -306,7 +353,7 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 
 	/** calculateStatus (replica_set_utils.go). */
 	private calculateStatus(rs: ReplicaSet, filteredPods: Pod[], terminatingPods: Pod[], manageError: string | undefined): ReplicaSetStatus {
-		const status = normalizeRsStatus(deepCopy(rs.status));
+		const status = normalizeRsStatus(deepCopy(rs.status), this.kind.countsTerminating);
 		const templateLabels = rs.spec.template?.metadata?.labels ?? {};
 		let fullyLabeled = 0;
 		let ready = 0;
@@ -332,22 +379,22 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 		status.readyReplicas = ready;
 		status.availableReplicas = available;
 		status.terminatingReplicas = terminatingPods.length;
-		return normalizeRsStatus(status);
+		return normalizeRsStatus(status, this.kind.countsTerminating);
 	}
 
 	/** updateReplicaSetStatus: writes when something changed, with one fresh read and retry on failure. */
 	private updateStatus(rs: ReplicaSet, newStatus: ReplicaSetStatus): ReplicaSet | string {
-		const current = normalizeRsStatus(rs.status);
+		const current = normalizeRsStatus(rs.status, this.kind.countsTerminating);
 		const sameCounts = (['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas'] as const).every((k) => current[k] === newStatus[k]);
 		if (sameCounts && (rs.metadata.generation ?? 0) === (current.observedGeneration ?? 0) && canonicalJson(current.conditions ?? []) === canonicalJson(newStatus.conditions ?? [])) return rs;
-		const status = normalizeRsStatus({ ...newStatus, observedGeneration: rs.metadata.generation });
+		const status = normalizeRsStatus({ ...newStatus, observedGeneration: rs.metadata.generation }, this.kind.countsTerminating);
 		let target = rs;
 		for (let i = 0; ; i++) {
 			const body = { ...deepCopy(target), status };
-			const written = this.host.client.updateStatus<ReplicaSet>(R.replicasets, body);
+			const written = this.host.client.updateStatus<ReplicaSet>(this.kind.ref, body);
 			if (written.ok) return written.object;
 			if (i >= STATUS_UPDATE_RETRIES) return written.message;
-			const fresh = this.host.client.get<ReplicaSet>(R.replicasets, rs.metadata.namespace, rs.metadata.name ?? '');
+			const fresh = this.host.client.get<ReplicaSet>(this.kind.ref, rs.metadata.namespace, rs.metadata.name ?? '');
 			if (!fresh.ok) return fresh.message;
 			target = fresh.object;
 		}
