@@ -119,6 +119,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			tokenConfig: () => (this.tokenIssuer ??= resolveTokenIssuerConfig(this.deps.serviceAccountTokens, this.kernel.seed)),
 			pump: () => this.pump(),
 			ensureCache: () => this.ensureCache(),
+			loopback: (request) => this.serve(request, { process: this.id, user: LOOPBACK_USER }),
 		};
 	}
 

@@ -166,4 +166,6 @@ export interface ApiServerContext {
 	pump(): void;
 	/** Makes sure the in-memory cache exists (after a restore) and is current; undefined while etcd is unreachable. */
 	ensureCache(): EtcdClient | undefined;
+	/** A request of the server to itself through its whole handler chain, as the loopback user (upstream's loopback client). */
+	loopback(request: ApiRequest): ApiResponse;
 }

@@ -37,6 +37,8 @@ export const R = {
 	persistentvolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
 	persistentvolumeclaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
 	replicationcontrollers: { group: '', version: 'v1', resource: 'replicationcontrollers' },
+	resourcequotas: { group: '', version: 'v1', resource: 'resourcequotas' },
+	limitranges: { group: '', version: 'v1', resource: 'limitranges' },
 	controllerrevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
 	deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
 	replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },

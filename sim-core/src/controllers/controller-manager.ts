@@ -48,6 +48,7 @@ import { NodeLifecycleController } from './node-lifecycle.ts';
 import { PodGcController, TERMINATED_POD_GC_THRESHOLD } from './podgc.ts';
 import { ReplicaSetController } from './replicaset.ts';
 import { ReplicationManager } from './replication-controller.ts';
+import { ResourceQuotaController } from './resourcequota/resource-quota.ts';
 import { RootCaCertPublisher } from './root-ca-cert-publisher.ts';
 import { ServiceAccountController } from './serviceaccount.ts';
 import { TaintEvictionController } from './taint-eviction.ts';
@@ -169,6 +170,7 @@ const CONTROLLERS: readonly ControllerFactory[] = [
 	(host) => new DaemonSetController(host),
 	(host) => new StatefulSetController(host),
 	(host) => new GarbageCollector(host),
+	(host) => new ResourceQuotaController(host),
 	(host) => new NamespaceController(host),
 	(host) => new ServiceAccountController(host),
 	(host, o) => new RootCaCertPublisher(host, o.rootCaPem),

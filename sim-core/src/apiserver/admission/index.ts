@@ -7,6 +7,7 @@
  */
 import type { AdmissionPlugin } from './plugin.ts';
 import { namespaceLifecycle } from './namespace-lifecycle.ts';
+import { limitRanger } from './limit-ranger.ts';
 import { serviceAccountAdmission } from './service-account.ts';
 import { nodeRestriction } from './node-restriction.ts';
 import { taintNodesByCondition } from './taint-nodes-by-condition.ts';
@@ -15,8 +16,9 @@ import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { certificateSubjectRestriction } from './certificate-subject-restriction.ts';
 import { storageObjectInUseProtection } from './storage-object-in-use-protection.ts';
 import { defaultStorageClass } from './default-storage-class.ts';
+import { resourceQuotaAdmission } from './resource-quota.ts';
 
-/** NamespaceLifecycle, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, CertificateSubjectRestriction. */
+/** NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, CertificateSubjectRestriction, ResourceQuota (last, as upstream orders it). */
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
-	return [namespaceLifecycle, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, certificateSubjectRestriction];
+	return [namespaceLifecycle, limitRanger, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, certificateSubjectRestriction, resourceQuotaAdmission];
 }

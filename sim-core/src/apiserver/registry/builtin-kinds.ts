@@ -100,6 +100,32 @@ export const replicationControllerStrategy: Strategy = withStatus(true, {
 	},
 });
 
+/**
+ * LimitRanges: a Container limit's default limit falls back to its max, its
+ * default request to the default limit, then to its min
+ * (SetDefaults_LimitRangeItem), so what LimitRanger applies is on show.
+ */
+export const limitRangeStrategy: Strategy = metadataOnly(true, {
+	defaults(obj) {
+		const limits = spec(obj).limits;
+		if (!Array.isArray(limits)) return;
+		for (const raw of limits) {
+			const item = asRecord(raw);
+			if (!item || item.type !== 'Container') continue;
+			const fill = (into: string, from: string) => {
+				for (const [name, value] of Object.entries(asRecord(item[from]) ?? {})) {
+					// An empty map is omitted when written, as upstream's is.
+					const target = (asRecord(item[into]) ?? (item[into] = {})) as Record<string, unknown>;
+					if (!Object.hasOwn(target, name)) target[name] = value;
+				}
+			};
+			fill('default', 'max');
+			fill('defaultRequest', 'default');
+			fill('defaultRequest', 'min');
+		}
+	},
+});
+
 /** StorageClasses: reclaimPolicy Delete and volumeBindingMode Immediate by default. */
 export const storageClassStrategy: Strategy = metadataOnly(false, {
 	defaults(obj) {
@@ -140,7 +166,7 @@ export function builtinKindStrategies(): Array<[string, string, Strategy]> {
 		['', 'persistentvolumeclaims', persistentVolumeClaimStrategy],
 		['', 'replicationcontrollers', replicationControllerStrategy],
 		['', 'resourcequotas', withStatus(true)],
-		['', 'limitranges', metadataOnly(true)],
+		['', 'limitranges', limitRangeStrategy],
 		['', 'podtemplates', metadataOnly(true, { defaults: (obj) => defaultPodTemplate((obj as KubeObject & { template?: unknown }).template) })],
 		[ADMISSION, 'mutatingwebhookconfigurations', metadataOnly(false)],
 		[ADMISSION, 'validatingwebhookconfigurations', metadataOnly(false)],

@@ -15,7 +15,7 @@
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { FieldError } from '../errors.ts';
-import type { UserInfo } from '../../api/request.ts';
+import type { ApiRequest, ApiResponse, UserInfo } from '../../api/request.ts';
 
 /** What a strategy may read while it works. */
 export interface StrategyContext {
@@ -28,6 +28,12 @@ export interface StrategyContext {
 	list(group: string, resource: string, namespace?: string): KubeObject[];
 	/** Seeded random stream of the API server (generated names, cluster IPs...). */
 	random(n: number): number;
+	/**
+	 * A write of the server to itself (the loopback client), for the plugins
+	 * that record what they admitted, as ResourceQuota charges the quota's
+	 * status before the object is stored. Absent where nothing may be written.
+	 */
+	loopback?(request: ApiRequest): ApiResponse;
 }
 
 /** How an update through one subresource is prepared (keep all but its part from `old`) and validated. */

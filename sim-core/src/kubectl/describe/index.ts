@@ -17,6 +17,7 @@ import { describeConfigMap, describeNamespace, describePriorityClass, describeSe
 import { describeRole, describeRoleBinding } from './rbac.ts';
 import { describeGeneric, describePodDisruptionBudget } from './generic.ts';
 import { describeHorizontalPodAutoscaler } from './autoscaling.ts';
+import { describeLimitRange, describeResourceQuota } from './policy.ts';
 
 export type { Describer, DescribeContext, DescribeResult } from './helpers.ts';
 
@@ -52,6 +53,8 @@ const DESCRIBERS: Readonly<Record<string, Describer>> = {
 	'networking.k8s.io/ServiceCIDR': describeServiceCidr,
 	'networking.k8s.io/IPAddress': describeIpAddress,
 	'/ReplicationController': describeReplicationController,
+	'/ResourceQuota': describeResourceQuota,
+	'/LimitRange': describeLimitRange,
 	[`${RBAC}/Role`]: describeRole,
 	[`${RBAC}/ClusterRole`]: describeRole,
 	[`${RBAC}/RoleBinding`]: describeRoleBinding,

@@ -51,6 +51,7 @@ export class RequestScope {
 			get: reader.get,
 			list: reader.list,
 			random: (n) => this.server.rng.int(n),
+			loopback: (request) => this.server.loopback(request),
 		};
 	}
 
