@@ -16,7 +16,7 @@ import type { Container } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { criErrorText, type ContainerInfo } from '../cri-api/cri.ts';
-import { containerEnv } from './env.ts';
+import { containerEnv, expandEnv } from './env.ts';
 import { ensureImage } from './image-manager.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { POD_WORKER_BACKOFF_MS, requestSync, type PodWorker } from './pod-workers.ts';
@@ -81,12 +81,15 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		}
 	}
 	const attempt = latest ? latest.attempt + 1 : 0;
+	// ExpandContainerCommandAndArgs: `$(VAR)` in command and args from the container's environment (`$$` escapes).
+	const envValues = new Map(env.env.map((e) => [e.name, e.value]));
+	const expand = (list: string[] | undefined) => list?.map((arg) => expandEnv(arg, (name) => envValues.get(name)));
 	const created = ctx.runtime.createContainer(w.sandboxId ?? '', {
 		name: c.name,
 		attempt,
 		image: image.image,
-		command: c.command,
-		args: c.args,
+		command: expand(c.command),
+		args: expand(c.args),
 		workingDir: c.workingDir,
 		...(c.stdin ? { stdin: true } : {}),
 		...(c.tty ? { tty: true } : {}),

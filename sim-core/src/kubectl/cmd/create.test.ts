@@ -75,6 +75,11 @@ describe('kubectl create <generator> --dry-run=client -o yaml prints the object 
 			yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  labels:', '    app: web', '  name: web', 'spec:', '  ports:', '  - name: 80-8080', '    port: 80', '    protocol: TCP', '    targetPort: 8080', '  selector:', '    app: web', '  type: ClusterIP', 'status:', '  loadBalancer: {}'),
 		],
 		[
+			// The alias: `svc` is dropped on the way to the subcommand, as cobra drops `service`.
+			'create svc clusterip web --tcp=80:8080',
+			yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  labels:', '    app: web', '  name: web', 'spec:', '  ports:', '  - name: 80-8080', '    port: 80', '    protocol: TCP', '    targetPort: 8080', '  selector:', '    app: web', '  type: ClusterIP', 'status:', '  loadBalancer: {}'),
+		],
+		[
 			'create service nodeport web --tcp=80:http --node-port=30080',
 			yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  labels:', '    app: web', '  name: web', 'spec:', '  ports:', '  - name: 80-http', '    nodePort: 30080', '    port: 80', '    protocol: TCP', '    targetPort: http', '  selector:', '    app: web', '  type: NodePort', 'status:', '  loadBalancer: {}'),
 		],

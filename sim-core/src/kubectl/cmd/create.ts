@@ -663,9 +663,10 @@ function createHelp(): string {
 /** A parent with its own subcommands (`create secret`, `create service`): with none given, cobra prints help and exits 1. */
 function nested(inv: KubectlInvocation, commandPath: string, parents: string[], subs: Subcommand[], flags: FlagSpec[]): CommandResult {
 	let args = argsAfterCommand(inv, createCommand.flags);
-	// Drop the intermediate parent names (e.g. `secret`) as cobra does while walking down.
+	// Drop the intermediate parent names (e.g. `secret`, or `svc` for `service`) as cobra does while walking down.
 	for (const parent of parents.slice(1)) {
-		const at = args.indexOf(parent);
+		const names = [parent, ...(GENERATORS.find((g) => g.name === parent)?.aliases ?? [])];
+		const at = args.findIndex((arg) => names.includes(arg));
 		if (at >= 0) args = [...args.slice(0, at), ...args.slice(at + 1)];
 	}
 	const result = runSubcommand(inv, commandPath, args, flags, subs);
