@@ -298,6 +298,10 @@ export function evictedPodStatus(status: PodStatus, message: string, now: string
 	return { ...status, phase: 'Failed', reason: 'Evicted', message, conditions };
 }
 
+/** active_deadline.go: the reason and message of a Pod stopped at its active deadline. */
+export const DEADLINE_EXCEEDED_REASON = 'DeadlineExceeded';
+export const DEADLINE_EXCEEDED_MESSAGE = 'Pod was active on the node longer than the specified deadline';
+
 /** The status of a pod the kubelet refused (rejectPod): Failed, with the reason and `Pod was rejected: <message>`. */
 export function rejectedPodStatus(pod: Pod, reason: string, message: string, startTime: string): PodStatus {
 	return { phase: 'Failed', reason, message: `Pod was rejected: ${message}`, qosClass: computePodQOS(pod.spec), startTime };

@@ -27,12 +27,32 @@ import { POD_WORKER_BACKOFF_MS, requestSync, type PodWorker } from './pod-worker
 import { createProbeWorkers, scheduleProbeTick } from './prober-manager.ts';
 import { isMirrorPod } from './static-pods.ts';
 import { writeStatus } from './status-manager.ts';
+import { DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON } from './pod-status.ts';
 import { podDir } from './volumes/paths.ts';
 
 /** kubelet.go NetworkNotReadyErrorMsg: the prefix of the error (and event) of a pod that waits for the network. */
 export const NETWORK_NOT_READY_ERROR_MSG = 'network is not ready';
 /** pod_workers.go backOffOnTransientErrorPeriod: a sync that failed on the network is retried after 1 s. */
 const BACK_OFF_ON_TRANSIENT_ERROR_MS = 1_000;
+
+/**
+ * The active deadline handler: once `activeDeadlineSeconds` have passed since
+ * the Pod's start time, the Pod is to stop and end Failed (ShouldEvict). Until
+ * then a sync is asked for at the deadline, so a lowered deadline is noticed
+ * when the Pod's update arrives and met on time.
+ */
+function checkActiveDeadline(ctx: KubeletContext, w: PodWorker): void {
+	const seconds = w.pod.spec.activeDeadlineSeconds;
+	if (seconds === undefined || !w.startTime || w.deadlineExceeded) return;
+	const remainingMs = parseRfc3339(w.startTime) + seconds * 1000 - ctx.wallMs();
+	if (remainingMs > 0) {
+		requestSync(ctx, w, remainingMs, true);
+		return;
+	}
+	w.deadlineExceeded = true;
+	ctx.emit({ action: 'deadline', object: `pods/${keyOf(w.pod)}`, msg: `${keyOf(w.pod)} passed its active deadline of ${seconds}s` });
+	ctx.podEvent(w, 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE);
+}
 
 /** The pods this node runs, for admission (admitted, not finished). */
 function activePods(ctx: KubeletContext, except: string): Pod[] {
@@ -76,7 +96,8 @@ export function syncPod(ctx: KubeletContext, w: PodWorker): void {
 		requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
 		return;
 	}
-	const terminating = w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated || w.evicted;
+	if (!w.terminated && !w.evicted) checkActiveDeadline(ctx, w);
+	const terminating = w.removedFromSource || w.pod.metadata.deletionTimestamp || w.terminated || w.evicted || w.deadlineExceeded;
 	// The network plugin is not ready: only a host-network pod may go on (SyncPod's networkErrors check). The status is
 	// written, the event recorded, and the worker retries after backOffOnTransientErrorPeriod rather than the usual back-off.
 	const networkError = ctx.state.runtime.networkError;

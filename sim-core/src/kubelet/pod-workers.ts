@@ -44,6 +44,8 @@ export interface PodWorker {
 		/** A local storage limit eviction sets no DisruptionTarget condition (a threshold eviction does). */
 		noDisruptionCondition?: boolean;
 	};
+	/** Past spec.activeDeadlineSeconds (the active deadline handler): stopped, Failed with reason DeadlineExceeded. */
+	deadlineExceeded?: boolean;
 	startTime?: string;
 	addedMs: number;
 	sandboxId?: string;

@@ -15,7 +15,7 @@ import { keyOf } from '../client/informer.ts';
 import { deepCopy } from '../golang/json.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import type { KubeletContext } from './kubelet-context.ts';
-import { evictedPodStatus, generatePodStatus, rejectedPodStatus } from './pod-status.ts';
+import { DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, evictedPodStatus, generatePodStatus, rejectedPodStatus } from './pod-status.ts';
 import { requestSync, type PodWorker } from './pod-workers.ts';
 import { probeOk } from './prober.ts';
 import { CONFIG_MIRROR_ANNOTATION, isMirrorPod } from './static-pods.ts';
@@ -50,7 +50,10 @@ export function podStatus(ctx: KubeletContext, w: PodWorker): PodStatus {
 		startTime,
 		terminal: w.terminated === true,
 	});
-	return w.evicted ? evictedPodStatus(status, w.evicted.message, formatRfc3339(ctx.wallMs()), target?.status, !w.evicted.noDisruptionCondition) : status;
+	if (w.evicted) return evictedPodStatus(status, w.evicted.message, formatRfc3339(ctx.wallMs()), target?.status, !w.evicted.noDisruptionCondition);
+	// The active deadline handler's ShouldEvict overrides phase, reason and message.
+	if (w.deadlineExceeded) return { ...status, phase: 'Failed', reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE };
+	return status;
 }
 
 /** Writes the pod's status through pods/status when it changed; then, for a finished deleted pod, deletes it. */
