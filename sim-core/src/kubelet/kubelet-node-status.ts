@@ -22,7 +22,7 @@ import { formatRfc3339 } from '../golang/time.ts';
 import { syncMirrorPods } from './housekeeping.ts';
 import type { KubeletDeps } from './kubelet.ts';
 import type { KubeletContext } from './kubelet-context.ts';
-import { initialNode, nodeImages, nodeStatusHasChanged, setNodeConditions, type NodeIdentity } from './node-status.ts';
+import { initialNode, nodeAllocatable, nodeImages, nodeStatusHasChanged, setNodeConditions, type NodeIdentity } from './node-status.ts';
 import { hash128 } from './static-pods.ts';
 import { nodePressureConditions } from './eviction-manager.ts';
 import { KUBERNETES_GIT_VERSION } from '../api/version.ts';
@@ -145,8 +145,10 @@ export function updateNodeStatus(ctx: KubeletContext, force = false): void {
 		const updated: Node = deepCopy(current);
 		const status: NodeStatus = (updated.status ??= {});
 		const fresh = initialNode(ctx.identity, ctx.config.evictionHard).status!;
-		status.capacity = fresh.capacity;
-		status.allocatable = fresh.allocatable;
+		// The MachineInfo setter writes what it measures over the capacity there is, so resources it does not own (an
+		// extended resource a device plugin or a user patched in) stay; allocatable is capacity minus reservations, key by key.
+		status.capacity = { ...(current.status?.capacity ?? {}), ...fresh.capacity };
+		status.allocatable = nodeAllocatable(status.capacity, ctx.config.evictionHard);
 		// setters.go NodeAddress: with --cloud-provider=external, addresses already set (by cloud-controller-manager) take precedence.
 		if (!(ctx.deps.externalCloudProvider && (current.status?.addresses ?? []).length > 0)) status.addresses = fresh.addresses;
 		status.daemonEndpoints = fresh.daemonEndpoints;
