@@ -17,8 +17,9 @@ import { certificateSubjectRestriction } from './certificate-subject-restriction
 import { storageObjectInUseProtection } from './storage-object-in-use-protection.ts';
 import { defaultStorageClass } from './default-storage-class.ts';
 import { resourceQuotaAdmission } from './resource-quota.ts';
+import { runtimeClassAdmission } from './runtime-class.ts';
 
-/** NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, CertificateSubjectRestriction, ResourceQuota (last, as upstream orders it). */
+/** NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, CertificateSubjectRestriction, ResourceQuota (last, as upstream orders it). */
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
-	return [namespaceLifecycle, limitRanger, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, certificateSubjectRestriction, resourceQuotaAdmission];
+	return [namespaceLifecycle, limitRanger, serviceAccountAdmission, nodeRestriction, taintNodesByCondition, priorityAdmission, defaultTolerationSeconds, defaultStorageClass, storageObjectInUseProtection, runtimeClassAdmission, certificateSubjectRestriction, resourceQuotaAdmission];
 }
