@@ -157,7 +157,7 @@ export class ReaderShell {
 	 * --raw`: serves a GET of `path` for a user (or a bearer token), with
 	 * kubectl's User-Agent. Set by the tools wiring (./tools.ts).
 	 */
-	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string) => { status: number; body: string };
+	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string, method?: string, body?: string) => { status: number; body: string };
 	/** Tab completion's candidates for the end of a line, for `kubectl __complete`. Set by the cluster. */
 	completer?: (line: string) => string[];
 	/** What keeps listening on the workstation after its line (kubectl port-forward, kubectl proxy). */
@@ -545,11 +545,11 @@ export class ReaderShell {
 	}
 
 	/** `kubectl get --raw PATH`: dial as kubectl would, then the HTTP server answers with the kubeconfig's credentials. */
-	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined; anonymous?: boolean } | { token: string }, path: string): CallResult<string> {
+	private rawGet(processId: string, identity: { user: string; groups: string[]; token?: undefined; anonymous?: boolean } | { token: string }, path: string, method = 'GET', body?: string): CallResult<string> {
 		const failure = this.cluster.transport.dial(processId);
 		if (failure) return { ok: false, code: 0, reason: failure.failure, message: failure.message, transport: true };
 		const auth = identity.token === undefined ? { user: userInfoOf(identity) } : { token: identity.token };
-		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION));
+		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
 		return { ok: false, code: response.status, ...statusOf(response.status, response.body) };
 	}
@@ -646,6 +646,7 @@ export class ReaderShell {
 			},
 			clientVersion: KUBERNETES_VERSION,
 			rawGet: this.rawApi ? (path) => this.rawGet(processId, identity, path) : undefined,
+			rawWrite: this.rawApi ? (method, path, body) => this.rawGet(processId, identity, path, method, body) : undefined,
 			tty: ctx.tty === true,
 			openContainerSession: ctx.tty === true ? (session) => (this.container = { ...session, host: ctx.host.name }) : undefined,
 			interruptAttached:

@@ -231,9 +231,11 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	});
 	// kubectl get --raw: the same HTTP face of the API server, asked as kubectl (its own identity and trace lines).
 	const kubectlHttp = new ApiServerHttp({ ...curlDeps, request: (_user, request) => cluster.transport.request('kubectl', request) });
-	shell.rawApi = (path, auth, userAgent) => {
+	shell.rawApi = (path, auth, userAgent, method = 'GET', body) => {
 		const user = 'token' in auth ? cluster.authenticateToken(auth.token) : auth.user;
-		const answer = kubectlHttp.serve({ method: 'GET', target: path, headers: new Map([['user-agent', userAgent]]) }, user ? { user } : { failed: true });
+		// RawWrite sends the file as it is, labelled JSON (rawhttp/raw.go).
+		const headers = new Map([['user-agent', userAgent], ...(method === 'GET' ? [] : [['content-type', 'application/json'] as [string, string]])]);
+		const answer = kubectlHttp.serve({ method, target: path, headers, body }, user ? { user } : { failed: true });
 		return { status: answer.status, body: answer.body };
 	};
 

@@ -81,6 +81,8 @@ export interface KubectlEnvironment {
 	 * kubeconfig's credentials, answered with the body as the server sent it.
 	 */
 	rawGet?(path: string): CallResult<string>;
+	/** `kubectl create|replace|delete --raw PATH`: a POST, PUT or DELETE of a file's bytes to any path, answered with the body as sent. */
+	rawWrite?(method: 'POST' | 'PUT' | 'DELETE', path: string, body: string): CallResult<string>;
 	/** Whether stdout is the reader's terminal (isatty): `kubectl create token` then ends the token with a newline. */
 	tty?: boolean;
 	/**

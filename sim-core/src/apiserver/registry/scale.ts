@@ -1,5 +1,6 @@
 /**
- * The scale subresource of Deployments, ReplicaSets and StatefulSets: an
+ * The scale subresource of Deployments, ReplicaSets, StatefulSets and
+ * ReplicationControllers: an
  * autoscaling/v1 Scale (spec.replicas; status.replicas and the selector as
  * a string) read from the object, and an update of it that changes the
  * object's spec.replicas through the ordinary update path.
@@ -17,13 +18,35 @@ import * as errors from '../errors.ts';
 import type { RequestScope } from '../endpoints/handlers/rest.ts';
 import { update } from '../endpoints/handlers/update.ts';
 
-/** autoscaling/v1 Scale of a Deployment, ReplicaSet or StatefulSet. */
-export function scaleOf(obj: KubeObject): KubeObject {
-	const spec = obj.spec as { replicas?: number; selector?: { matchLabels?: Record<string, string> } };
-	const status = obj.status as { replicas?: number } | undefined;
-	const selector = Object.entries(spec.selector?.matchLabels ?? {})
-		.map(([k, v]) => `${k}=${v}`)
+interface LabelSelectorLike {
+	matchLabels?: Record<string, string>;
+	matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+}
+
+/**
+ * labels.Selector's String() of a LabelSelector (LabelSelectorAsSelector):
+ * the requirements sorted by key, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`.
+ * A ReplicationController's map selector is its matchLabels.
+ */
+function selectorString(selector: LabelSelectorLike | undefined): string {
+	const requirements: Array<[string, string]> = [];
+	for (const [key, value] of Object.entries(selector?.matchLabels ?? {})) requirements.push([key, `${key}=${value}`]);
+	for (const e of selector?.matchExpressions ?? []) {
+		const values = [...(e.values ?? [])].sort().join(',');
+		const text = e.operator === 'In' ? `${e.key} in (${values})` : e.operator === 'NotIn' ? `${e.key} notin (${values})` : e.operator === 'Exists' ? e.key : `!${e.key}`;
+		requirements.push([e.key, text]);
+	}
+	return requirements
+		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+		.map(([, text]) => text)
 		.join(',');
+}
+
+/** autoscaling/v1 Scale of a Deployment, ReplicaSet, StatefulSet or ReplicationController. */
+export function scaleOf(obj: KubeObject): KubeObject {
+	const spec = obj.spec as { replicas?: number; selector?: unknown };
+	const status = obj.status as { replicas?: number } | undefined;
+	const selector = selectorString(obj.kind === 'ReplicationController' ? { matchLabels: spec.selector as Record<string, string> | undefined } : (spec.selector as LabelSelectorLike | undefined));
 	return {
 		kind: 'Scale',
 		apiVersion: 'autoscaling/v1',

@@ -21,6 +21,7 @@ import type { FlagSpec } from '../flags.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { readManifests, resolveResourceType } from '../resource-args.ts';
 import { addSourceToErr, callError, checkErr, plain, usageError, warningLines, wrap, type KubectlError } from './check-err.ts';
+import { rawWriteError, runRawWrite } from './raw-write.ts';
 import * as gen from './create-generators.ts';
 import { ingress, ingressProblem, quota } from './create-ingress.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, VALIDATE_FLAG, dryRunStrategy, toPrinter, validationDirective } from './print-flags.ts';
@@ -694,7 +695,10 @@ function createFromFiles(inv: KubectlInvocation): CommandResult {
 	if (filenames.length === 0 && !args.flags.kustomize) return checkErr(plain('must specify one of -f and -k'), '', dry.stderr);
 	if (args.flags.kustomize) return checkErr(plain('kustomize directories (-k) are not supported by this simulated kubectl; use -f'), '', dry.stderr);
 	if (args.flags.edit === true) return checkErr(plain('--edit is not supported by this simulated kubectl'), '', dry.stderr);
-	if (args.flags.raw) return checkErr(plain('--raw is not supported by this simulated kubectl'), '', dry.stderr);
+	if (args.flags.raw) {
+		const invalid = rawWriteError(inv, 'create');
+		return invalid ? checkErr(plain(invalid), '', dry.stderr) : runRawWrite(inv, 'POST', dry.stderr);
+	}
 	const read = readManifests(inv, { validate: validation.directive !== 'Ignore' });
 	if (!read.ok) return { stdout: '', stderr: dry.stderr + read.error, exitCode: 1 };
 	let stdout = '';

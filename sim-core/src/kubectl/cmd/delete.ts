@@ -20,6 +20,7 @@ import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { kindQualifier } from '../names.ts';
 import { addSourceToErr, callError, checkErr, plain, warningLines, type KubectlError } from './check-err.ts';
+import { rawWriteError, runRawWrite } from './raw-write.ts';
 import { DRY_RUN_FLAG, OUTPUT_FLAG, dryRunStrategy, parseGoBool, type DryRunStrategy } from './print-flags.ts';
 import { isFatalCall, type TargetInfo } from './resource-info.ts';
 import { visit } from './visit.ts';
@@ -114,6 +115,11 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	const timeout = durationFlag(inv, 'timeout');
 	if ('error' in timeout) return checkErr(timeout.error, '', stderr);
 
+	// With --raw, Complete builds no resources; Validate checks the path and the one file (RawDelete).
+	if (flags.raw) {
+		const invalid = rawWriteError(inv, 'delete');
+		return invalid ? checkErr(plain(invalid), '', stderr) : runRawWrite(inv, 'DELETE', stderr);
+	}
 	// The builder runs in Complete, before Validate.
 	const visited = visit(inv, { allowEmptySelector: false, requireObject: false, ignoreNotFound });
 	if (visited.usage) return { stdout: '', stderr: stderr + visited.usage, exitCode: 1 };
@@ -126,7 +132,6 @@ function run(inv: KubectlInvocation): ReturnType<KubectlCommand['run']> {
 	if (all && fieldSelector) return checkErr(plain('cannot set --all and --field-selector at the same time'), '', stderr);
 	if (gracePeriod === 0 && force) stderr += 'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n';
 	else if (gracePeriod > 0 && force) return checkErr(plain('--force and --grace-period greater than 0 cannot be specified together'), '', stderr);
-	if (flags.raw) return checkErr(plain('--raw is not supported by this simulated kubectl'), '', stderr);
 	if (flags.interactive === true) return checkErr(plain('--interactive is not supported by this simulated kubectl'), '', stderr);
 
 	// DeleteResult.

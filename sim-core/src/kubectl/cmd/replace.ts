@@ -14,6 +14,7 @@ import { refOf } from '../../client/client.ts';
 import type { KubectlCommand, KubectlInvocation } from '../kubectl.ts';
 import { readManifests } from '../resource-args.ts';
 import { addSourceToErr, callError, checkErr, plain, warningLines, type KubectlError } from './check-err.ts';
+import { rawWriteError, runRawWrite } from './raw-write.ts';
 import { deletedLine, durationFlag, waitUntilDeleted } from './delete.ts';
 import { DRY_RUN_FLAG, FIELD_MANAGER_FLAG, PRINT_FLAGS, VALIDATE_FLAG, dryRunStrategy, toPrinter, validationDirective } from './print-flags.ts';
 import { isFatalCall, typed, type TargetInfo } from './resource-info.ts';
@@ -76,7 +77,10 @@ function run(inv: KubectlInvocation): CommandResult {
 	if (timeout.ms !== 0 && !force) return checkErr(plain('--timeout must have --force specified'), '', dry.stderr);
 	if (force && dry.strategy !== 'none') return checkErr(plain('--dry-run can not be used when --force is set'), '', dry.stderr);
 	if (!((flags.filename as string[]) ?? []).length && !flags.kustomize) return checkErr(plain('must specify --filename to replace'), '', dry.stderr);
-	if (flags.raw) return checkErr(plain('--raw is not supported by this simulated kubectl'), '', dry.stderr);
+	if (flags.raw) {
+		const invalid = rawWriteError(inv, 'replace');
+		return invalid ? checkErr(plain(invalid), '', dry.stderr) : runRawWrite(inv, 'PUT', dry.stderr);
+	}
 	const read = manifests(inv, validation.directive !== 'Ignore');
 	if ('stderr' in read) return { stdout: '', stderr: dry.stderr + read.stderr, exitCode: 1 };
 	let stdout = '';
