@@ -23,7 +23,7 @@ import type { KubeletContext } from './kubelet-context.ts';
 import { volumesReady } from './kubelet-volumes.ts';
 import { killContainer, restartPolicy, startContainer } from './kuberuntime-container.ts';
 import { attemptsOf, isRestartableInit, shouldRestart } from './pod-status.ts';
-import { requestSync, type PodWorker } from './pod-workers.ts';
+import { POD_WORKER_BACKOFF_MS, requestSync, type PodWorker } from './pod-workers.ts';
 
 /** The crash-loop back-off key of a container: `<pod>_<namespace>_<uid>_<container>` (getStableKey, without the container hash). */
 function crashKey(w: PodWorker, container: string): string {
@@ -73,14 +73,17 @@ export function syncRunning(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 			// A sidecar: start it, go on once it runs, restart it whenever it stops.
 			if (latest && latest.state !== 'CONTAINER_EXITED') continue;
 			if (latest && !restartAllowed(ctx, w, c, latest, true)) continue;
-			if (startContainer(ctx, w, c, latest, true) === 'pending') return;
+			if (startContainer(ctx, w, c, latest, true) === 'pending') {
+				if (latest) w.restartNow[c.name] = true;
+				return;
+			}
 			continue;
 		}
 		if (latest?.state === 'CONTAINER_EXITED' && (latest.exitCode ?? 0) === 0) continue;
 		if (latest && latest.state !== 'CONTAINER_EXITED') return;
 		if (latest && policy === 'Never') return;
 		if (latest && !restartAllowed(ctx, w, c, latest, true)) return;
-		startContainer(ctx, w, c, latest, true);
+		if (startContainer(ctx, w, c, latest, true) === 'pending' && latest) w.restartNow[c.name] = true;
 		return;
 	}
 	for (const c of pod.spec.containers) {
@@ -94,7 +97,12 @@ export function syncRunning(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 		if (latest && latest.state !== 'CONTAINER_EXITED') continue;
 		if (latest && !shouldRestart(pod, false, latest, false)) continue;
 		if (latest && !restartAllowed(ctx, w, c, latest, false)) continue;
-		if (startContainer(ctx, w, c, latest, false) === 'pending') return;
+		if (startContainer(ctx, w, c, latest, false) === 'pending') {
+			// Upstream pulls inside the SyncPod that allowed the restart; here the pull ends in a later sync, which must not
+			// ask the back-off again (it would find the entry this sync just made and back off a first crash).
+			if (latest) w.restartNow[c.name] = true;
+			return;
+		}
 	}
 	// Ephemeral containers: each started once, in the running pod's sandbox (so on its network), never restarted.
 	for (const c of pod.spec.ephemeralContainers ?? []) {
@@ -114,11 +122,15 @@ function restartAllowed(ctx: KubeletContext, w: PodWorker, c: Container, latest:
 	if (isInBackOffSince(ctx.state.crashBackoff, CRASH_LOOP_BACKOFF, key, finished, ctx.nowMs)) {
 		const delay = backoffGet(ctx.state.crashBackoff, key);
 		const podRef = `${w.pod.metadata.name}_${w.pod.metadata.namespace}(${w.uid})`;
-		w.waiting[c.name] = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(delay)} restarting failed container=${c.name} pod=${podRef}` };
+		// Cached after this sync's status was built (see WaitingReason.fresh): the crash shows as Terminated until the next sync.
+		const before = w.waiting[c.name];
+		const fresh = before?.reason === 'CrashLoopBackOff' ? {} : { fresh: true, ...(before ? { previous: { reason: before.reason, ...(before.message ? { message: before.message } : {}) } } : {}) };
+		w.waiting[c.name] = { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDurationMs(delay)} restarting failed container=${c.name} pod=${podRef}`, ...fresh };
 		ctx.podEvent(w, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podRef}`, c.name, isInit);
 		ctx.log('E', 'pod_workers.go:1301', 'Pod sync failed; retrying', { err: `failed to "StartContainer" for "${c.name}" with CrashLoopBackOff: "back-off ${formatGoDurationMs(delay)} restarting failed container=${c.name} pod=${podRef}"`, pod: keyOf(w.pod), podUID: w.uid });
-		// The worker looks again when the back-off expires.
-		requestSync(ctx, w, finished + delay - ctx.nowMs, true);
+		// The sync fails with ErrCrashLoopBackOff: the pod worker retries after its 10 s back-off (backOffPeriod), or when
+		// the crash-loop back-off expires if that comes first. Each retry in back-off records the BackOff event again.
+		requestSync(ctx, w, Math.min(POD_WORKER_BACKOFF_MS, finished + delay - ctx.nowMs), true);
 		return false;
 	}
 	backoffNext(ctx.state.crashBackoff, CRASH_LOOP_BACKOFF, key, finished, ctx.nowMs);

@@ -18,6 +18,16 @@ import { computePodQOS } from '../component-helpers/qos.ts';
 export interface WaitingReason {
 	reason: string;
 	message?: string;
+	/**
+	 * Cached by the sync that is writing the status now. The kubelet builds a
+	 * Pod's status before it syncs the containers (SyncPod calls
+	 * generateAPIPodStatus first, reasonCache.Update after), so a reason
+	 * found in a sync shows from the next status on: a container that just
+	 * crashed is seen Terminated (Error), or with the reason cached before
+	 * (`previous`, a RunContainerError), until the next sync shows CrashLoopBackOff.
+	 */
+	fresh?: boolean;
+	previous?: { reason: string; message?: string };
 }
 
 interface PodStatusInputs {
@@ -114,7 +124,8 @@ function containerStatus(inputs: PodStatusInputs, spec: Container, isInit: boole
 		} else status.state = { waiting: {} };
 		if (previous && previous.state === 'CONTAINER_EXITED') status.lastState = terminated(previous);
 	}
-	const cached = inputs.waiting[spec.name];
+	const entry = inputs.waiting[spec.name];
+	const cached = entry?.fresh ? entry.previous : entry;
 	if (cached && shouldRestart(inputs.pod, isInit, latest, inputs.terminal, isInit && isRestartableInit(spec))) {
 		if (status.state?.terminated) status.lastState = status.state;
 		status.state = { waiting: cached.message ? { reason: cached.reason, message: cached.message } : { reason: cached.reason } };

@@ -112,6 +112,11 @@ export function syncPod(ctx: KubeletContext, w: PodWorker): void {
 	else syncRunning(ctx, w, sandboxes.value, containers.value);
 	if (ctx.state.pods[w.uid]) {
 		writeStatus(ctx, w);
+		// The reason cache is updated after the status was built: what this sync found shows from the next status on.
+		for (const reason of Object.values(w.waiting)) {
+			delete reason.fresh;
+			delete reason.previous;
+		}
 		scheduleProbeTick(ctx, w);
 	}
 }
