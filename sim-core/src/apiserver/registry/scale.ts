@@ -1,12 +1,13 @@
 /**
  * The scale subresource of Deployments, ReplicaSets, StatefulSets and
- * ReplicationControllers: an
- * autoscaling/v1 Scale (spec.replicas; status.replicas and the selector as
- * a string) read from the object, and an update of it that changes the
- * object's spec.replicas through the ordinary update path.
+ * ReplicationControllers: an autoscaling/v1 Scale (spec.replicas;
+ * status.replicas and the selector as a string) read from the object, and
+ * an update of it that changes the object's spec.replicas through the
+ * ordinary update path.
  *
  * Mirrors pkg/registry/apps/deployment/storage/storage.go (ScaleREST:
- * scaleFromDeployment, Update; replicaset and statefulset have the same).
+ * scaleFromDeployment, Update; replicaset and statefulset have the same),
+ * pkg/registry/core/replicationcontroller/storage/storage.go (scaleFromRC).
  */
 import type { KubeObject } from '../../api/types.ts';
 import type { ResourceInfo } from '../../api/resources.ts';

@@ -6,8 +6,9 @@
  * reported as any request's.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/rawhttp/raw.go (RawPost, RawPut,
- * RawDelete), staging/src/k8s.io/kubectl/pkg/cmd/create/create.go and
- * replace/replace.go (the --raw checks of ValidateArgs).
+ * RawDelete), staging/src/k8s.io/kubectl/pkg/cmd/create/create.go
+ * (the --raw checks of ValidateArgs),
+ * staging/src/k8s.io/kubectl/pkg/cmd/replace/replace.go (likewise).
  */
 import type { KubectlInvocation } from '../kubectl.ts';
 import type { CommandResult } from '../../shell/types.ts';
