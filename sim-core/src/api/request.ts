@@ -49,6 +49,8 @@ export interface ApiRequest {
 		previous?: boolean;
 		/** For pods/log: prefix each line with its RFC 3339 timestamp. */
 		timestamps?: boolean;
+		/** For pods/log: at most this many bytes of the log (PodLogOptions.limitBytes). */
+		limitBytes?: number;
 		/** For pods/exec (PodExecOptions): the command, and whether stdin and a TTY are attached. */
 		command?: string[];
 		stdin?: boolean;

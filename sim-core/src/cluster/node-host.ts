@@ -534,7 +534,7 @@ export class NodeHost {
 		const namespace = request.namespace ?? 'default';
 		const pod = request.name ?? '';
 		if (request.subresource === 'log') {
-			const result = this.kubelet.serveLog(namespace, pod, request.query?.container, { tailLines: request.query?.tailLines, previous: request.query?.previous, timestamps: request.query?.timestamps, sinceSeconds: request.query?.sinceSeconds, sinceTime: request.query?.sinceTime });
+			const result = this.kubelet.serveLog(namespace, pod, request.query?.container, { tailLines: request.query?.tailLines, previous: request.query?.previous, timestamps: request.query?.timestamps, sinceSeconds: request.query?.sinceSeconds, sinceTime: request.query?.sinceTime, limitBytes: request.query?.limitBytes });
 			if (!result.ok) return { code: result.code, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: result.reason, message: result.message, code: result.code } };
 			return { code: 200, body: result.value };
 		}

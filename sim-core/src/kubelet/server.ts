@@ -13,6 +13,7 @@
  * getExec), pkg/kubelet/kubelet_getters.go (GetPodByName).
  */
 import type { PodStatus } from '../api/types.ts';
+import { utf8Decode, utf8Encode } from '../golang/utf8.ts';
 import { criErrorText } from '../cri-api/cri.ts';
 import { formatRfc3339Micro, parseRfc3339 } from '../golang/time.ts';
 import type { KubeletContext } from './kubelet-context.ts';
@@ -87,6 +88,8 @@ export interface LogOptions {
 	timestamps?: boolean;
 	sinceSeconds?: number;
 	sinceTime?: string;
+	/** Stop after this many bytes, wherever that falls (even inside a line). */
+	limitBytes?: number;
 }
 
 /**
@@ -106,6 +109,11 @@ export function serveLog(ctx: KubeletContext, namespace: string, pod: string, co
 	// The tail is found first, then lines older than `since` are skipped (kuberuntime ReadLogs); sinceSeconds counts back from the node's clock.
 	const since = options.sinceTime !== undefined ? parseRfc3339(options.sinceTime) : options.sinceSeconds !== undefined ? ctx.wallMs() - options.sinceSeconds * 1000 : undefined;
 	const text = logs.value.filter((l) => since === undefined || Number.isNaN(since) || l.wallMs >= since).map((l) => `${options.timestamps ? `${formatRfc3339Micro(l.wallMs).replace(/Z$/, '000Z')} ` : ''}${l.text}\n`).join('');
+	// limitBytes: the log writer stops after that many bytes (kuberuntime logs.go LogOptions.bytes).
+	if (options.limitBytes !== undefined && options.limitBytes > 0) {
+		const bytes = utf8Encode(text);
+		if (bytes.length > options.limitBytes) return { ok: true, value: utf8Decode(bytes.slice(0, options.limitBytes)) };
+	}
 	return { ok: true, value: text };
 }
 

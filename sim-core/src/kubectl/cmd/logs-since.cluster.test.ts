@@ -55,3 +55,21 @@ describe('kubectl logs -f', () => {
 		expect(followed.stderr).toContain('interrupted, as Ctrl-C would');
 	});
 });
+
+describe('[sig-cli] Kubectl client Kubectl logs [Conformance]', () => {
+	it('should be able to retrieve and filter logs', () => {
+		const c = createCluster({ seed: 3 });
+		c.exec(`kubectl run logs-generator --image=busybox:1.36 --restart=Never -- sh -c 'for i in 1 2 3 4; do echo "line $i of the log"; done'`);
+		c.advance('20s');
+		const whole = c.exec('kubectl logs logs-generator').stdout;
+		expect(whole).toBe('line 1 of the log\nline 2 of the log\nline 3 of the log\nline 4 of the log\n');
+		// --limit-bytes stops where the byte count falls, inside a line and without a newline.
+		expect(c.exec('kubectl logs logs-generator --limit-bytes=1').stdout).toBe('l');
+		expect(c.exec('kubectl logs logs-generator --limit-bytes=20').stdout).toBe('line 1 of the log\nli');
+		expect(c.exec('kubectl logs logs-generator --tail=1').stdout).toBe('line 4 of the log\n');
+		expect(c.exec('kubectl logs logs-generator --tail=1 --limit-bytes=4').stdout).toBe('line');
+		expect(c.exec('kubectl logs logs-generator --since=24h').stdout).toBe(whole);
+		expect(c.exec('kubectl logs logs-generator --timestamps --tail=1').stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z line 4 of the log\n$/);
+		expect(c.exec('kubectl logs logs-generator --limit-bytes=-1').stderr).toBe('error: --limit-bytes must be greater than 0\n');
+	});
+});

@@ -139,6 +139,7 @@ function run(inv: KubectlInvocation): CommandResult {
 	const query: NonNullable<ApiRequest['query']> = {};
 	if (flags.previous === true) query.previous = true;
 	if (flags.timestamps === true) query.timestamps = true;
+	if (Number(flags['limit-bytes'] ?? 0) > 0) query.limitBytes = Number(flags['limit-bytes']);
 	if (sinceTime) query.sinceTime = sinceTime;
 	if (sinceMs !== 0) query.sinceSeconds = sinceSeconds;
 	if (selector && tail === -1 && !args.set.has('tail')) query.tailLines = SELECTOR_TAIL;

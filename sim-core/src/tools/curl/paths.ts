@@ -132,6 +132,8 @@ export function parseApiPath(method: string, target: string): ParsedPath {
 	if (limit !== undefined && /^\d+$/.test(limit)) q2.limit = Number(limit);
 	const tail = first('tailLines');
 	if (tail !== undefined && /^\d+$/.test(tail)) q2.tailLines = Number(tail);
+	const limitBytes = first('limitBytes');
+	if (limitBytes !== undefined && /^\d+$/.test(limitBytes)) q2.limitBytes = Number(limitBytes);
 	for (const flag of ['previous', 'timestamps', 'force', 'stdin', 'tty'] as const) {
 		const v = first(flag);
 		if (v !== undefined) q2[flag] = v === 'true' || v === '1';
