@@ -221,6 +221,8 @@ export interface LogEntry {
 	wallMs: number;
 	stream: 'stdout' | 'stderr';
 	text: string;
+	/** Written without a newline (containerd's `P` tag): the next write continues the line. */
+	partial?: boolean;
 }
 
 /**

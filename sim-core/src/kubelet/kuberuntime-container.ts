@@ -17,6 +17,7 @@ import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { criErrorText, type ContainerInfo } from '../cri-api/cri.ts';
 import { containerEnv, expandEnv } from './env.ts';
+import { podDir } from './volumes/paths.ts';
 import { ensureImage } from './image-manager.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { POD_WORKER_BACKOFF_MS, requestSync, type PodWorker } from './pod-workers.ts';
@@ -81,6 +82,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		}
 	}
 	const attempt = latest ? latest.attempt + 1 : 0;
+	const messageMount = terminationMessageMount(ctx, w, c);
 	// ExpandContainerCommandAndArgs: `$(VAR)` in command and args from the container's environment (`$$` escapes).
 	const envValues = new Map(env.env.map((e) => [e.name, e.value]));
 	const expand = (list: string[] | undefined) => list?.map((arg) => expandEnv(arg, (name) => envValues.get(name)));
@@ -97,9 +99,9 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		memoryLimitBytes,
 		oomScoreAdj: containerOomScoreAdj(pod, c, parseQuantity(ctx.identity.capacity.memory).value()),
 		cpuLimitMillis,
-		mounts: mounts.mounts,
+		mounts: messageMount ? [...mounts.mounts, messageMount] : mounts.mounts,
 		labels: { 'io.kubernetes.container.name': c.name, 'io.kubernetes.pod.name': pod.metadata.name ?? '', 'io.kubernetes.pod.namespace': pod.metadata.namespace ?? '', 'io.kubernetes.pod.uid': w.uid },
-		annotations: { 'io.kubernetes.container.restartCount': String(attempt), 'io.kubernetes.container.terminationMessagePath': c.terminationMessagePath ?? '/dev/termination-log', 'io.kubernetes.pod.terminationGracePeriod': String(pod.spec.terminationGracePeriodSeconds ?? 30) },
+		annotations: { 'io.kubernetes.container.restartCount': String(attempt), 'io.kubernetes.container.terminationMessagePath': c.terminationMessagePath ?? '/dev/termination-log', 'io.kubernetes.container.terminationMessagePolicy': c.terminationMessagePolicy ?? 'File', 'io.kubernetes.pod.terminationGracePeriod': String(pod.spec.terminationGracePeriodSeconds ?? 30) },
 	});
 	if (!created.ok) {
 		const text = criErrorText(created.error);
@@ -108,6 +110,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
 		return 'failed';
 	}
+	if (messageMount) (w.terminationMessageFiles ??= {})[created.value.containerId] = messageMount.hostPath;
 	ctx.podEvent(w, 'Normal', 'Created', 'Container created', c.name, isInit);
 	const started = ctx.runtime.startContainer(created.value.containerId);
 	if (!started.ok) {
@@ -121,6 +124,21 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 	delete w.waiting[c.name];
 	ctx.podEvent(w, 'Normal', 'Started', 'Container started', c.name, isInit);
 	return 'started';
+}
+
+/**
+ * The file the container may write its termination message to: an empty
+ * file in the pod's directory, bind-mounted at terminationMessagePath
+ * (kuberuntime_container.go makeMounts: `containers/<name>/<8 hex>`).
+ */
+function terminationMessageMount(ctx: KubeletContext, w: PodWorker, c: Container): { containerPath: string; hostPath: string; readonly: boolean } | undefined {
+	const disk = ctx.deps.disk;
+	if (!disk || !c.terminationMessagePath) return undefined;
+	const dir = `${podDir(w.uid)}/containers/${c.name}`;
+	const hostPath = `${dir}/${ctx.rng.uuid().replace(/-/g, '').slice(0, 8)}`;
+	if (!disk.exists(dir) && !disk.mkdir(dir)) return undefined;
+	if (!disk.writeFile(hostPath, '')) return undefined;
+	return { containerPath: c.terminationMessagePath, hostPath, readonly: false };
 }
 
 /** killContainer for a restart: the Killing event with the reason, the stop signal, SIGKILL after the grace. */

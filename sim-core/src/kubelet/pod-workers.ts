@@ -53,6 +53,8 @@ export interface PodWorker {
 	op?: PodOp;
 	justPulled?: { container: string; imageRef: string };
 	waiting: Record<string, WaitingReason>;
+	/** The node file mounted at each container's terminationMessagePath, by container ID. */
+	terminationMessageFiles?: Record<string, string>;
 	/** Containers killed by a probe: restart at once, without back-off. */
 	restartNow: Record<string, boolean>;
 	probes: Record<string, ProbeWorker>;

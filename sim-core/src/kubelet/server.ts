@@ -108,7 +108,7 @@ export function serveLog(ctx: KubeletContext, namespace: string, pod: string, co
 	if (!logs.ok) return { ok: false, code: 500, reason: 'InternalError', message: criErrorText(logs.error) };
 	// The tail is found first, then lines older than `since` are skipped (kuberuntime ReadLogs); sinceSeconds counts back from the node's clock.
 	const since = options.sinceTime !== undefined ? parseRfc3339(options.sinceTime) : options.sinceSeconds !== undefined ? ctx.wallMs() - options.sinceSeconds * 1000 : undefined;
-	const text = logs.value.filter((l) => since === undefined || Number.isNaN(since) || l.wallMs >= since).map((l) => `${options.timestamps ? `${formatRfc3339Micro(l.wallMs).replace(/Z$/, '000Z')} ` : ''}${l.text}\n`).join('');
+	const text = logs.value.filter((l) => since === undefined || Number.isNaN(since) || l.wallMs >= since).map((l) => `${options.timestamps ? `${formatRfc3339Micro(l.wallMs).replace(/Z$/, '000Z')} ` : ''}${l.text}${l.partial ? '' : '\n'}`).join('');
 	// limitBytes: the log writer stops after that many bytes (kuberuntime logs.go LogOptions.bytes).
 	if (options.limitBytes !== undefined && options.limitBytes > 0) {
 		const bytes = utf8Encode(text);

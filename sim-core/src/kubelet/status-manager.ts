@@ -12,7 +12,9 @@
 import type { Pod, PodStatus } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
+import type { ContainerInfo } from '../cri-api/cri.ts';
 import { deepCopy } from '../golang/json.ts';
+import { utf8Decode, utf8Encode } from '../golang/utf8.ts';
 import { formatRfc3339 } from '../golang/time.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, evictedPodStatus, generatePodStatus, rejectedPodStatus } from './pod-status.ts';
@@ -26,6 +28,43 @@ function statusTarget(ctx: KubeletContext, w: PodWorker): Pod | undefined {
 	if (!cached) return undefined;
 	if (w.source === 'api') return cached.metadata.uid === w.uid ? cached : undefined;
 	return isMirrorPod(cached) && cached.metadata.annotations?.[CONFIG_MIRROR_ANNOTATION] === w.uid ? cached : undefined;
+}
+
+/** kubecontainer.MaxContainerTerminationMessageLength: what is read of the file, from its end. */
+const MAX_TERMINATION_MESSAGE_BYTES = 4096;
+/** MaxContainerTerminationMessageLogLines and MaxContainerTerminationMessageLogLength: what is read of the log. */
+const MAX_TERMINATION_MESSAGE_LOG_LINES = 80;
+const MAX_TERMINATION_MESSAGE_LOG_BYTES = 2048;
+
+/** The last `max` bytes of a text (tail.ReadAtMost, circbuf). */
+function lastBytes(text: string, max: number): string {
+	const bytes = utf8Encode(text);
+	return bytes.length <= max ? text : utf8Decode(bytes.slice(bytes.length - max));
+}
+
+/**
+ * An exited container's termination message (getTerminationMessage): what
+ * it wrote to the file at terminationMessagePath, or, under
+ * FallbackToLogsOnError when it failed and wrote nothing there, the tail of
+ * its log; appended to the runtime's own message after `: `.
+ */
+function withTerminationMessage(ctx: KubeletContext, w: PodWorker, c: ContainerInfo): ContainerInfo {
+	if (c.state !== 'CONTAINER_EXITED') return c;
+	const spec = [...(w.pod.spec.initContainers ?? []), ...w.pod.spec.containers, ...(w.pod.spec.ephemeralContainers ?? [])].find((x) => x.name === c.name);
+	const fallback = spec?.terminationMessagePolicy === 'FallbackToLogsOnError' && (c.exitCode ?? 0) !== 0 && c.reason !== 'ContainerCannotRun';
+	const hostPath = w.terminationMessageFiles?.[c.id];
+	let message = '';
+	let checkLogs = fallback;
+	if (hostPath && ctx.deps.disk?.exists(hostPath)) {
+		message = lastBytes(ctx.deps.disk.readFile(hostPath) ?? '', MAX_TERMINATION_MESSAGE_BYTES);
+		checkLogs = fallback && message.length === 0;
+	}
+	if (checkLogs) {
+		const logs = ctx.runtime.readLogs(c.id, { tailLines: MAX_TERMINATION_MESSAGE_LOG_LINES });
+		message = logs.ok ? lastBytes(logs.value.map((l) => (l.partial ? l.text : `${l.text}\n`)).join(''), MAX_TERMINATION_MESSAGE_LOG_BYTES) : '';
+	}
+	if (!message) return c;
+	return { ...c, message: c.message ? `${c.message}: ${message}` : message };
 }
 
 /** The status the kubelet would report for `w` now. */
@@ -43,7 +82,7 @@ export function podStatus(ctx: KubeletContext, w: PodWorker): PodStatus {
 		hostIp: ctx.deps.nodeIp,
 		podIp: w.podIp,
 		sandboxReady: ready,
-		containers: containers.ok ? containers.value : [],
+		containers: containers.ok ? containers.value.map((c) => withTerminationMessage(ctx, w, c)) : [],
 		waiting: w.waiting,
 		ready: (name, id) => probeOk(w.probes, name, id, 'readiness'),
 		started: (name, id) => probeOk(w.probes, name, id, 'startup'),

@@ -73,6 +73,8 @@ export interface ContainerContext {
 export interface OutputLine {
 	stream: 'stdout' | 'stderr';
 	text: string;
+	/** Written without its newline (`echo -n`, a printf format that does not end in `\n`): a file gets no newline after it. */
+	partial?: boolean;
 }
 
 /** A port a server listens on; `http` ports answer HTTP, `tcp` ports only accept connections. */

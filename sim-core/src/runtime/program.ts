@@ -644,15 +644,15 @@ function emit(program: ProgramState, host: ProgramHost, out: OutputLine[], redir
 		if (r.fd === 1) stdoutTo = dest;
 		else stderrTo = dest;
 	}
-	const writes = new Map<string, { append: boolean; lines: string[]; shown: string }>();
+	const writes = new Map<string, { append: boolean; lines: OutputLine[]; shown: string }>();
 	for (const d of [stdoutTo, stderrTo]) {
 		// A truncating redirection creates the file even when nothing is written.
 		if (d.kind === 'file' && d.path !== null && !writes.has(d.path)) writes.set(d.path, { append: d.append, lines: [], shown: d.shown ?? d.path });
 	}
 	for (const line of out) {
 		const dest = line.stream === 'stdout' ? stdoutTo : stderrTo;
-		if (dest.kind === 'stream') host.write(at, { stream: dest.stream, text: line.text });
-		else if (dest.path !== null) writes.get(dest.path)?.lines.push(line.text);
+		if (dest.kind === 'stream') host.write(at, { stream: dest.stream, text: line.text, ...(line.partial ? { partial: true } : {}) });
+		else if (dest.path !== null) writes.get(dest.path)?.lines.push(line);
 	}
 	for (const [path, w] of writes) {
 		if (isReadOnlyPath(host.ctx.mounts, path)) {
@@ -663,7 +663,7 @@ function emit(program: ProgramState, host: ProgramHost, out: OutputLine[], redir
 			continue;
 		}
 		const before = w.append ? (readFile(host.image, host.ctx, host.files, path) ?? '') : '';
-		host.files[path] = before + w.lines.map((l) => `${l}\n`).join('');
+		host.files[path] = before + w.lines.map((l) => (l.partial ? l.text : `${l.text}\n`)).join('');
 	}
 }
 

@@ -38,6 +38,7 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			const text = words.join(' ').replace(/\\n/g, '\n');
 			for (const line of text.split('\n')) print(line);
 			if (!newline && out.length && out[out.length - 1].text === '') out.pop();
+			else if (!newline && out.length) out[out.length - 1].partial = true;
 			return done(0);
 		}
 		case 'printf': {
@@ -45,8 +46,10 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			let k = 0;
 			const text = format.replace(/%[sd]|%%|\\n|\\t/g, (m) => (m === '%%' ? '%' : m === '\\n' ? '\n' : m === '\\t' ? '\t' : (rest[k++] ?? (m === '%d' ? '0' : ''))));
 			const lines = text.split('\n');
-			if (lines[lines.length - 1] === '') lines.pop();
+			const endsWithNewline = lines[lines.length - 1] === '';
+			if (endsWithNewline) lines.pop();
 			for (const line of lines) print(line);
+			if (!endsWithNewline && out.length) out[out.length - 1].partial = true;
 			return done(0);
 		}
 		case 'true':

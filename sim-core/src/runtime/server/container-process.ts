@@ -34,7 +34,7 @@ export function programHost(ctx: CriService, c: ContainerRecord, image: CatalogI
 		files: c.files,
 		epochMs: ctx.kernel.epochMs,
 		write: (atMs, line) => {
-			c.logs.push({ wallMs: ctx.kernel.epochMs + atMs, stream: line.stream, text: line.text });
+			c.logs.push({ wallMs: ctx.kernel.epochMs + atMs, stream: line.stream, text: line.text, ...(line.partial ? { partial: true } : {}) });
 			if (c.logs.length > CONTAINER_LOG_MAX + CONTAINER_LOG_MAX / 10) c.logs.splice(0, c.logs.length - CONTAINER_LOG_MAX);
 		},
 		listening: (port, atMs) => listenersOf(ctx, c.sandboxId, atMs).some((l) => l.port.port === port),
