@@ -3,7 +3,8 @@
  * sandbox in Chromium: a subcommand's own help, a registry Secret, a
  * change-cause recorded with --record, logs from the last seconds, set
  * env from a ConfigMap read inside the Pod, config set, the cluster
- * dump a bug report asks for, and server-side apply with its conflicts.
+ * dump a bug report asks for, server-side apply with its conflicts, and
+ * the namespace quota and LimitRange tasks with their own example files.
  */
 import { describe, expect, it } from 'vitest';
 import { run, useStartedSandbox } from './sandbox-helpers.ts';
@@ -66,5 +67,21 @@ describe('kubectl in the sandbox', () => {
 		expect(await out('kubectl apply --server-side --force-conflicts -f ssa.yaml')).toBe('deployment.apps/ssa serverside-applied');
 		expect(await out("kubectl get deployment ssa -o jsonpath='{.spec.replicas} {.metadata.managedFields[0].manager} {.metadata.managedFields[0].operation}'")).toBe('2 kubectl Apply');
 		expect(await out('kubectl get deployment ssa -o yaml --show-managed-fields | grep -c "f:replicas"')).toBe('1');
+	});
+
+	it('enforces a namespace quota and fills in LimitRange defaults, as the kubernetes.io tasks show', async () => {
+		await run(s.sandbox, 'kubectl create namespace quota-mem-cpu-example');
+		await run(s.sandbox, 'kubectl apply -f https://k8s.io/examples/admin/resource/quota-mem-cpu.yaml --namespace=quota-mem-cpu-example');
+		await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
+		expect(await out('kubectl apply -f https://k8s.io/examples/admin/resource/quota-mem-cpu-pod.yaml --namespace=quota-mem-cpu-example')).toBe('pod/quota-mem-cpu-demo created');
+		expect(await out("kubectl get resourcequota mem-cpu-demo --namespace=quota-mem-cpu-example -o jsonpath='{.status.used.requests\\.memory}'")).toBe('600Mi');
+		expect(await out('kubectl apply -f https://k8s.io/examples/admin/resource/quota-mem-cpu-pod-2.yaml --namespace=quota-mem-cpu-example')).toBe(
+			'Error from server (Forbidden): error when creating "https://k8s.io/examples/admin/resource/quota-mem-cpu-pod-2.yaml": pods "quota-mem-cpu-demo-2" is forbidden: exceeded quota: mem-cpu-demo, requested: requests.memory=700Mi, used: requests.memory=600Mi, limited: requests.memory=1Gi',
+		);
+		await run(s.sandbox, 'kubectl create namespace default-mem-example');
+		await run(s.sandbox, 'kubectl apply -f https://k8s.io/examples/admin/resource/memory-defaults.yaml --namespace=default-mem-example');
+		await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
+		await run(s.sandbox, 'kubectl apply -f https://k8s.io/examples/admin/resource/memory-defaults-pod.yaml --namespace=default-mem-example');
+		expect(await out("kubectl get pod default-mem-demo --namespace=default-mem-example -o jsonpath='{.spec.containers[0].resources}'")).toBe('{"limits":{"memory":"512Mi"},"requests":{"memory":"256Mi"}}');
 	});
 });

@@ -5,7 +5,9 @@
  * kube-flannel.yml (./kube-flannel.ts) and the
  * kubernetes.io examples of the HPA walkthrough, the DNS debugging task,
  * the Service tutorials, the StatefulSet Basics tutorial and "Configure a
- * Pod to Use a PersistentVolume for Storage". The reader's workstation has no other
+ * Pod to Use a PersistentVolume for Storage", and the quota and LimitRange
+ * tasks ("Configure Memory and CPU Quotas for a Namespace", "Configure
+ * Default Memory Requests and Limits for a Namespace"). The reader's workstation has no other
  * internet, so these copies stand for the files; the objects and their
  * fields are the upstream files' (comments dropped).
  *
@@ -21,7 +23,12 @@
  * kubernetes/website content/en/examples/application/web/web-parallel.yaml,
  * kubernetes/website content/en/examples/pods/storage/pv-volume.yaml,
  * kubernetes/website content/en/examples/pods/storage/pv-claim.yaml,
- * kubernetes/website content/en/examples/pods/storage/pv-pod.yaml.
+ * kubernetes/website content/en/examples/pods/storage/pv-pod.yaml,
+ * kubernetes/website content/en/examples/admin/resource/quota-mem-cpu.yaml,
+ * kubernetes/website content/en/examples/admin/resource/quota-mem-cpu-pod.yaml,
+ * kubernetes/website content/en/examples/admin/resource/quota-mem-cpu-pod-2.yaml,
+ * kubernetes/website content/en/examples/admin/resource/memory-defaults.yaml,
+ * kubernetes/website content/en/examples/admin/resource/memory-defaults-pod.yaml.
  */
 
 import { FLANNEL_VERSION, KUBE_FLANNEL_YML } from './kube-flannel.ts';
@@ -472,6 +479,61 @@ spec:
           name: task-pv-storage
 `;
 
+/** A Pod of one container with requests and limits (the quota task's Pods). */
+function resourcesPod(name: string, image: string, limits: { memory: string; cpu: string }, requests: { memory: string; cpu: string }): string {
+	return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  containers:
+  - name: ${name}-ctr
+    image: ${image}
+    resources:
+      limits:
+        memory: "${limits.memory}"
+        cpu: "${limits.cpu}"
+      requests:
+        memory: "${requests.memory}"
+        cpu: "${requests.cpu}"
+`;
+}
+
+const QUOTA_MEM_CPU = `apiVersion: v1
+kind: ResourceQuota
+metadata:
+  name: mem-cpu-demo
+spec:
+  hard:
+    requests.cpu: "1"
+    requests.memory: 1Gi
+    limits.cpu: "2"
+    limits.memory: 2Gi
+`;
+
+const MEMORY_DEFAULTS = `apiVersion: v1
+kind: LimitRange
+metadata:
+  name: mem-limit-range
+spec:
+  limits:
+  - default:
+      memory: 512Mi
+    defaultRequest:
+      memory: 256Mi
+    type: Container
+`;
+
+const MEMORY_DEFAULTS_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: default-mem-demo
+spec:
+  containers:
+  - name: default-mem-demo-ctr
+    image: nginx
+`;
+
 /** kubernetes.io's examples, by their path under content/en/examples/. */
 const WEBSITE_EXAMPLES: Record<string, string> = {
 	'application/php-apache.yaml': PHP_APACHE,
@@ -486,6 +548,11 @@ const WEBSITE_EXAMPLES: Record<string, string> = {
 	'pods/storage/pv-volume.yaml': PV_VOLUME,
 	'pods/storage/pv-claim.yaml': PV_CLAIM,
 	'pods/storage/pv-pod.yaml': PV_POD,
+	'admin/resource/quota-mem-cpu.yaml': QUOTA_MEM_CPU,
+	'admin/resource/quota-mem-cpu-pod.yaml': resourcesPod('quota-mem-cpu-demo', 'nginx', { memory: '800Mi', cpu: '800m' }, { memory: '600Mi', cpu: '400m' }),
+	'admin/resource/quota-mem-cpu-pod-2.yaml': resourcesPod('quota-mem-cpu-demo-2', 'redis', { memory: '1Gi', cpu: '800m' }, { memory: '700Mi', cpu: '400m' }),
+	'admin/resource/memory-defaults.yaml': MEMORY_DEFAULTS,
+	'admin/resource/memory-defaults-pod.yaml': MEMORY_DEFAULTS_POD,
 };
 
 /** The prefixes under which the website's examples are served (k8s.io redirects to kubernetes.io). */
