@@ -14,7 +14,7 @@
  * removal of tolerations another one already covers).
  */
 import type { KubeObject, PodSpec, Toleration } from '../../api/types.ts';
-import { toResourceList } from '../../component-helpers/resource.ts';
+import { equals, toQuotaList } from '../../component-helpers/quota/resources.ts';
 import type { StrategyContext } from '../registry/strategy.ts';
 import { admissionForbidden, isResource } from './errors.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from './plugin.ts';
@@ -35,11 +35,7 @@ function prepare(a: AdmissionAttributes, ctx: StrategyContext): { spec: PodSpec;
 }
 
 /** Semantic.DeepEqual of two resource lists: the same names with equal quantities ("1" is "1000m"). */
-function sameList(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-	const x = toResourceList(a);
-	const y = toResourceList(b);
-	return x.size === y.size && [...x].every(([name, q]) => y.get(name)?.cmp(q) === 0);
-}
+const sameList = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) => equals(toQuotaList(a), toQuotaList(b));
 
 /** A toleration as comparable text, its keys sorted. */
 const tolerationKey = (t: Toleration) => JSON.stringify(Object.entries(t).sort(([p], [q]) => (p < q ? -1 : 1)));

@@ -27,7 +27,7 @@
 import type { KubeObject, PodSpec } from '../../api/types.ts';
 import { parseRfc3339 } from '../../golang/time.ts';
 import { computePodQOS } from '../qos.ts';
-import { parseQuantityOrZero, podLimits, podRequests } from '../resource.ts';
+import { parseQuantityOrZero, podLimits, podRequests, toResourceList } from '../resource.ts';
 import { one, type QuotaList } from './resources.ts';
 
 /** A quota's scope as a selector requirement (spec.scopes become `Exists`). */
@@ -135,10 +135,6 @@ function computeUsage(req: QuotaList, limits: QuotaList): QuotaList {
 	return result;
 }
 
-function listOf(record: Record<string, string | number> | undefined): QuotaList {
-	return new Map(Object.entries(record ?? {}).map(([name, value]) => [name, parseQuantityOrZero(value)]));
-}
-
 /** QuotaV1Pod: whether a Pod still holds compute quota (not finished, not past its deletion grace). */
 export function podHoldsQuota(pod: KubeObject, nowMs: number): boolean {
 	const phase = (pod.status as { phase?: string } | undefined)?.phase;
@@ -218,7 +214,7 @@ const podEvaluator: QuotaEvaluator = {
 		const missing = new Map<string, Set<string>>();
 		const spec = podSpec(obj);
 		for (const container of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
-			const have = computeUsage(listOf(container.resources?.requests), listOf(container.resources?.limits));
+			const have = computeUsage(toResourceList(container.resources?.requests), toResourceList(container.resources?.limits));
 			for (const name of requiredSet) {
 				if (have.has(name)) continue;
 				if (!missing.has(name)) missing.set(name, new Set());

@@ -7,24 +7,15 @@
  * Mirrors staging/src/k8s.io/apiserver/pkg/quota/v1/resources.go.
  */
 import { Quantity } from '../../api/quantity.ts';
+import { toResourceList } from '../resource.ts';
 import { compareGoStrings } from '../../golang/json.ts';
 
 /** A resource list with parsed quantities (corev1.ResourceList). */
 export type QuotaList = Map<string, Quantity>;
 
-/** An unparsable quantity counts as zero: validation has refused it before it gets here. */
-function parse(value: string | number): Quantity {
-	try {
-		return Quantity.parse(String(value));
-	} catch {
-		return Quantity.parse('0');
-	}
-}
-
+/** A resource list as the API object holds it, parsed (unparsable values count as zero). */
 export function toQuotaList(record: Record<string, string | number> | undefined | null): QuotaList {
-	const list: QuotaList = new Map();
-	for (const [name, value] of Object.entries(record ?? {})) list.set(name, parse(value));
-	return list;
+	return toResourceList(record ?? undefined);
 }
 
 /** The list as an API object holds it, keys sorted as Go's JSON encoder writes a map. */
