@@ -10,6 +10,7 @@
  * pkg/registry/core/replicationcontroller/storage/storage.go (scaleFromRC).
  */
 import type { KubeObject } from '../../api/types.ts';
+import { labelSelectorFromObject, selectorToString, type MetaLabelSelector } from '../../api/labels.ts';
 import type { ResourceInfo } from '../../api/resources.ts';
 import type { ApiRequest, ApiResponse } from '../../api/request.ts';
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
@@ -19,35 +20,20 @@ import * as errors from '../errors.ts';
 import type { RequestScope } from '../endpoints/handlers/rest.ts';
 import { update } from '../endpoints/handlers/update.ts';
 
-interface LabelSelectorLike {
-	matchLabels?: Record<string, string>;
-	matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
-
-/**
- * labels.Selector's String() of a LabelSelector (LabelSelectorAsSelector):
- * the requirements sorted by key, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`.
- * A ReplicationController's map selector is its matchLabels.
- */
-function selectorString(selector: LabelSelectorLike | undefined): string {
-	const requirements: Array<[string, string]> = [];
-	for (const [key, value] of Object.entries(selector?.matchLabels ?? {})) requirements.push([key, `${key}=${value}`]);
-	for (const e of selector?.matchExpressions ?? []) {
-		const values = [...(e.values ?? [])].sort().join(',');
-		const text = e.operator === 'In' ? `${e.key} in (${values})` : e.operator === 'NotIn' ? `${e.key} notin (${values})` : e.operator === 'Exists' ? e.key : `!${e.key}`;
-		requirements.push([e.key, text]);
+/** labels.Selector's String() of the object's selector (a ReplicationController's is a plain map: its matchLabels). */
+function selectorString(selector: MetaLabelSelector | undefined): string {
+	try {
+		return selectorToString(labelSelectorFromObject(selector));
+	} catch {
+		return '';
 	}
-	return requirements
-		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-		.map(([, text]) => text)
-		.join(',');
 }
 
 /** autoscaling/v1 Scale of a Deployment, ReplicaSet, StatefulSet or ReplicationController. */
 export function scaleOf(obj: KubeObject): KubeObject {
 	const spec = obj.spec as { replicas?: number; selector?: unknown };
 	const status = obj.status as { replicas?: number } | undefined;
-	const selector = selectorString(obj.kind === 'ReplicationController' ? { matchLabels: spec.selector as Record<string, string> | undefined } : (spec.selector as LabelSelectorLike | undefined));
+	const selector = selectorString(obj.kind === 'ReplicationController' ? { matchLabels: spec.selector as Record<string, string> | undefined } : (spec.selector as MetaLabelSelector | undefined));
 	return {
 		kind: 'Scale',
 		apiVersion: 'autoscaling/v1',
