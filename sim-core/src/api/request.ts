@@ -39,6 +39,8 @@ export interface ApiRequest {
 		fieldManager?: string;
 		force?: boolean;
 		limit?: number;
+		/** A list's continue token (ListOptions.continue). */
+		continue?: string;
 		/** For pods/log. */
 		container?: string;
 		tailLines?: number;

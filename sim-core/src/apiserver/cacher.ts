@@ -39,14 +39,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Decodes a stored value and stamps its resourceVersion (etcd's mod revision), as the etcd3 storage layer does. */
-function decodeStored(value: string, modRevision: number): KubeObject {
+export function decodeStored(value: string, modRevision: number): KubeObject {
 	const object = JSON.parse(value) as KubeObject;
 	object.metadata = { ...object.metadata, resourceVersion: String(modRevision) };
 	return deepFreeze(object);
 }
 
 /** Finds which resource an etcd key belongs to. */
-function resourceOfKey(key: string): ResourceInfo | undefined {
+export function resourceOfKey(key: string): ResourceInfo | undefined {
 	let best: ResourceInfo | undefined;
 	let bestLength = -1;
 	for (const info of RESOURCES) {
@@ -136,12 +136,14 @@ export class Cacher {
 
 	/** Objects of a resource (optionally one namespace), sorted by key as etcd would return them. */
 	list(info: ResourceInfo, namespace?: string): KubeObject[] {
+		return this.entries(info, namespace).map(([, object]) => object);
+	}
+
+	/** The same, with each object's etcd key (what a continue token points into). */
+	entries(info: ResourceInfo, namespace?: string): Array<[string, KubeObject]> {
 		const bucket = this.objects.get(cacheKeyOf(info));
 		if (!bucket) return [];
 		const prefix = etcdPrefix(info, namespace);
-		return [...bucket.entries()]
-			.filter(([key]) => key.startsWith(prefix))
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-			.map(([, object]) => object);
+		return [...bucket.entries()].filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 	}
 }

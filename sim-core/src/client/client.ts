@@ -56,16 +56,29 @@ export const R = {
 /** The result of a call: the answer, or why there was none. */
 export type CallResult<T = KubeObject> =
 	| { ok: true; code: number; object: T; warnings?: string[] }
-	| { ok: false; code: number; reason: string; message: string; transport?: boolean; /** The address dialled, on a transport failure. */ address?: string; details?: Status['details']; warnings?: string[] };
+	| {
+			ok: false;
+			code: number;
+			reason: string;
+			message: string;
+			transport?: boolean;
+			/** The address dialled, on a transport failure. */
+			address?: string;
+			details?: Status['details'];
+			/** The Status's ListMeta continue: the token a 410 for a compacted continue hands out (an inconsistent remainder). */
+			continue?: string;
+			warnings?: string[];
+	  };
 
 function toResult<T>(result: TransportResult): CallResult<T> {
 	if (isTransportFailure(result)) return { ok: false, code: 0, reason: result.failure, message: result.message, transport: true, address: result.address };
 	const response = result as ApiResponse;
 	if (response.code >= 400) {
-		const status = response.body as { reason?: string; message?: string; details?: Status['details'] };
+		const status = response.body as { reason?: string; message?: string; details?: Status['details']; metadata?: { continue?: string } };
 		const failure: CallResult<T> = { ok: false, code: response.code, reason: status.reason ?? '', message: status.message ?? '' };
 		// kubectl needs the details: an Invalid error prints its causes, one per line.
 		if (status.details) failure.details = status.details;
+		if (status.metadata?.continue) failure.continue = status.metadata.continue;
 		if (response.warnings?.length) failure.warnings = response.warnings;
 		return failure;
 	}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, encodeBase64 } from './base64.ts';
+import { decodeBase64, decodeRawUrlBase64, encodeBase64, encodeRawUrlBase64 } from './base64.ts';
 
 describe('base64 over UTF-8', () => {
 	it.each([
@@ -23,5 +23,19 @@ describe('base64 over UTF-8', () => {
 
 	it('replaces invalid UTF-8 with U+FFFD instead of failing', () => {
 		expect(decodeBase64('/w==')).toBe('\ufffd');
+	});
+});
+
+describe('RawURLEncoding (continue tokens)', () => {
+	it('uses the URL alphabet without padding, and decodes its own output', () => {
+		// 0xfb 0xff encodes to +/8= in the standard alphabet.
+		expect(encodeRawUrlBase64('\u00fb')).toBe('w7s');
+		expect(encodeRawUrlBase64('?>?')).toBe('Pz4_');
+		expect(decodeRawUrlBase64('Pz4_')).toEqual({ ok: true, text: '?>?' });
+	});
+
+	it('names the first bad byte as Go does', () => {
+		expect(decodeRawUrlBase64('Pz4=')).toEqual({ ok: false, error: 'illegal base64 data at input byte 3' });
+		expect(decodeRawUrlBase64('Pz4_P')).toEqual({ ok: false, error: 'illegal base64 data at input byte 4' });
 	});
 });

@@ -75,3 +75,22 @@ export function decodeBase64(text: string): string | undefined {
 	const bytes = decodeBase64Bytes(text);
 	return bytes === undefined ? undefined : utf8Decode(bytes);
 }
+
+/** Go's base64.RawURLEncoding.EncodeToString of the UTF-8 bytes of `text`: the URL alphabet, no padding (continue tokens). */
+export function encodeRawUrlBase64(text: string): string {
+	return encodeBase64(text).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/**
+ * Go's base64.RawURLEncoding.DecodeString: the text, or Go's
+ * CorruptInputError wording (`illegal base64 data at input byte N`).
+ */
+export function decodeRawUrlBase64(text: string): { ok: true; text: string } | { ok: false; error: string } {
+	const bad = text.search(/[^A-Za-z0-9_-]/);
+	if (bad >= 0) return { ok: false, error: `illegal base64 data at input byte ${bad}` };
+	// A lone trailing character cannot make a byte: Go reports its position.
+	if (text.length % 4 === 1) return { ok: false, error: `illegal base64 data at input byte ${text.length - 1}` };
+	const padded = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+	const bytes = decodeBase64Bytes(padded);
+	return bytes === undefined ? { ok: false, error: 'illegal base64 data at input byte 0' } : { ok: true, text: utf8Decode(bytes) };
+}

@@ -28,6 +28,7 @@ import { readTypeMeta, resolveKind, mappingNotFoundMessage } from '../api/schema
 import { matches, parseLabelSelector, SelectorError } from '../api/labels.ts';
 import { parseYaml, YamlError } from '../yaml/index.ts';
 import { refOf, type CallResult } from '../client/client.ts';
+import type { ApiRequest } from '../api/request.ts';
 import type { KubectlInvocation } from './kubectl.ts';
 
 // ---------------------------------------------------------------------------
@@ -573,6 +574,31 @@ export function withTypeMeta(info: ResourceInfo, obj: KubeObject): KubeObject {
 }
 
 /**
+ * A LIST in pages of `chunkSize` (Builder.RequestChunksOf: kubectl's
+ * DefaultChunkSize is 500, 0 turns paging off), following each page's
+ * continue token until the server gives none, joined into one list with the
+ * first page's resourceVersion (every page shares its snapshot).
+ */
+export function listInChunks(client: KubectlInvocation['client'], ref: ReturnType<typeof refOf>, namespace: string | undefined, query: NonNullable<ApiRequest['query']>, chunkSize: number): CallResult<KubeList> {
+	const page: NonNullable<ApiRequest['query']> = chunkSize > 0 ? { ...query, limit: chunkSize } : { ...query };
+	let joined: (CallResult<KubeList> & { ok: true }) | undefined;
+	const warnings: string[] = [];
+	for (;;) {
+		const listed = client.list(ref, namespace, page);
+		if (!listed.ok) return listed;
+		for (const w of listed.warnings ?? []) if (!warnings.includes(w)) warnings.push(w);
+		const items = listed.object.items ?? [];
+		if (!joined) joined = { ...listed, object: { ...listed.object, metadata: { resourceVersion: listed.object.metadata?.resourceVersion }, items: [...items] } };
+		else joined.object.items.push(...items);
+		const next = listed.object.metadata?.continue;
+		if (!next) break;
+		page.continue = next;
+	}
+	if (warnings.length) joined.warnings = warnings;
+	return joined;
+}
+
+/**
  * Fetches every target, continuing past per-object errors as `kubectl get`
  * and `describe` do (ContinueOnError): named objects with GET, lists with
  * LIST and their selectors, manifest objects with GET (RetrieveLatest),
@@ -611,20 +637,17 @@ export function fetchTargets(invocation: Pick<KubectlInvocation, 'client' | 'env
 			out.fetched.push({ target, objects: [obj] });
 			continue;
 		}
-		const query: { labelSelector?: string; fieldSelector?: string; limit?: number } = {};
+		const query: { labelSelector?: string; fieldSelector?: string } = {};
 		if (target.labelSelector) query.labelSelector = target.labelSelector;
 		if (target.fieldSelector) query.fieldSelector = target.fieldSelector;
-		// Builder.RequestChunksOf: lists ask for pages of --chunk-size (kubectl's DefaultChunkSize is 500; 0 turns paging off).
-		if (options.chunkSize && options.chunkSize > 0) query.limit = options.chunkSize;
-		const listed = invocation.client.list(ref, target.namespace, query);
+		const listed = listInChunks(invocation.client, ref, target.namespace, query, options.chunkSize ?? 0);
 		if (!listed.ok) {
 			if (isFatal(listed)) return { ...out, fatal: apiErrorMessage(listed, invocation.env.serverUrl) };
 			out.errors.push(apiErrorMessage(listed, invocation.env.serverUrl));
 			continue;
 		}
 		warn(listed.warnings);
-		const list = listed.object as KubeList;
-		out.fetched.push({ target, objects: (list.items ?? []).map((item) => withTypeMeta(target.info, item)), resourceVersion: list.metadata?.resourceVersion });
+		out.fetched.push({ target, objects: listed.object.items.map((item) => withTypeMeta(target.info, item)), resourceVersion: listed.object.metadata.resourceVersion });
 	}
 	return out;
 }

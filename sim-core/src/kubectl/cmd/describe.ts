@@ -16,7 +16,7 @@ import { apiErrorMessage, errorText, fetchTargets, parseResourceArgs, warningTex
 import { describerFor, type DescribeContext } from '../describe/index.ts';
 import { SUGGEST_API_RESOURCES } from './get.ts';
 
-/** describe's flags (DescribeFlags.AddFlags). `--chunk-size` is accepted and ignored. */
+/** describe's flags (DescribeFlags.AddFlags). `--chunk-size` sets the page size of lists. */
 const DESCRIBE_FLAGS: FlagSpec[] = [
 	{ name: 'filename', short: 'f', kind: 'stringArray' },
 	{ name: 'recursive', short: 'R', kind: 'bool' },

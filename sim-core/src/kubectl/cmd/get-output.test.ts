@@ -98,7 +98,7 @@ describe('kubectl get -o', () => {
 		expect(f.kubectl('get pods -o jsonpath-file=names.jsonpath').stdout).toBe('db-0 web-1 web-2');
 	});
 
-	it('ignores --chunk-size: lists come whole', () => {
+	it('joins the pages of --chunk-size into one list', () => {
 		expect(shop().kubectl('get pods --chunk-size=1 -o name').stdout).toBe(lines('pod/db-0', 'pod/web-1', 'pod/web-2'));
 	});
 

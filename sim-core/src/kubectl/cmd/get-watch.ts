@@ -26,7 +26,7 @@ import { KUBECTL_GET_TABWRITER } from '../printers/tabwriter.ts';
 import { tableFor } from '../printers/table-registry.ts';
 import { buildTable, HumanReadablePrinter } from '../printers/table-printer.ts';
 import { kindQualifier } from '../names.ts';
-import { apiErrorMessage, errorText, warningText, withTypeMeta, type ParsedResourceArgs } from '../resource-args.ts';
+import { apiErrorMessage, errorText, listInChunks, warningText, withTypeMeta, type ParsedResourceArgs } from '../resource-args.ts';
 import { omitManagedFields, printGeneric, sortObjects, type OutputSpec } from './output.ts';
 
 /** A watch ends once the cluster has been quiet this long (virtual time): long enough for an image pull or a rollout step. */
@@ -84,8 +84,7 @@ export function runGetWatch(invocation: KubectlInvocation, parsed: ParsedResourc
 		if (target.labelSelector) query.labelSelector = target.labelSelector;
 		if (target.fieldSelector) query.fieldSelector = target.fieldSelector;
 		// The first list comes in pages of --chunk-size, as get's builder asks (RequestChunksOf); the watch itself is not paged.
-		const chunkSize = Number(flags['chunk-size']);
-		const listed = client.list(ref, target.namespace, chunkSize > 0 ? { ...query, limit: chunkSize } : query);
+		const listed = listInChunks(client, ref, target.namespace, query, Number(flags['chunk-size']));
 		if (!listed.ok) return fail('', stderr + errorText([apiErrorMessage(listed, env.serverUrl)]));
 		stderr += warningText(listed.warnings ?? []);
 		const list = listed.object as KubeList;

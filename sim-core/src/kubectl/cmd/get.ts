@@ -24,7 +24,7 @@ import { runGetWatch } from './get-watch.ts';
 import { TABLE_ACCEPT } from '../round-trippers.ts';
 import { callError, checkErr, plain } from './check-err.ts';
 
-/** get's flags (NewCmdGet, PrintFlags.AddFlags, HumanPrintFlags.AddFlags). `--chunk-size` is accepted and ignored: lists come whole. */
+/** get's flags (NewCmdGet, PrintFlags.AddFlags, HumanPrintFlags.AddFlags). `--chunk-size` sets the page size of lists. */
 export const GET_FLAGS: FlagSpec[] = [
 	{ name: 'output', short: 'o', kind: 'string' },
 	{ name: 'watch', short: 'w', kind: 'bool' },

@@ -32,7 +32,7 @@ import { RESOURCES } from '../../api/resources.ts';
 import { probe, probeChecks } from './health.ts';
 import { ANONYMOUS, defaultAuthorizeNonResource, flowSchemaFor, nameUuid } from './identity.ts';
 import { parseApiPath, patchTypeOf, type NonResourceRequest } from './paths.ts';
-import { goJsonSyntaxError } from './json-syntax.ts';
+import { goJsonSyntaxError } from '../../golang/json-syntax.ts';
 import { encodeBody, inGoOrder, wantsPretty } from './serialize.ts';
 import type { CurlDeps, MetricFamily } from './types.ts';
 

@@ -19,7 +19,7 @@ import { createCurl } from './curl.ts';
 import { kubeadmApiServer } from './kubeadm.ts';
 import { apiGroupList, apiResourceList } from './discovery.ts';
 import { probe, probeChecks } from './health.ts';
-import { goJsonSyntaxError } from './json-syntax.ts';
+import { goJsonSyntaxError } from '../../golang/json-syntax.ts';
 import { parseApiPath } from './paths.ts';
 import { encodeBody, wantsPretty } from './serialize.ts';
 import type { CurlDeps } from './types.ts';

@@ -119,7 +119,7 @@ export function parseApiPath(method: string, target: string): ParsedPath {
 	if (subresource !== undefined) request.subresource = subresource;
 
 	const q2: NonNullable<ApiRequest['query']> = {};
-	const text = (key: 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'fieldManager' | 'container') => {
+	const text = (key: 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'fieldManager' | 'container' | 'continue') => {
 		const v = first(key);
 		if (v !== undefined) q2[key] = v;
 	};
@@ -128,6 +128,7 @@ export function parseApiPath(method: string, target: string): ParsedPath {
 	text('resourceVersion');
 	text('fieldManager');
 	text('container');
+	text('continue');
 	const limit = first('limit');
 	if (limit !== undefined && /^\d+$/.test(limit)) q2.limit = Number(limit);
 	const tail = first('tailLines');
