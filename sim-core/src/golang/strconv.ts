@@ -48,3 +48,14 @@ export function goFixed(value: number, digits: 0 | 1): string {
 export function hexToDecimal(hex: string): string {
 	return BigInt('0x' + (hex || '0')).toString(10);
 }
+
+/**
+ * strconv.ParseInt(text, 10, 64): the int64 as a bigint (a JavaScript
+ * number would round beyond 2^53, as `3546343826724305833` shows), or
+ * undefined for a syntax or range error.
+ */
+export function parseInt64(text: string): bigint | undefined {
+	if (!/^[+-]?\d+$/.test(text)) return undefined;
+	const value = BigInt(text);
+	return value >= -(2n ** 63n) && value < 2n ** 63n ? value : undefined;
+}

@@ -13,6 +13,7 @@ import type { Deployment, DeploymentCondition, PodTemplateSpec, ReplicaSet } fro
 import { canonicalJson } from '../hash.ts';
 import { timeMs } from '../pod-util.ts';
 import { deepCopy } from '../../golang/json.ts';
+import { parseInt64 } from '../../golang/strconv.ts';
 
 /** apps.DefaultDeploymentUniqueLabelKey. */
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
@@ -243,19 +244,18 @@ function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {
 	return changed;
 }
 
-/** Revision: the revision annotation as a number (0 when absent, NaN when unparsable). */
-export function revisionOf(rs: ReplicaSet): number {
+/** Revision: the revision annotation as an int64 (0 when absent, undefined when unparsable). */
+export function revisionOf(rs: ReplicaSet): bigint | undefined {
 	const text = rs.metadata.annotations?.[REVISION_ANNOTATION];
-	if (text === undefined) return 0;
-	return /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+	return text === undefined ? 0n : parseInt64(text);
 }
 
 /** MaxRevision: the highest revision among the ReplicaSets (unparsable ones skipped). */
-export function maxRevision(rss: ReplicaSet[]): number {
-	let max = 0;
+export function maxRevision(rss: ReplicaSet[]): bigint {
+	let max = 0n;
 	for (const rs of rss) {
 		const v = revisionOf(rs);
-		if (!Number.isNaN(v) && v > max) max = v;
+		if (v !== undefined && v > max) max = v;
 	}
 	return max;
 }
@@ -271,13 +271,14 @@ export function setNewReplicaSetAnnotations(d: DefaultedDeployment, rs: ReplicaS
 	const annotations = (rs.metadata.annotations ??= {});
 	const hadRevision = Object.hasOwn(annotations, REVISION_ANNOTATION);
 	const oldRevision = annotations[REVISION_ANNOTATION] ?? '';
-	let oldRevisionInt = 0;
+	let oldRevisionInt = 0n;
 	if (oldRevision !== '') {
-		if (!/^[+-]?\d+$/.test(oldRevision)) return false;
-		oldRevisionInt = Number(oldRevision);
+		const parsed = parseInt64(oldRevision);
+		if (parsed === undefined) return false;
+		oldRevisionInt = parsed;
 	}
-	if (!/^[+-]?\d+$/.test(newRevision)) return false;
-	const newRevisionInt = Number(newRevision);
+	const newRevisionInt = parseInt64(newRevision);
+	if (newRevisionInt === undefined) return false;
 	if (oldRevisionInt < newRevisionInt) {
 		annotations[REVISION_ANNOTATION] = newRevision;
 		changed = true;
@@ -345,8 +346,8 @@ export function bySizeOlder(a: ReplicaSet, b: ReplicaSet): number {
 export function byRevision(a: ReplicaSet, b: ReplicaSet): number {
 	const ra = revisionOf(a);
 	const rb = revisionOf(b);
-	if (ra === rb || Number.isNaN(ra) || Number.isNaN(rb)) return byCreationTimestamp(a, b);
-	return ra - rb;
+	if (ra === undefined || rb === undefined || ra === rb) return byCreationTimestamp(a, b);
+	return ra < rb ? -1 : 1;
 }
 
 /** FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's. */

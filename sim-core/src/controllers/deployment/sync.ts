@@ -136,7 +136,7 @@ export function getAllReplicaSetsAndSyncRevision(ctx: DeploymentSyncContext, d: 
  */
 function getNewReplicaSet(ctx: DeploymentSyncContext, d: DefaultedDeployment, rsList: ReplicaSet[], oldRSs: ReplicaSet[], createIfNotExisted: boolean): ReplicaSet | undefined {
 	const existing = findNewReplicaSet(d, rsList);
-	const newRevision = String(maxRevision(oldRSs) + 1);
+	const newRevision = String(maxRevision(oldRSs) + 1n);
 	d.status ??= {};
 	if (existing) {
 		const rsCopy = deepCopy(existing);

@@ -51,6 +51,7 @@ import { runParent } from './help.ts';
 import { visit } from './visit.ts';
 import type { CommandResult } from '../../shell/types.ts';
 import { LAST_APPLIED_ANNOTATION } from './apply.ts';
+import { parseInt64 } from '../../golang/strconv.ts';
 
 /** The longest `kubectl rollout status` without --timeout runs the virtual clock: 15 minutes (upstream: forever). */
 const ROLLOUT_STATUS_CAP_MS = 15 * 60_000;
@@ -87,9 +88,9 @@ function rolloutStatus(obj: Obj, revision: number): { message: string; done: boo
 			if (revision > 0) {
 				// deploymentutil.Revision: a missing annotation is revision 0.
 				const text = obj.metadata.annotations?.[REVISION_ANNOTATION];
-				const current = text === undefined ? 0 : /^[-+]?\d+$/.test(text) ? Number(text) : NaN;
-				if (Number.isNaN(current)) return { error: plain(`cannot get the revision of deployment ${JSON.stringify(name)}: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`) };
-				if (current !== revision) return { error: plain(`desired revision (${revision}) is different from the running revision (${current})`) };
+				const current = text === undefined ? 0n : parseInt64(text);
+				if (current === undefined) return { error: plain(`cannot get the revision of deployment ${JSON.stringify(name)}: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`) };
+				if (current !== BigInt(revision)) return { error: plain(`desired revision (${revision}) is different from the running revision (${current})`) };
 			}
 			if (generation <= num(status.observedGeneration)) {
 				const conditions = (status.conditions as Array<{ type?: string; reason?: string }> | undefined) ?? [];
@@ -190,11 +191,13 @@ function ownedReplicaSets(inv: KubectlInvocation, deployment: Obj): { sets: Obj[
 	return { sets };
 }
 
-function revisionOf(rs: Obj): number | undefined {
+/** deploymentutil.Revision: an int64 (a bigint: revisions may pass 2^53), undefined when absent or unparsable. */
+function revisionOf(rs: Obj): bigint | undefined {
 	const text = rs.metadata.annotations?.[REVISION_ANNOTATION];
-	if (text === undefined || !/^-?\d+$/.test(text)) return undefined;
-	return Number(text);
+	return text === undefined ? undefined : parseInt64(text);
 }
+
+const byRevision = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Strips empty maps and lists, as apimachinery's semantic equality treats them like absent ones. */
 function normalize(value: JsonValue): JsonValue {
@@ -311,12 +314,12 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 	let stdout = '';
 	for (const target of visited.targets) {
 		if (!['Deployment', 'StatefulSet', 'DaemonSet'].includes(target.info.kind)) return checkErr(plain(`no history viewer has been implemented for ${JSON.stringify(`${target.info.kind}.${target.info.group}`)}`), stdout);
-		const history = new Map<number, Obj>();
+		const history = new Map<bigint, Obj>();
 		let template: (owner: Obj) => ReturnType<typeof revisionTemplate>;
 		if (target.info.kind === 'StatefulSet' || target.info.kind === 'DaemonSet') {
 			const revisions = controllerHistory(inv, target.object as Obj);
 			if ('error' in revisions) return checkErr(revisions.error, stdout);
-			for (const r of revisions.revisions) history.set(num((r as { revision?: number }).revision), r);
+			for (const r of revisions.revisions) history.set(BigInt(num((r as { revision?: number }).revision)), r);
 			// printHistory reads the change-cause from the revision itself; the template is the revision's.
 			template = (r: Obj) => {
 				const t = revisionTemplate(r);
@@ -340,7 +343,7 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 		}
 		if (args.flags.output) {
 			// -o: each revision's pod template as an object.
-			const revisions = revision > 0 ? [revision] : [...history.keys()].sort((a, b) => a - b);
+			const revisions = revision > 0 ? [BigInt(revision)] : [...history.keys()].sort(byRevision);
 			for (const r of revisions) {
 				const rs = history.get(r);
 				if (!rs) return checkErr(plain('unable to find the specified revision'), stdout);
@@ -351,12 +354,12 @@ function historyRun(inv: KubectlInvocation): CommandResult {
 		let text: string;
 		if (history.size === 0) text = 'No rollout history found.';
 		else if (revision > 0) {
-			const rs = history.get(revision);
+			const rs = history.get(BigInt(revision));
 			if (!rs) return checkErr(plain('unable to find the specified revision'), stdout);
 			text = describePodTemplate(template(rs));
 		} else {
 			// tabwriter(minwidth 0, tabwidth 8, padding 2): REVISION is 8 wide, so the column is 10.
-			const rows = [...history.keys()].sort((a, b) => a - b).map((r) => [String(r), template(history.get(r)!).metadata?.annotations?.[CHANGE_CAUSE_ANNOTATION] || '<none>']);
+			const rows = [...history.keys()].sort(byRevision).map((r) => [String(r), template(history.get(r)!).metadata?.annotations?.[CHANGE_CAUSE_ANNOTATION] || '<none>']);
 			const width = Math.max(8, ...rows.map((r) => r[0].length)) + 2;
 			text = `${'REVISION'.padEnd(width)}CHANGE-CAUSE\n` + rows.map(([r, c]) => `${r.padEnd(width)}${c}\n`).join('');
 		}
@@ -413,8 +416,8 @@ function undoRun(inv: KubectlInvocation): CommandResult {
 		if ('error' in owned) return checkErr(wrap(`failed to retrieve replica sets from deployment ${target.name}: `, owned.error), stdout, stderr);
 		// deploymentRevision: the requested revision, or else the one before the newest.
 		let chosen: Obj | undefined;
-		let latest = -1;
-		let previous = -1;
+		let latest = -1n;
+		let previous = -1n;
 		let latestRs: Obj | undefined;
 		for (const rs of owned.sets) {
 			const v = revisionOf(rs);
@@ -429,7 +432,7 @@ function undoRun(inv: KubectlInvocation): CommandResult {
 					previous = v;
 					chosen = rs;
 				}
-			} else if (v === toRevision) chosen = rs;
+			} else if (v === BigInt(toRevision)) chosen = rs;
 		}
 		if (toRevision > 0 && !chosen) return checkErr(plain(`unable to find specified revision ${toRevision} in history`), stdout, stderr);
 		if (!chosen) return checkErr(plain(`no rollout history found for deployment ${JSON.stringify(target.name)}`), stdout, stderr);
