@@ -75,6 +75,19 @@ export interface ApiResponse<T = unknown> {
 	body: T | Status;
 	/** Warning headers (e.g. the v1 Endpoints deprecation). */
 	warnings?: string[];
+	/**
+	 * A proxy subresource's upstream (what a Connect REST's ResourceLocation
+	 * returns): the HTTP front end dials it and relays the request there.
+	 */
+	proxy?: ProxyLocation;
+}
+
+/** Where pods/<id>/proxy or services/<id>/proxy leads: `scheme://ip[:port]`. */
+export interface ProxyLocation {
+	scheme: 'http' | 'https';
+	ip: string;
+	/** Empty: the scheme's default port. */
+	port: string;
 }
 
 

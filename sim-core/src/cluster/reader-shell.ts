@@ -157,7 +157,7 @@ export class ReaderShell {
 	 * --raw`: serves a GET of `path` for a user (or a bearer token), with
 	 * kubectl's User-Agent. Set by the tools wiring (./tools.ts).
 	 */
-	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string, method?: string, body?: string) => { status: number; body: string };
+	rawApi?: (path: string, auth: { user: { username: string; groups: string[] } } | { token: string }, userAgent: string, method?: string, body?: string) => { status: number; headers: Array<[string, string]>; body: string };
 	/** Tab completion's candidates for the end of a line, for `kubectl __complete`. Set by the cluster. */
 	completer?: (line: string) => string[];
 	/** What keeps listening on the workstation after its line (kubectl port-forward, kubectl proxy). */
@@ -549,7 +549,13 @@ export class ReaderShell {
 		const failure = this.cluster.transport.dial(processId);
 		if (failure) return { ok: false, code: 0, reason: failure.failure, message: failure.message, transport: true };
 		const auth = identity.token === undefined ? { user: userInfoOf(identity) } : { token: identity.token };
-		const response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
+		let response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
+		// Go's http.Client follows a GET's redirects (up to 10), as from a proxy's bare root path to its `/`.
+		for (let hops = 0; method === 'GET' && [301, 302, 303, 307, 308].includes(response.status) && hops < 10; hops++) {
+			const location = response.headers.find(([n]) => n === 'location')?.[1];
+			if (!location?.startsWith('/')) break;
+			response = this.rawApi!(location, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
+		}
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
 		return { ok: false, code: response.status, ...statusOf(response.status, response.body) };
 	}

@@ -79,7 +79,7 @@ export function connectToPod(cluster: Pick<ToolsContext, 'kernel'>, node: NodeHo
 		kind: 'http',
 		serve: (request) => {
 			const userAgent = request.headers.find(([n]) => n.toLowerCase() === 'user-agent')?.[1] ?? '-';
-			const answer = node.runtime.serveHttp(ip, port, request.target, clientIp, userAgent);
+			const answer = node.runtime.serveHttp(ip, port, request.target, clientIp, userAgent, request.method);
 			if (answer?.kind === 'http') return { ...podHttpAnswer(answer, cluster.kernel.wallMs()), ...(answer.latencyMs ? { latencyMs: answer.latencyMs } : {}) };
 			// Not an HTTP server (a database's port): the connection closes without an HTTP answer.
 			return { protocol: 'HTTP/1.1', status: 0, headers: [], body: '' };

@@ -236,7 +236,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 		// RawWrite sends the file as it is, labelled JSON (rawhttp/raw.go).
 		const headers = new Map([['user-agent', userAgent], ...(method === 'GET' ? [] : [['content-type', 'application/json'] as [string, string]])]);
 		const answer = kubectlHttp.serve({ method, target: path, headers, body }, user ? { user } : { failed: true });
-		return { status: answer.status, body: answer.body };
+		return { status: answer.status, headers: answer.headers, body: answer.body };
 	};
 
 	// ---- ip: each node's interfaces and routes (flannel VXLAN, or Calico IPIP) ----

@@ -118,6 +118,8 @@ export interface ServerSpec {
 	component?: SystemComponent;
 	/** agnhost liveness: /healthz answers 200 for this long after start, then 500. */
 	healthyForMs?: number;
+	/** agnhost porter: the value each port answers (SERVE_PORT_<port>), and whether as `{"method","body"}` JSON. */
+	porter?: { responses: Record<string, string>; json: boolean };
 }
 
 /** What running one command did. */

@@ -322,8 +322,8 @@ export class ContainerRuntime extends ProcessBase<RuntimeProcessState> implement
 	}
 
 	/** An HTTP request from the network to a Pod's address (works while containerd is down). */
-	serveHttp(ip: string, port: number, path: string | undefined, clientIp: string, userAgent: string): ServedAnswer | undefined {
-		return serveHttp(this.ctx, ip, port, path, clientIp, userAgent);
+	serveHttp(ip: string, port: number, path: string | undefined, clientIp: string, userAgent: string, method = 'GET'): ServedAnswer | undefined {
+		return serveHttp(this.ctx, ip, port, path, clientIp, userAgent, method);
 	}
 
 	/** Writes a line to the log of the running container of a system component (kube-proxy logs through it). */

@@ -19,7 +19,7 @@ import { formatRfc3339 } from '../../golang/time.ts';
 import { authorizationName } from '../auth/request-info.ts';
 import type { Caller } from '../config.ts';
 import * as errors from '../errors.ts';
-import { podExec, podLog } from '../registry/pod-proxy.ts';
+import { podExec, podLog, proxyLocation } from '../registry/pod-proxy.ts';
 import { bind, evict } from '../registry/pod-storage.ts';
 import { updateScale } from '../registry/scale.ts';
 import type { EtcdClient } from '../../etcd-api/etcd.ts';
@@ -78,6 +78,7 @@ export function serveResource(scope: RequestScope, request: ApiRequest, info: Re
 	}
 	if (verb === 'create' && request.subresource === 'eviction') return evict(scope, request, info, caller, store);
 	if (verb === 'create' && request.subresource === 'exec') return podExec(scope, request, info);
+	if (request.subresource === 'proxy' && info.group === '' && (info.resource === 'pods' || info.resource === 'services')) return proxyLocation(scope, request, info);
 	if (request.subresource === 'token' && info.group === '' && info.resource === 'serviceaccounts') {
 		// TokenRequest is create-only (a NamedCreater): other verbs get 405.
 		return verb === 'create' ? createServiceAccountToken(scope, request, info, caller) : errors.methodNotAllowed();

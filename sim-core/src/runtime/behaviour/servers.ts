@@ -44,6 +44,10 @@ export interface HttpRequestInfo {
 	clientIp?: string;
 	/** The wall-clock time of the request. */
 	wallMs?: number;
+	/** The HTTP method (GET when not given). */
+	method?: string;
+	/** The port the request came in on. */
+	port?: number;
 }
 
 /** Runs `argv` if it is one of the image's servers or their clients; undefined if it is another program. */
@@ -275,13 +279,13 @@ export function runServerProgram(image: CatalogImage, ctx: ContainerContext, arg
  * servers answer 200 on every other path. `bytes` is the body's length in
  * bytes, as Content-Length and the access logs count it.
  */
-export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, server: ServerSpec, path: string, runningForMs: number, request: HttpRequestInfo = {}): { status: number; bytes: number; body?: string } {
+export function httpAnswer(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, server: ServerSpec, path: string, runningForMs: number, request: HttpRequestInfo = {}): { status: number; bytes: number; body?: string; contentType?: string } {
 	const clean = path.split('?')[0] || '/';
 	const text = (status: number, body: string) => ({ status, bytes: utf8Length(body), body });
 	if (clean.startsWith('/fail')) return { status: 500, bytes: 0 };
 	if (server.healthyForMs !== undefined && clean === '/healthz') return runningForMs < server.healthyForMs ? { status: 200, bytes: 2 } : { status: 500, bytes: 0 };
 	const go = goServerAnswer(server, ctx, path, { ...request, runningForMs });
-	if (go) return text(go.status, go.body);
+	if (go) return go.contentType ? { ...text(go.status, go.body), contentType: go.contentType } : text(go.status, go.body);
 	if (server.name === 'php-apache') {
 		// DirectoryIndex index.php: `/` runs it too.
 		const script = clean === '/' ? '/index.php' : clean;

@@ -22,6 +22,7 @@
 import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, ServerSpec, SignalReaction } from '../behaviour.ts';
 import { goTimeString } from '../../golang/time.ts';
+import { goMarshal } from '../../golang/json.ts';
 import { readFile } from './rootfs.ts';
 import { nginxTime } from './time-formats.ts';
 import { flagValue } from './userland.ts';
@@ -134,6 +135,25 @@ function agnhost(image: CatalogImage, ctx: ContainerContext, files: FileOverride
 		case 'dns-server-list':
 			print(resolvConf(image, ctx, files, 'nameserver').join(','));
 			return finish(0);
+		case 'porter': {
+			// One HTTP server per SERVE_PORT_<port>=<value> in the environment, each answering its value
+			// (as JSON with the request's method under --json-response). SERVE_TLS_PORT_ servers are not modelled.
+			const responses: Record<string, string> = {};
+			for (const { name, value } of ctx.env) {
+				const port = name.startsWith('SERVE_PORT_') ? name.slice('SERVE_PORT_'.length) : '';
+				if (/^\d+$/.test(port) && Number(port) > 0 && Number(port) < 65536) responses[port] = value;
+			}
+			const json = args.slice(1).some((a) => a === '--json-response' || a === '--json-response=true');
+			return serve({
+				name: 'agnhost-porter',
+				ports: Object.keys(responses).map((port) => ({ port: Number(port), protocol: 'http' as const })),
+				readyAfterMs: 50,
+				onStop: graceful,
+				startup: [],
+				shutdown: [],
+				porter: { responses, json },
+			});
+		}
 		case 'etc-hosts': {
 			// fmt.Println of the file: its own last newline, then one more.
 			for (const line of (readFile(image, ctx, files, '/etc/hosts') ?? '').split('\n')) print(line);
@@ -192,6 +212,10 @@ export interface GoRequest {
 	wallMs?: number;
 	/** How long the server has been running (Go's monotonic clock reading in `/`). */
 	runningForMs: number;
+	/** The request's method (GET when not given). */
+	method?: string;
+	/** The port the request came in on (porter answers per port). */
+	port?: number;
 }
 
 /**
@@ -231,9 +255,15 @@ function queryParam(query: string, name: string): string | undefined {
  * `/echo?msg=&code=`, `/healthz`; the handlers that act (`/shell`, `/dial`,
  * `/upload`, `/exit`, `/redirect`) are not modelled and answer as `/`.
  */
-export function goServerAnswer(server: ServerSpec, ctx: ContainerContext, path: string, request: GoRequest): { status: number; body: string } | undefined {
+export function goServerAnswer(server: ServerSpec, ctx: ContainerContext, path: string, request: GoRequest): { status: number; body: string; contentType?: string } | undefined {
 	const [clean = '/', query = ''] = path.split('?', 2);
 	switch (server.name) {
+		case 'agnhost-porter': {
+			// porter's handler answers every path and method alike.
+			const value = server.porter?.responses[String(request.port ?? '')] ?? '';
+			if (!server.porter?.json) return { status: 200, body: value };
+			return { status: 200, body: goMarshal({ method: request.method ?? 'GET', body: value }), contentType: 'application/json' };
+		}
 		case 'agnhost-serve-hostname':
 		case 'serve-hostname':
 			return { status: 200, body: ctx.hostname };

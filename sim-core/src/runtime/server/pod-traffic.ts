@@ -25,7 +25,7 @@ export type ServedAnswer =
 	| { kind: 'refused' }
 	| { kind: 'eof' }
 	/** `latencyMs`: how long the server takes to answer (its CPU time for the request, more while it is throttled). */
-	| { kind: 'http'; status: number; bytes: number; body?: string; server: string; version: string; startedWallMs: number; hostname: string; latencyMs?: number };
+	| { kind: 'http'; status: number; bytes: number; body?: string; contentType?: string; server: string; version: string; startedWallMs: number; hostname: string; latencyMs?: number };
 
 /** An HTTP GET from the node to a port of the pod (httpGet probes). */
 export function probeHttp(ctx: CriService, sandboxId: string, port: number, path: string, userAgent = PROBE_USER_AGENT): CriResult<ProbeAnswer> {
@@ -60,7 +60,7 @@ export function probeHttp(ctx: CriService, sandboxId: string, port: number, path
  * containerd is down. Undefined: no ready sandbox holds that address.
  * Without a path, only says whether something listens (nothing is served).
  */
-export function serveHttp(ctx: CriService, ip: string, port: number, path: string | undefined, clientIp: string, userAgent: string): ServedAnswer | undefined {
+export function serveHttp(ctx: CriService, ip: string, port: number, path: string | undefined, clientIp: string, userAgent: string, method = 'GET'): ServedAnswer | undefined {
 	const sandbox = Object.values(ctx.host.sandboxes).find((s) => s.state === 'SANDBOX_READY' && !s.hostNetwork && s.ip === ip);
 	if (!sandbox) return undefined;
 	for (const c of Object.values(ctx.host.containers)) if (c.sandboxId === sandbox.id) catchUp(ctx, c);
@@ -75,11 +75,12 @@ export function serveHttp(ctx: CriService, ip: string, port: number, path: strin
 	const since = c.program?.serving?.sinceMs ?? ctx.nowMs;
 	// The request's CPU time joins the container's account (kubectl top, the HPA).
 	const latencyMs = recordRequest(c, ctx.nowMs);
-	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - since, { clientIp, wallMs: ctx.kernel.wallMs() });
+	const answer = httpAnswer(image, c.ctx, c.files, listener.server, path, ctx.nowMs - since, { clientIp, wallMs: ctx.kernel.wallMs(), method, port });
 	const line = accessLogLine(listener.server, clientIp, path, answer.status, answer.bytes, userAgent, ctx.kernel.wallMs());
 	if (line) programHost(ctx, c, image).write(ctx.nowMs, { stream: 'stdout', text: line });
 	const out: Extract<ServedAnswer, { kind: 'http' }> = { kind: 'http', status: answer.status, bytes: answer.bytes, server: listener.server.name, version: image.version, startedWallMs: ctx.kernel.epochMs + since, hostname: c.ctx.hostname };
 	if (answer.body !== undefined) out.body = answer.body;
+	if (answer.contentType) out.contentType = answer.contentType;
 	if (latencyMs >= 1) out.latencyMs = Math.round(latencyMs);
 	return out;
 }

@@ -134,6 +134,9 @@ export class ApiServerHttp {
 		if (request.resource === 'nodes' && request.subresource === 'proxy' && request.group === '' && request.name) {
 			return this.nodeProxy(req, request, 'user' in auth ? auth.user : undefined, headers, flowHeaders, pretty);
 		}
+		if (request.subresource === 'proxy' && request.group === '' && (request.resource === 'pods' || request.resource === 'services') && request.name) {
+			return this.resourceProxy(req, request, 'user' in auth ? auth.user : undefined, headers, flowHeaders, pretty);
+		}
 		// Streaming subresources need an upgraded connection (SPDY or WebSocket): plain HTTP gets 400.
 		if (['exec', 'attach', 'portforward'].includes(request.subresource ?? '')) return json(400, statusBody(400, 'BadRequest', 'Upgrade request required'), flowHeaders);
 		if (['create', 'update', 'patch'].includes(request.verb)) {
@@ -189,6 +192,60 @@ export class ApiServerHttp {
 		const answer = this.deps.kubeletProxy?.(request.name!, path) ?? { kind: 'unreachable' as const, error: `dial tcp: lookup ${request.name}: no such host` };
 		if (answer.kind === 'unreachable') return this.apiResponse({ code: 503, body: statusBody(503, 'ServiceUnavailable', `error trying to reach service: ${answer.error}`) }, headers, flowHeaders, pretty, nosniff);
 		return this.finish(answer.status, [...headers, ['content-type', answer.contentType]], answer.body);
+	}
+
+	/**
+	 * Any method on /api/v1/namespaces/<ns>/{pods,services}/<id>/proxy/<path>:
+	 * the API server authorizes the subresource with the method's verb,
+	 * resolves where it leads (a Pod IP and port, or one endpoint of the
+	 * Service), and relays the request from the control-plane node with its
+	 * path and query; the upstream's status, headers and body come back. A
+	 * GET of the bare `.../proxy` is redirected to `.../proxy/` first, as the
+	 * upgrade-aware proxy does for a root path.
+	 * Mirrors staging/src/k8s.io/apimachinery/pkg/util/proxy/upgradeaware.go
+	 * (ServeHTTP, proxyRedirectsforRootPath).
+	 */
+	private resourceProxy(req: HttpRequest, request: ApiRequest, user: UserInfo | undefined, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, pretty: boolean): HttpResponse {
+		const nosniff: [string, string] = ['x-content-type-options', 'nosniff'];
+		const found = this.deps.request(user, request);
+		if (isTransportFailure(found)) return { status: 0, headers: [], body: '' };
+		if (found.code >= 300 || !found.proxy) return this.apiResponse(found, headers, flowHeaders, pretty, nosniff);
+		const q = req.target.indexOf('?');
+		const fullPath = q < 0 ? req.target : req.target.slice(0, q);
+		const query = q < 0 ? '' : req.target.slice(q);
+		const marker = fullPath.indexOf('/proxy', fullPath.indexOf(`/${request.resource}/`));
+		const path = fullPath.slice(marker + '/proxy'.length);
+		const method = req.method.toUpperCase();
+		if (path === '' && (method === 'GET' || method === 'HEAD')) {
+			// http.Redirect with 301: the body names the new location for a GET.
+			const to = `${fullPath}/${query}`;
+			return this.finish(301, [...headers, ['content-type', 'text/html; charset=utf-8'], ['location', to]], method === 'GET' ? `<a href="${to.replace(/&/g, '&amp;').replace(/"/g, '&#34;')}">Moved Permanently</a>.\n\n` : '');
+		}
+		const { ip, port, scheme } = found.proxy;
+		const address = `${ip}:${port || (scheme === 'https' ? '443' : '80')}`;
+		const failed = (why: string) => this.apiResponse({ code: 503, body: statusBody(503, 'ServiceUnavailable', `error trying to reach service: ${why}`) }, headers, flowHeaders, pretty, nosniff);
+		if (!/^\d+$/.test(port || '80')) return failed(`dial tcp: lookup tcp/${port}: unknown port`);
+		const landing = this.deps.connect?.(this.deps.apiServer.nodeName, ip, Number(port || (scheme === 'https' ? 443 : 80)));
+		if (!landing || landing.kind === 'timeout') {
+			this.deps.elapse?.(30_000);
+			return failed(`dial tcp ${address}: i/o timeout`);
+		}
+		if (landing.kind === 'refused') return failed(`dial tcp ${address}: connect: connection refused`);
+		if (landing.kind === 'unreachable') {
+			this.deps.elapse?.(landing.afterMs);
+			return failed(`dial tcp ${address}: connect: no route to host`);
+		}
+		if (landing.kind !== 'http') return failed(`dial tcp ${address}: connect: connection refused`);
+		// A plain-HTTP server meets the proxy's TLS client hello with an HTTP error, which Go's TLS client reads as this.
+		if (scheme === 'https') return failed('tls: first record does not look like a TLS handshake');
+		const userAgent = req.headers.get('user-agent');
+		const answer = landing.serve({ method, target: `${path || '/'}${query}`, headers: userAgent ? [['User-Agent', userAgent]] : [] });
+		if (answer.status === 0) return failed(`read tcp ${address}: read: connection reset by peer`);
+		// The server's own headers come back; the API server adds its audit and cache headers and frames the body again.
+		const relayed = answer.headers.filter(([n]) => !['date', 'content-length', 'connection'].includes(n.toLowerCase())).map(([n, v]): [string, string] => [n.toLowerCase(), v]);
+		const response = this.finish(answer.status, [...headers.filter(([n]) => !relayed.some(([r]) => r === n)), ...relayed], answer.body);
+		// A HEAD keeps the length of the body it does not carry.
+		return method === 'HEAD' ? { ...response, body: '' } : response;
 	}
 
 	/** An ApiResponse as JSON (or plain text for logs), with its warning headers. */

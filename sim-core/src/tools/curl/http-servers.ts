@@ -37,6 +37,8 @@ interface PodServerAnswer {
 	status: number;
 	bytes: number;
 	body?: string;
+	/** The Content-Type the server set, when it is not its usual one (agnhost porter's JSON). */
+	contentType?: string;
 	/** The server's name in the runtime's model: `nginx`, `httpd`, `python-http`, `agnhost-netexec`... */
 	server: string;
 	/** The image's version (`1.29.3`). */
@@ -118,7 +120,7 @@ export function podHttpAnswer(a: PodServerAnswer, wallMs: number): PlainHttpAnsw
 			// Go servers (agnhost): serve-hostname answers the Pod's name; the others a short text.
 			let body = a.body ?? '';
 			if (a.body === undefined) body = a.server === 'agnhost-serve-hostname' ? a.hostname : a.status === 200 ? 'ok' : `${REASONS[a.status] ?? 'error'}\n`;
-			return goHttpAnswer(a.status, 'text/plain; charset=utf-8', body, wallMs);
+			return goHttpAnswer(a.status, a.contentType ?? 'text/plain; charset=utf-8', body, wallMs);
 		}
 	}
 }
