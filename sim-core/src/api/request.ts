@@ -58,6 +58,12 @@ export interface ApiRequest {
 		stdin?: boolean;
 		tty?: boolean;
 	};
+	/**
+	 * A watch whose stream is read in one go (curl's, ended by the reader):
+	 * the events since `resourceVersion` come back in the answer's `events`
+	 * and no watcher stays registered.
+	 */
+	streamReplay?: boolean;
 	/** Impersonation headers (`kubectl --as`, `--as-group`): act as this user if allowed to impersonate. */
 	impersonate?: { user: string; groups?: string[] };
 	/** For delete: metav1.DeleteOptions. */

@@ -257,12 +257,22 @@ export class ApiServerHttp {
 	}
 
 	/**
-	 * A watch: the stream opens with a synthetic ADDED event per existing
-	 * object (a watch without resourceVersion starts from the current state),
-	 * one compact JSON event per line. curl would then wait for more; the
-	 * simulation ends the stream there, as the reader's Ctrl-C would.
+	 * A watch: without a resourceVersion (or with 0) the stream opens with a
+	 * synthetic ADDED event per existing object; from resourceVersion N it
+	 * replays what changed after N (ADDED, MODIFIED, DELETED), as the watch
+	 * cache does. One compact JSON event per line. curl would then wait for
+	 * more; the simulation ends the stream there, as the reader's Ctrl-C would.
 	 */
 	private watch(request: ApiRequest, user: UserInfo | undefined, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, pretty: boolean): HttpResponse {
+		const rv = request.query?.resourceVersion;
+		if (rv && rv !== '0') {
+			const started = this.deps.request(user, { ...request, streamReplay: true });
+			if (isTransportFailure(started)) return { status: 0, headers: [], body: '' };
+			if (started.code >= 300) return this.apiResponse(started, headers, flowHeaders, pretty, ['x-content-type-options', 'nosniff']);
+			const events = (started.body as { events?: Array<{ type: string; object: Record<string, unknown> }> }).events ?? [];
+			const body = events.map((e) => encodeBody({ type: e.type, object: inGoOrder(e.object) }, false)).join('');
+			return { status: 200, headers: [...headers, ['content-type', 'application/json'], ...flowHeaders, ['date', httpDate(this.deps.wallMs())]], body };
+		}
 		const result = this.deps.request(user, { ...request, verb: 'list' });
 		if (isTransportFailure(result)) return { status: 0, headers: [], body: '' };
 		if (result.code >= 300) return this.apiResponse(result, headers, flowHeaders, pretty, ['x-content-type-options', 'nosniff']);

@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '../../../api/types.ts';
 import { etcdPrefix, type ResourceInfo } from '../../../api/resources.ts';
-import type { ApiRequest, ApiResponse } from '../../../api/request.ts';
+import type { ApiRequest, ApiResponse, WatchEvent } from '../../../api/request.ts';
 import type { Caller, WatchRegistration } from '../../config.ts';
 import * as errors from '../../errors.ts';
 import { parseSelectors } from '../../selectors.ts';
@@ -39,7 +39,9 @@ export function watch(scope: RequestScope, request: ApiRequest, info: ResourceIn
 	if (info.namespaced && request.namespace) watch.namespace = request.namespace;
 	if (request.query?.labelSelector) watch.labelSelector = request.query.labelSelector;
 	if (request.query?.fieldSelector) watch.fieldSelector = request.query.fieldSelector;
-	state.watches[String(watch.id)] = watch;
+	// A stream read in one go (curl's, which the reader ends): the replay comes back in the answer, nothing stays registered.
+	const replayed: WatchEvent[] = [];
+	if (!request.streamReplay) state.watches[String(watch.id)] = watch;
 	// Replay what happened since the requested revision.
 	if (fromRevision < cacher.revision) {
 		const prefix = etcdPrefix(info, info.namespaced ? request.namespace : undefined);
@@ -50,9 +52,11 @@ export function watch(scope: RequestScope, request: ApiRequest, info: ResourceIn
 			const previous = change.prevKv ? { ...JSON.parse(change.prevKv.value), metadata: { ...JSON.parse(change.prevKv.value).metadata, resourceVersion: String(change.prevKv.modRevision) } } : undefined;
 			const type = change.type === 'DELETE' ? 'DELETED' : change.prevKv ? 'MODIFIED' : 'ADDED';
 			const event = scope.watchers.eventFor(watch, { info, type, object, previous, revision: change.kv.modRevision });
-			if (event) scope.watchers.deliver(watch, event, change.kv.modRevision);
+			if (event && request.streamReplay) replayed.push(event);
+			else if (event) scope.watchers.deliver(watch, event, change.kv.modRevision);
 		}
 		watch.sentRevision = cacher.revision;
 	}
-	return { code: 200, body: { kind: 'WatchStarted', apiVersion: 'v1', metadata: { resourceVersion: String(fromRevision) }, watchId: watch.id } as unknown as KubeObject };
+	const started = { kind: 'WatchStarted', apiVersion: 'v1', metadata: { resourceVersion: String(fromRevision) }, watchId: watch.id };
+	return { code: 200, body: (request.streamReplay ? { ...started, events: replayed } : started) as unknown as KubeObject };
 }
