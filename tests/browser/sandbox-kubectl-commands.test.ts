@@ -3,8 +3,9 @@
  * sandbox in Chromium: a subcommand's own help, a registry Secret, a
  * change-cause recorded with --record, logs from the last seconds, set
  * env from a ConfigMap read inside the Pod, config set, the cluster
- * dump a bug report asks for, server-side apply with its conflicts, and
- * the namespace quota and LimitRange tasks with their own example files.
+ * dump a bug report asks for, server-side apply with its conflicts, the
+ * namespace quota and LimitRange tasks with their own example files, and
+ * the API server's proxy, chunked lists and watches from a resourceVersion.
  */
 import { describe, expect, it } from 'vitest';
 import { run, useStartedSandbox } from './sandbox-helpers.ts';
@@ -83,5 +84,23 @@ describe('kubectl in the sandbox', () => {
 		await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
 		await run(s.sandbox, 'kubectl apply -f https://k8s.io/examples/admin/resource/memory-defaults-pod.yaml --namespace=default-mem-example');
 		expect(await out("kubectl get pod default-mem-demo --namespace=default-mem-example -o jsonpath='{.spec.containers[0].resources}'")).toBe('{"limits":{"memory":"512Mi"},"requests":{"memory":"256Mi"}}');
+	});
+
+	it('reaches a Pod and a Service through the API server proxy, pages a list, and replays a watch from a resourceVersion', async () => {
+		await run(s.sandbox, 'kubectl run web-proxied --image=nginx --port=80 --labels=app=web-proxied');
+		await run(s.sandbox, 'kubectl expose pod web-proxied --port=80');
+		await s.sandbox.getByRole('button', { name: '+10 s', exact: true }).click();
+		await expect.poll(() => out('kubectl get --raw /api/v1/namespaces/default/pods/web-proxied/proxy/')).toContain('<title>Welcome to nginx!</title>');
+		expect(await out('kubectl get --raw /api/v1/namespaces/default/services/web-proxied:80/proxy/')).toContain('<title>Welcome to nginx!</title>');
+		expect(await out('kubectl get --raw /api/v1/namespaces/default/services/web-proxied:81/proxy/')).toBe('Error from server (ServiceUnavailable): no service port 81 found for service "web-proxied"');
+		const paged = await run(s.sandbox, 'kubectl get pods -A --chunk-size=4 -v=6');
+		expect(paged).toContain('/api/v1/pods?limit=4"');
+		expect(paged).toMatch(/\/api\/v1\/pods\?continue=[\w-]+&limit=4"/);
+		await run(s.sandbox, 'kubectl create configmap watched');
+		const rv = await out('kubectl get configmap watched -o jsonpath={.metadata.resourceVersion}');
+		await run(s.sandbox, 'kubectl label configmap watched seen=yes');
+		await run(s.sandbox, 'kubectl delete configmap watched');
+		const events = (await out(`kubectl get --raw '/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}'`)).split('\n').map((line) => JSON.parse(line).type);
+		expect(events).toEqual(['MODIFIED', 'DELETED']);
 	});
 });
