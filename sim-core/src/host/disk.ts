@@ -5,8 +5,8 @@
  * bind-mounts them into containers. One disk, handed to both, as both
  * daemons share one file system.
  *
- * Text files and directories only, like the node's MemoryFs. No method
- * throws: a failure reads as `undefined` or `false`.
+ * Text files and directories with their permission bits, like the node's
+ * MemoryFs. No method throws: a failure reads as `undefined` or `false`.
  *
  * Mirrors staging/src/k8s.io/mount-utils/mount.go,
  * pkg/volume/util/hostutil/hostutil.go.
@@ -30,6 +30,14 @@ export interface NodeDisk {
 	remove(path: string): boolean;
 	/** What `du` counts under `path` (bytes and inodes; zero-filled files at their full size); zero when nothing is there. */
 	usage(path: string): { bytes: number; inodes: number };
+	/** The permission bits of `path` (0o644 for a file nobody chmod-ed); undefined when it is missing. */
+	mode(path: string): number | undefined;
+	/** chmod: false when `path` is missing. */
+	chmod(path: string, mode: number): boolean;
+	/** Mounts a tmpfs on the directory `path` (a memory-backed volume): false when it is not a directory. */
+	mountTmpfs(path: string): boolean;
+	/** The file system `path` lies on. */
+	fsType(path: string): 'tmpfs' | 'ext4';
 }
 
 /** The calls of the node's MemoryFs the adapter needs (they throw FsError on failure). */
@@ -42,6 +50,10 @@ interface FsLike {
 	list(path: string): string[];
 	remove(path: string, recursive?: boolean): void;
 	diskUsage(path: string): { bytes: number; inodes: number };
+	stat(path: string): { mode: number } | null;
+	chmod(path: string, mode: number): void;
+	mountTmpfs(path: string): void;
+	fsType(path: string): 'tmpfs' | 'ext4';
 }
 
 function parentOf(path: string): string {
@@ -80,5 +92,17 @@ export function nodeDiskFromFs(fs: FsLike): NodeDisk {
 				return true;
 			}, false),
 		usage: (path) => attempt(() => fs.diskUsage(path), { bytes: 0, inodes: 0 }),
+		mode: (path) => attempt(() => fs.stat(path)?.mode, undefined),
+		mountTmpfs: (path) =>
+			attempt(() => {
+				fs.mountTmpfs(path);
+				return true;
+			}, false),
+		fsType: (path) => attempt(() => fs.fsType(path), 'ext4' as const),
+		chmod: (path, mode) =>
+			attempt(() => {
+				fs.chmod(path, mode);
+				return true;
+			}, false),
 	};
 }

@@ -36,7 +36,7 @@ describe('MemoryFs', () => {
 		fs.writeFile('/etc/kubernetes/admin.conf', 'kind: Config\n', { append: true });
 		expect(fs.readFile('/etc/kubernetes/admin.conf')).toBe('apiVersion: v1\nkind: Config\n');
 		expect(fs.list('/etc/kubernetes')).toEqual(['admin.conf', 'manifests']);
-		expect(fs.stat('/etc/kubernetes/admin.conf')).toEqual({ path: '/etc/kubernetes/admin.conf', isDir: false, size: 28, mtime: 0 });
+		expect(fs.stat('/etc/kubernetes/admin.conf')).toEqual({ path: '/etc/kubernetes/admin.conf', isDir: false, size: 28, mtime: 0, mode: 0o644 });
 		expect(fs.stat('/etc')?.isDir).toBe(true);
 		expect(fs.exists('/nope')).toBe(false);
 		fs.remove('/etc/kubernetes', true);
@@ -131,5 +131,29 @@ describe('MemoryFs', () => {
 		expect(back.toJSON()).toEqual(json);
 		expect(back.usage()).toEqual(fs.usage());
 		expect(() => MemoryFs.fromJSON({ v: 2 } as never)).toThrow(/not a MemoryFs snapshot/);
+	});
+
+	it('keeps permission bits and tmpfs mount points through chmod, rename and a snapshot', () => {
+		const fs = new MemoryFs();
+		fs.mkdir('/vol/secret', true);
+		fs.writeFile('/vol/secret/key', 'k');
+		expect(fs.stat('/vol/secret')?.mode).toBe(0o755);
+		fs.chmod('/vol/secret/key', 0o400);
+		fs.mountTmpfs('/vol/secret');
+		fs.rename('/vol/secret/key', '/vol/secret/key2');
+		expect(fs.stat('/vol/secret/key2')?.mode).toBe(0o400);
+		// Writing again keeps the mode, as open(O_TRUNC) does.
+		fs.writeFile('/vol/secret/key2', 'k2');
+		expect(fs.stat('/vol/secret/key2')?.mode).toBe(0o400);
+		expect(fs.fsType('/vol/secret/key2')).toBe('tmpfs');
+		expect(fs.fsType('/vol')).toBe('ext4');
+		const back = MemoryFs.fromJSON(JSON.parse(JSON.stringify(fs.toJSON())));
+		expect(back.stat('/vol/secret/key2')?.mode).toBe(0o400);
+		expect(back.fsType('/vol/secret/key2')).toBe('tmpfs');
+		// Removing the mount point unmounts it.
+		back.remove('/vol/secret', true);
+		back.mkdir('/vol/secret');
+		expect(back.fsType('/vol/secret')).toBe('ext4');
+		expect(() => fs.mountTmpfs('/vol/secret/key2')).toThrow('Not a directory');
 	});
 });

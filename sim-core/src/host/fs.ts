@@ -1,6 +1,8 @@
 /**
  * MemoryFs: a small in-memory POSIX-like file system, one per simulated host.
- * Text files and directories only (no links, modes or owners). Errors carry
+ * Text files and directories only, with permission bits (no links or
+ * owners): files are created 0644 and directories 0755, as under root's
+ * umask 022, until chmod changes them. Errors carry
  * the strerror text real tools print (`cat: x: No such file or directory`),
  * and hard limits keep a page's memory bounded whatever the reader does.
  *
@@ -40,7 +42,13 @@ interface FsStat {
 	size: number;
 	/** Virtual epoch milliseconds of the last write. */
 	mtime: number;
+	/** Permission bits (0o644 for a new file, 0o755 for a new directory). */
+	mode: number;
 }
+
+/** The permission bits a file or directory gets when it is created (umask 022). */
+export const DEFAULT_FILE_MODE = 0o644;
+export const DEFAULT_DIR_MODE = 0o755;
 
 /** Hard limits (total bytes, entries, path length) so that no input can exhaust the browser tab. */
 interface FsLimits {
@@ -49,16 +57,20 @@ interface FsLimits {
 	maxPath: number;
 }
 
-/** Plain-JSON form of a MemoryFs: entries as [path, content or null for a directory, mtime], parents before children. */
+/** Plain-JSON form of a MemoryFs: entries as [path, content or null for a directory, mtime, mode when not the default], parents before children. */
 export interface FsJSON {
 	v: 1;
-	e: Array<[string, string | null, number]>;
+	e: Array<[string, string | null, number] | [string, string | null, number, number]>;
+	/** tmpfs mount points, when there are any. */
+	t?: string[];
 }
 
 interface Node {
 	c: string | null;
 	s: number;
 	m: number;
+	/** Permission bits, when chmod set other than the default. */
+	p?: number;
 	k?: Set<string>;
 }
 
@@ -76,6 +88,8 @@ export class MemoryFs {
 	readonly limits: FsLimits;
 	#t = new Map<string, Node>();
 	#used = 0;
+	/** Directories a tmpfs is mounted on (the kubelet's memory-backed volumes). */
+	#tmpfs = new Set<string>();
 
 	constructor(limits: Partial<FsLimits> = {}) {
 		this.limits = { maxBytes: 8 << 20, maxFiles: 10_000, maxPath: 4096, ...limits };
@@ -136,7 +150,15 @@ export class MemoryFs {
 	stat(path: string): FsStat | null {
 		const abs = this.resolve(path),
 			n = this.#t.get(abs);
-		return n ? { path: abs, isDir: n.c === null, size: n.c === null ? 4096 : isZeroFilled(n.c) ? contentBytes(n.c) : n.s, mtime: n.m } : null;
+		return n ? { path: abs, isDir: n.c === null, size: n.c === null ? 4096 : isZeroFilled(n.c) ? contentBytes(n.c) : n.s, mtime: n.m, mode: n.p ?? (n.c === null ? DEFAULT_DIR_MODE : DEFAULT_FILE_MODE) } : null;
+	}
+
+	/** chmod(2): sets the permission bits (and setuid, setgid, sticky) of a file or directory. */
+	chmod(path: string, mode: number): void {
+		const n = this.#get(this.resolve(path));
+		const bits = mode & 0o7777;
+		if (bits === (n.c === null ? DEFAULT_DIR_MODE : DEFAULT_FILE_MODE)) delete n.p;
+		else n.p = bits;
 	}
 
 	/** Whether the path names a file or directory. */
@@ -183,6 +205,19 @@ export class MemoryFs {
 		this.#add(abs, { c: null, s: 0, m: this.now(), k: new Set() });
 	}
 
+	/** mount -t tmpfs on an existing directory (its files stay; the model keeps one file system). */
+	mountTmpfs(path: string): void {
+		this.#dir(this.resolve(path));
+		this.#tmpfs.add(this.resolve(path));
+	}
+
+	/** The type of the file system holding `path`: the deepest tmpfs mount above it, else the disk's ext4. */
+	fsType(path: string): 'tmpfs' | 'ext4' {
+		const abs = this.resolve(path);
+		for (const point of this.#tmpfs) if (abs === point || abs.startsWith(`${point}/`)) return 'tmpfs';
+		return 'ext4';
+	}
+
 	/** Names in a directory, sorted bytewise as `ls` does in the C locale. */
 	list(path: string): string[] {
 		return [...(this.#dir(this.resolve(path)).k ?? [])].sort();
@@ -195,6 +230,8 @@ export class MemoryFs {
 		if (n.k?.size && !recursive) throw new FsError('ENOTEMPTY');
 		for (const name of [...(n.k ?? [])]) this.remove(`${abs === '/' ? '' : abs}/${name}`, true);
 		if (abs === '/') return;
+		// Removing a mount point unmounts it (the kubelet's teardown).
+		this.#tmpfs.delete(abs);
 		this.#t.delete(abs);
 		this.#used -= n.s;
 		this.#t.get(parentOf(abs))?.k?.delete(baseOf(abs));
@@ -295,8 +332,8 @@ export class MemoryFs {
 	/** Plain-JSON snapshot (contents and mtimes; limits, cwd and clock belong to the owner). */
 	toJSON(): FsJSON {
 		const e: FsJSON['e'] = [];
-		for (const [p, n] of [...this.#t].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (p !== '/') e.push([p, n.c, n.m]);
-		return { v: 1, e };
+		for (const [p, n] of [...this.#t].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (p !== '/') e.push(n.p === undefined ? [p, n.c, n.m] : [p, n.c, n.m, n.p]);
+		return this.#tmpfs.size ? { v: 1, e, t: [...this.#tmpfs].sort() } : { v: 1, e };
 	}
 
 	/** Replaces the contents with a snapshot from toJSON(), in place (holders of this object see the new files). */
@@ -304,16 +341,19 @@ export class MemoryFs {
 		if (json?.v !== 1 || !Array.isArray(json.e)) throw new Error('MemoryFs.load: not a MemoryFs snapshot (v1)');
 		this.#t = new Map([['/', { c: null, s: 0, m: 0, k: new Set() }]]);
 		this.#used = 0;
+		this.#tmpfs = new Set();
 		const now = this.now;
 		try {
-			for (const [p, c, m] of json.e) {
+			for (const [p, c, m, mode] of json.e) {
 				this.now = () => m;
 				if (c === null) this.mkdir(p, true);
 				else this.writeFile(p, String(c));
+				if (mode !== undefined) this.chmod(p, mode);
 			}
 		} finally {
 			this.now = now;
 		}
+		for (const point of json.t ?? []) if (this.isDir(point)) this.#tmpfs.add(point);
 	}
 
 	/** A new MemoryFs holding a snapshot from toJSON(). */

@@ -67,6 +67,13 @@ export interface ContainerContext {
 	mounts?: Mount[];
 	/** The sandbox's /etc/resolv.conf, as containerd wrote it from the kubelet's DNSConfig. */
 	resolvConf?: string;
+	/**
+	 * Permission bits of the container's files that are not the default
+	 * (0644 files, 0755 directories), by path: volume files the kubelet
+	 * wrote with a defaultMode or an item mode, files a process created or
+	 * chmod-ed. The mount sync keeps the mounted ones in step with the node.
+	 */
+	fileModes?: Record<string, number>;
 }
 
 /** One line of container output. */
@@ -125,7 +132,16 @@ export interface ServerSpec {
 /** What running one command did. */
 export type CommandOutcome =
 	/** `files`: what the program wrote (cp, an installer), paths in the container; the interpreter applies them to the writable layer. */
-	| { kind: 'done'; status: number; out: OutputLine[]; files?: Record<string, string>; /** How long the command took (a large dd): a main process writes its files when that time has passed. */ elapsedMs?: number }
+	| {
+			kind: 'done';
+			status: number;
+			out: OutputLine[];
+			files?: Record<string, string>;
+			/** Permission bits the program gave files (chmod, a file created with a mode), by path. */
+			modes?: Record<string, number>;
+			/** How long the command took (a large dd): a main process writes its files when that time has passed. */
+			elapsedMs?: number;
+	  }
 	| { kind: 'sleep'; ms: number; out: OutputLine[] }
 	| { kind: 'exit'; status: number; out: OutputLine[] }
 	| { kind: 'serve'; server: ServerSpec; out: OutputLine[] }

@@ -29,6 +29,8 @@ export interface Mount {
 	containerPath: string;
 	hostPath: string;
 	readonly: boolean;
+	/** The source lies on a tmpfs on the node (containerd's bind mount keeps it): statfs in the container says so. */
+	tmpfs?: true;
 }
 
 
@@ -90,11 +92,17 @@ function keyPath(key: string): string {
 }
 
 /** The node's content at `hostPath` as container-path keys under `containerPath` (bounded). */
-function project(host: NodeDisk | undefined, mount: Mount, into: FileOverrides): void {
+function project(host: NodeDisk | undefined, mount: Mount, into: FileOverrides, modes?: Record<string, number>): void {
 	const at = clean(mount.containerPath);
+	/** The node file's mode, kept for the container when it is not the default one. */
+	const keepMode = (containerPath: string, hostPath: string, isDir: boolean) => {
+		const mode = modes && host?.mode(hostPath);
+		if (modes && mode !== undefined && mode !== (isDir ? 0o755 : 0o644)) modes[containerPath] = mode;
+	};
 	if (!host || host.isDir(mount.hostPath) || !host.exists(mount.hostPath)) {
 		into[`${at === '/' ? '' : at}/`] = '';
 		if (!host || !host.isDir(mount.hostPath)) return;
+		keepMode(at, mount.hostPath, true);
 		let seen = 0;
 		const walk = (abs: string, rel: string, depth: number) => {
 			if (depth > MAX_DEPTH) return;
@@ -104,14 +112,19 @@ function project(host: NodeDisk | undefined, mount: Mount, into: FileOverrides):
 				const childRel = rel ? `${rel}/${name}` : name;
 				if (host.isDir(childAbs)) {
 					into[`${join(at, childRel)}/`] = '';
+					keepMode(join(at, childRel), childAbs, true);
 					walk(childAbs, childRel, depth + 1);
-				} else into[join(at, childRel)] = host.readFile(childAbs) ?? '';
+				} else {
+					into[join(at, childRel)] = host.readFile(childAbs) ?? '';
+					keepMode(join(at, childRel), childAbs, false);
+				}
 			}
 		};
 		walk(mount.hostPath, '', 0);
 		return;
 	}
 	into[at] = host.readFile(mount.hostPath) ?? '';
+	keepMode(at, mount.hostPath, false);
 }
 
 /** containerd's WithMounts: a bind source that does not exist is created as a directory. */
@@ -125,9 +138,11 @@ export function prepareMountSources(host: NodeDisk | undefined, mounts: readonly
  * changes under writable mounts since the last projection go to the node
  * (under read-only ones they are dropped), then every mount is projected
  * again, hiding the image's own files under it. Returns the new
- * projection, to compare against next time.
+ * projection, to compare against next time. `modes` (the container's
+ * fileModes) goes the same way: a chmod under a writable mount reaches the
+ * node, and the mounted files' modes come back from it.
  */
-export function syncMounts(files: FileOverrides, lastProjection: FileOverrides | undefined, mounts: readonly Mount[], host: NodeDisk | undefined, imagePaths: readonly string[]): FileOverrides {
+export function syncMounts(files: FileOverrides, lastProjection: FileOverrides | undefined, mounts: readonly Mount[], host: NodeDisk | undefined, imagePaths: readonly string[], modes?: Record<string, number>): FileOverrides {
 	const last = lastProjection ?? {};
 	const points = pointsOf(mounts);
 	// 1. Write back what the container changed; drop every key under a mount point.
@@ -147,12 +162,22 @@ export function syncMounts(files: FileOverrides, lastProjection: FileOverrides |
 		else if (key.endsWith('/')) host?.mkdir(target);
 		else host?.writeFile(target, value);
 	}
+	for (const [path, mode] of Object.entries(modes ?? {})) {
+		const covered = coveringPoint(points, path);
+		if (!covered) continue;
+		if (!covered.mount.readonly && host) {
+			const target = join(covered.mount.hostPath, covered.rel);
+			if (host.exists(target) && host.mode(target) !== mode) host.chmod(target, mode);
+		}
+		delete modes![path];
+	}
 	// 2. Project every mount again, shallow mounts first so deeper ones lie on top.
 	const projection: FileOverrides = {};
 	const ordered = [...points].sort((a, b) => a.at.length - b.at.length);
 	ordered.forEach(({ mount, at }, i) => {
 		if (i > 0) for (const key of Object.keys(projection)) if (keyPath(key) === at || keyPath(key).startsWith(`${at === '/' ? '' : at}/`)) delete projection[key];
-		project(host, mount, projection);
+		if (i > 0 && modes) for (const key of Object.keys(modes)) if (key === at || key.startsWith(`${at === '/' ? '' : at}/`)) delete modes[key];
+		project(host, mount, projection, modes);
 	});
 	// The image's files under a mount point are hidden by it.
 	for (const path of imagePaths) if (coveringPoint(points, path) && !Object.hasOwn(projection, path)) projection[path] = null;

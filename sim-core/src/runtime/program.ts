@@ -319,7 +319,7 @@ const PREDICT_STEPS = 20_000;
 export function predictExit(program: ProgramState, host: ProgramHost, horizonMs: number): { exit?: { atMs: number; code: number; reason: ExitReason }; recheckAtMs?: number } {
 	if (program.exited) return { exit: program.exited };
 	const copy: ProgramState = deepCopy(program);
-	const scratch: ProgramHost = { ...host, files: deepCopy(host.files), write: () => {}, onServe: undefined, liveNetwork: undefined, predicting: true };
+	const scratch: ProgramHost = { ...host, ctx: { ...host.ctx, fileModes: { ...host.ctx.fileModes } }, files: deepCopy(host.files), write: () => {}, onServe: undefined, liveNetwork: undefined, predicting: true };
 	const finished = advanceProgram(copy, scratch, horizonMs, { maxSteps: PREDICT_STEPS, skipAhead: false });
 	if (copy.exited) return { exit: copy.exited };
 	if (copy.blockedAtMs !== undefined) return { recheckAtMs: Math.max(copy.blockedAtMs, program.atMs + 1) };
@@ -529,6 +529,14 @@ function runCmd(program: ProgramState, host: ProgramHost, instr: Extract<Instr, 
 					}
 					if (deferred) deferred[path] = content;
 					else host.files[path] = content;
+				}
+				for (const [path, mode] of Object.entries(outcome.modes ?? {})) {
+					if (isReadOnlyPath(host.ctx.mounts, path)) {
+						out.push({ stream: 'stderr', text: `${name.slice(name.lastIndexOf('/') + 1)}: ${path}: Read-only file system` });
+						status = 1;
+						continue;
+					}
+					setFileMode(host.ctx, path, mode);
 				}
 				if (deferred && outcome.elapsedMs) {
 					emit(program, host, out, instr.redirects, at);
@@ -777,6 +785,8 @@ function builtin(program: ProgramState, host: ProgramHost, argv: string[], out: 
 					continue;
 				}
 				for (const key of Object.keys(host.files)) if (key.startsWith(`${path}/`)) host.files[key] = null;
+				// A file made again later starts from the default mode.
+				for (const key of Object.keys(host.ctx.fileModes ?? {})) if (key === path || key.startsWith(`${path}/`)) delete host.ctx.fileModes![key];
 				if (!exists && !force) {
 					out.push({ stream: 'stderr', text: busybox ? `rm: can't remove '${p}': No such file or directory` : `rm: cannot remove '${p}': No such file or directory` });
 					status = 1;
@@ -888,4 +898,9 @@ export function execSync(host: ProgramHost, argv: string[], atMs: number, stdin?
 	if (!hasBinary(host.image, argv[0])) return { ok: false, notFound: argv[0] };
 	const r = runSync(quoted, { ...host, ...(stdin !== undefined ? { stdin } : {}) }, {}, atMs, 0);
 	return { ok: true, exitCode: r.status, stdout: join(r.out, 'stdout'), stderr: join(r.out, 'stderr') };
+}
+
+/** Records a file's permission bits in the container's context. */
+function setFileMode(ctx: ContainerContext, path: string, mode: number): void {
+	(ctx.fileModes ??= {})[path] = mode & 0o7777;
 }

@@ -20,7 +20,7 @@ import { joinPath } from './paths.ts';
 /** One file of a volume: its text and its mode bits (volume.FileProjection). */
 interface FileProjection {
 	data: string;
-	/** Unix mode, e.g. 0o644 (kept for `describe`-style teaching; the node's files carry no modes). */
+	/** Unix permission bits, e.g. 0o644: the file on the node gets them (and so does the container's view of it). */
 	mode: number;
 }
 
@@ -93,10 +93,17 @@ export function writePayload(disk: NodeDisk, dir: string, payload: Payload): { o
 		changed = true;
 	}
 	for (const path of Object.keys(valid.payload).sort()) {
-		const data = valid.payload[path].data;
-		if (current[path] === data) continue;
-		if (!disk.writeFile(joinPath(dir, path), data)) return { ok: false, error: `write ${joinPath(dir, path)}: no space left on device` };
-		changed = true;
+		const { data, mode } = valid.payload[path];
+		const target = joinPath(dir, path);
+		if (current[path] !== data) {
+			if (!disk.writeFile(target, data)) return { ok: false, error: `write ${target}: no space left on device` };
+			changed = true;
+		}
+		// A new defaultMode or item mode changes the file without changing its text.
+		if (disk.mode(target) !== mode) {
+			disk.chmod(target, mode);
+			changed = true;
+		}
 	}
 	// Directories emptied by removals go too (the old timestamped directory would).
 	for (const sub of disk.readDir(dir) ?? []) {

@@ -54,12 +54,19 @@ export function expandSubPathExpr(expr: string, env: Array<{ name: string; value
 /** Copies a file or a directory tree from one place on the node to another (replacing what was there). */
 function copyOnDisk(disk: NodeDisk, from: string, to: string): boolean {
 	disk.remove(to);
+	/** The copy keeps the file's mode (a subPath of a Secret volume stays 0400). */
+	const copyFile = (src: string, dest: string, text: string) => {
+		if (!disk.writeFile(dest, text)) return false;
+		const mode = disk.mode(src);
+		if (mode !== undefined) disk.chmod(dest, mode);
+		return true;
+	};
 	if (!disk.isDir(from)) {
 		const text = disk.readFile(from);
-		return text === undefined ? disk.mkdir(to) : disk.writeFile(to, text);
+		return text === undefined ? disk.mkdir(to) : copyFile(from, to, text);
 	}
 	if (!disk.mkdir(to)) return false;
-	for (const [rel, text] of Object.entries(readTree(disk, from))) if (!disk.writeFile(joinPath(to, rel), text)) return false;
+	for (const [rel, text] of Object.entries(readTree(disk, from))) if (!copyFile(joinPath(from, rel), joinPath(to, rel), text)) return false;
 	return true;
 }
 

@@ -127,6 +127,8 @@ export function setUpVolume(spec: VolumeSpec, pod: Pod, ctx: SetUpContext): SetU
 	if (payload) {
 		if (!payload.ok) return payload;
 		if (!ctx.disk) return { ok: true, changed: false };
+		// Secret, downward API and projected volumes sit on a tmpfs (their wrapped emptyDir has medium Memory); a ConfigMap's on the disk.
+		if (spec.plugin !== 'kubernetes.io/configmap' && !ctx.disk.isDir(dir) && ctx.disk.mkdir(dir)) ctx.disk.mountTmpfs(dir);
 		return writePayload(ctx.disk, dir, payload.payload);
 	}
 	if (!ctx.disk) return { ok: true, changed: false };
@@ -144,6 +146,6 @@ export function setUpVolume(spec: VolumeSpec, pod: Pod, ctx: SetUpContext): SetU
 		// A local volume's path is the administrator's to prepare; the kubelet only checks it is there.
 		if (source.kind === 'local') return ctx.disk.exists(source.path) ? { ok: true, changed: false } : { ok: false, error: `path "${source.path}" does not exist` };
 	}
-	const error = setUpEmptyDir(dir, ctx.disk);
+	const error = setUpEmptyDir(dir, ctx.disk, spec.plugin === 'kubernetes.io/empty-dir' ? spec.emptyDir.medium : '');
 	return error ? { ok: false, error } : { ok: true, changed: false };
 }

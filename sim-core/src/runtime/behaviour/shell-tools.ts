@@ -13,7 +13,11 @@ import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOptions } from '../behaviour.ts';
 import { formatDateCommand } from './time-formats.ts';
 import { listDirectory, normalizePath, readFile, readStoredFile } from './rootfs.ts';
-import { envValue, usesBusybox } from './userland.ts';
+import { envValue, flagValue, usesBusybox } from './userland.ts';
+import { fileModeOf } from './file-modes.ts';
+import { applyChmod, lsModeString } from '../../host/file-mode.ts';
+import { utf8Length } from '../../golang/utf8.ts';
+import { civilTime } from '../../golang/time.ts';
 import { runTar } from './tar.ts';
 import { runDiskTool } from './disk-tools.ts';
 
@@ -180,19 +184,85 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			const targets = args.filter((a) => !a.startsWith('-'));
 			const long = args.some((a) => a.startsWith('-') && a.includes('l'));
 			let status = 0;
+			/** Long lines for entries, columns as busybox pads them or as GNU aligns them. */
+			const longLines = (entries: Array<{ name: string; path: string }>) => {
+				const rows = entries.map(({ name, path }) => {
+					const m = fileModeOf(image, ctx, files, path) ?? { isDir: false, mode: 0o644 };
+					const size = m.isDir ? 4096 : utf8Length(readStoredFile(image, ctx, files, path) ?? '');
+					// The simulation keeps no modification times in containers: files show the time of the listing.
+					return { mode: lsModeString(m.isDir, m.mode), links: m.isDir ? '2' : '1', size: String(size), name };
+				});
+				const date = lsDate(wallMs);
+				if (busybox) return rows.map((r) => `${r.mode} ${r.links.padStart(4)} root     root     ${r.size.padStart(9)} ${date} ${r.name}`);
+				const links = Math.max(...rows.map((r) => r.links.length), 1);
+				const size = Math.max(...rows.map((r) => r.size.length), 1);
+				return rows.map((r) => `${r.mode} ${r.links.padStart(links)} root root ${r.size.padStart(size)} ${date} ${r.name}`);
+			};
 			for (const target of targets.length ? targets : [ctx.workingDir || '/']) {
 				const entries = listDirectory(image, ctx, files, target);
-				if (entries) {
+				if (entries && !(long && args.some((a) => a.startsWith('-') && a.includes('d')))) {
 					if (targets.length > 1) print(`${target}:`);
-					for (const e of entries) print(long ? `-rw-r--r--    1 root     root             0 ${e}` : e);
+					if (!long) {
+						for (const e of entries) print(e);
+						continue;
+					}
+					const dir = normalizePath(target, ctx);
+					const listed = entries.map((name) => ({ name, path: `${dir === '/' ? '' : dir}/${name}` }));
+					print(`total ${listed.reduce((t, e) => t + (fileModeOf(image, ctx, files, e.path)?.isDir ? 4 : Math.ceil(utf8Length(readStoredFile(image, ctx, files, e.path) ?? '') / 4096) * 4), 0)}`);
+					for (const line of longLines(listed)) print(line);
 					continue;
 				}
-				if (readFile(image, ctx, files, target) !== undefined) {
-					print(target);
+				if (entries || readFile(image, ctx, files, target) !== undefined) {
+					if (long) for (const line of longLines([{ name: target, path: normalizePath(target, ctx) }])) print(line);
+					else print(target);
 					continue;
 				}
 				fail(busybox ? `ls: ${target}: No such file or directory` : `ls: cannot access '${target}': No such file or directory`);
 				status = busybox ? 1 : 2;
+			}
+			return done(status);
+		}
+		case 'chmod': {
+			// chmod MODE FILE...: octal or symbolic modes; the interpreter records what changed.
+			const [spec, ...targets] = args.filter((a) => !/^-[Rcfv]+$/.test(a));
+			if (!spec || !targets.length) {
+				fail(busybox ? 'chmod: need at least 2 arguments' : spec ? `chmod: missing operand after '${spec}'` : 'chmod: missing operand');
+				return done(1);
+			}
+			const modes: Record<string, number> = {};
+			let status = 0;
+			for (const target of targets) {
+				const m = fileModeOf(image, ctx, files, target);
+				if (!m) {
+					fail(busybox ? `chmod: ${target}: No such file or directory` : `chmod: cannot access '${target}': No such file or directory`);
+					status = 1;
+					continue;
+				}
+				const mode = applyChmod(spec, m.mode, m.isDir);
+				if (mode === undefined) {
+					fail(busybox ? `chmod: invalid mode '${spec}'` : `chmod: invalid mode: '${spec}'`);
+					return done(1);
+				}
+				modes[normalizePath(target, ctx)] = mode;
+			}
+			return { kind: 'done', status, out, modes };
+		}
+		case 'stat': {
+			// stat -c FORMAT FILE...: %a (octal mode), %A (ls mode), %n (name), %s (size), %F (type).
+			const format = flagValue(args, ['-c', '--format']) ?? flagValue(args, ['--printf']);
+			const targets = args.filter((a, i) => !a.startsWith('-') && !['-c', '--format', '--printf'].includes(args[i - 1] ?? ''));
+			if (format === undefined) return undefined;
+			let status = 0;
+			for (const target of targets) {
+				const m = fileModeOf(image, ctx, files, target);
+				if (!m) {
+					fail(busybox ? `stat: can't stat '${target}': No such file or directory` : `stat: cannot statx '${target}': No such file or directory`);
+					status = 1;
+					continue;
+				}
+				const size = m.isDir ? 4096 : utf8Length(readStoredFile(image, ctx, files, target) ?? '');
+				const fields: Record<string, string> = { a: m.mode.toString(8), A: lsModeString(m.isDir, m.mode), n: target, s: String(size), F: m.isDir ? 'directory' : size === 0 ? 'regular empty file' : 'regular file', '%': '%' };
+				print(format.replace(/%([aAnsF%])/g, (_all, c: string) => fields[c]));
 			}
 			return done(status);
 		}
@@ -238,4 +308,11 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 		}
 	}
 	return undefined;
+}
+
+/** `ls -l`'s date column for a recent file: `Nov 30 08:00` (the day space-padded). */
+function lsDate(wallMs: number): string {
+	const t = civilTime(wallMs);
+	const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][t.month - 1];
+	return `${month} ${String(t.day).padStart(2)} ${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')}`;
 }

@@ -26,6 +26,7 @@ import { goMarshal } from '../../golang/json.ts';
 import { readFile } from './rootfs.ts';
 import { nginxTime } from './time-formats.ts';
 import { flagValue } from './userland.ts';
+import { mounttest } from './mounttest.ts';
 
 /** Runs `argv` if it is agnhost, serve_hostname, goproxy or stress; undefined if it is another program. */
 export function runTestImageProgram(image: CatalogImage, ctx: ContainerContext, files: FileOverrides, argv: string[], wallMs: number, options: { main: boolean }, out: OutputLine[]): CommandOutcome | undefined {
@@ -135,6 +136,8 @@ function agnhost(image: CatalogImage, ctx: ContainerContext, files: FileOverride
 		case 'dns-server-list':
 			print(resolvConf(image, ctx, files, 'nameserver').join(','));
 			return finish(0);
+		case 'mounttest':
+			return mounttest(image, ctx, files, args.slice(1), out);
 		case 'porter': {
 			// One HTTP server per SERVE_PORT_<port>=<value> in the environment, each answering its value
 			// (as JSON with the request's method under --json-response). SERVE_TLS_PORT_ servers are not modelled.

@@ -63,7 +63,10 @@ function onServe(ctx: CriService, c: ContainerRecord, server: ServerSpec, atMs: 
 export function syncContainerMounts(ctx: CriService, c: ContainerRecord, image: CatalogImage): void {
 	const mounts = c.ctx.mounts;
 	if (!mounts?.length) return;
-	c.mounted = syncMounts(c.files, c.mounted, mounts, ctx.deps.hostFiles, baselinePaths(image));
+	const modes = { ...c.ctx.fileModes };
+	c.mounted = syncMounts(c.files, c.mounted, mounts, ctx.deps.hostFiles, baselinePaths(image), modes);
+	if (Object.keys(modes).length) c.ctx.fileModes = modes;
+	else delete c.ctx.fileModes;
 }
 
 /** A server listening on a port of a pod. */

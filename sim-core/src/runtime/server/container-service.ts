@@ -89,7 +89,7 @@ export function createContainer(ctx: CriService, sandboxId: string, config: Cont
 	};
 	if (sandbox.resolvConf !== undefined) cctx.resolvConf = sandbox.resolvConf;
 	if (config.mounts?.length) {
-		cctx.mounts = config.mounts.map((m) => ({ containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readonly }));
+		cctx.mounts = config.mounts.map((m) => ({ containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readonly, ...(ctx.deps.hostFiles?.fsType(m.hostPath) === 'tmpfs' ? { tmpfs: true as const } : {}) }));
 		prepareMountSources(ctx.deps.hostFiles, cctx.mounts);
 	}
 	const record: ContainerRecord = {

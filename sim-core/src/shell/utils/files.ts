@@ -6,6 +6,7 @@
  * coreutils/coreutils src/cp.c, coreutils/coreutils src/mv.c.
  */
 import { strftime } from '../date.ts';
+import { applyChmod, lsModeString } from '../../host/file-mode.ts';
 import { FsError, type MemoryFs } from '../../host/fs.ts';
 import type { CommandContext } from '../types.ts';
 import { fsErr, res, tool, usage } from './common.ts';
@@ -95,7 +96,7 @@ function long(ctx: CommandContext, fs: MemoryFs, entries: Array<{ name: string; 
 		if (!st) return [];
 		const owner = ctx.host.user !== 'root' && (st.path === home || st.path.startsWith(home + '/')) ? ctx.host.user : 'root';
 		const links = st.isDir ? 2 + fs.list(path).filter((n) => fs.isDir(join(path, n))).length : 1;
-		return [st.isDir ? 'drwxr-xr-x' : '-rw-r--r--', String(links), owner, owner, h ? human(st.size) : String(st.size), strftime('%b %e %H:%M', st.mtime), name];
+		return [lsModeString(st.isDir, st.mode), String(links), owner, owner, h ? human(st.size) : String(st.size), strftime('%b %e %H:%M', st.mtime), name];
 	});
 	const w = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
 	return rows
@@ -103,6 +104,29 @@ function long(ctx: CommandContext, fs: MemoryFs, entries: Array<{ name: string; 
 		.map((r) => `${r[0]} ${r[1].padStart(w[1])} ${r[2].padEnd(w[2])} ${r[3].padEnd(w[3])} ${r[4].padStart(w[4])} ${r[5]} ${r[6]}\n`)
 		.join('');
 }
+
+/** chmod [-R] MODE FILE...: octal or symbolic modes, as GNU chmod takes them. */
+export const chmod = tool('chmod', 'R', 1, (ctx, o) => {
+	const fs = ctx.host.fs;
+	const [spec, ...targets] = o.a;
+	if (!spec) return usage('chmod', 'missing operand');
+	if (!targets.length) return usage('chmod', `missing operand after '${spec}'`);
+	let err = '';
+	for (const t of targets) {
+		const st = fs.stat(t);
+		if (!st) {
+			err += `chmod: cannot access '${t}': No such file or directory\n`;
+			continue;
+		}
+		for (const p of o.f.has('R') && st.isDir ? fs.walk(t) : [fs.resolve(t)]) {
+			const cur = fs.stat(p)!;
+			const mode = applyChmod(spec, cur.mode, cur.isDir);
+			if (mode === undefined) return res('', `chmod: invalid mode: '${spec}'\nTry 'chmod --help' for more information.\n`, 1);
+			fs.chmod(p, mode);
+		}
+	}
+	return res('', err, err ? 1 : 0);
+});
 
 /** mkdir [-p] DIR... */
 export const mkdir = tool('mkdir', 'p', 1, (ctx, o) => {

@@ -7,7 +7,7 @@
 import type { CommandHandler } from '../types.ts';
 import { awk } from './awk.ts';
 import { cat, tee } from './cat.ts';
-import { cp, ls, mkdir, mv, rm, touch } from './files.ts';
+import { chmod, cp, ls, mkdir, mv, rm, touch } from './files.ts';
 import { grep } from './grep.ts';
 import { sed } from './sed.ts';
 import { base64, column, cut, head, seq, sort, tail, tr, uniq, wc } from './text.ts';
@@ -19,6 +19,7 @@ export const UTILS: Array<[string, CommandHandler]> = [
 	['tee', tee],
 	['ls', ls],
 	['mkdir', mkdir],
+	['chmod', chmod],
 	['rm', rm],
 	['touch', touch],
 	['cp', cp],
