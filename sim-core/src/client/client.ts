@@ -39,6 +39,7 @@ export const R = {
 	replicationcontrollers: { group: '', version: 'v1', resource: 'replicationcontrollers' },
 	resourcequotas: { group: '', version: 'v1', resource: 'resourcequotas' },
 	limitranges: { group: '', version: 'v1', resource: 'limitranges' },
+	runtimeclasses: { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses' },
 	controllerrevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
 	deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
 	replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },

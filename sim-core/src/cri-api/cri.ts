@@ -87,6 +87,8 @@ export interface SandboxConfig {
 	annotations: Record<string, string>;
 	/** DNSConfig: what containerd writes to the sandbox's resolv.conf (the kubelet's GetPodDNS). */
 	dnsConfig?: { servers: string[]; searches: string[]; options: string[] };
+	/** RunPodSandboxRequest.runtime_handler: the RuntimeClass's handler; empty for the runtime's default (runc). */
+	runtimeHandler?: string;
 }
 
 /** CRI ContainerConfig (the parts we model). */

@@ -13,7 +13,8 @@
  * SyncPod, doBackOff, createPodSandbox; EphemeralContainersToStart).
  */
 import { podDnsConfig } from './network-dns.ts';
-import type { Container } from '../api/types.ts';
+import type { Container, KubeObject } from '../api/types.ts';
+import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { criErrorText, type ContainerInfo, type SandboxInfo } from '../cri-api/cri.ts';
 import { formatGoDurationMs } from '../golang/duration.ts';
@@ -40,6 +41,13 @@ export function syncRunning(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 		const attempt = sandboxes.length ? Math.max(...sandboxes.map((s) => s.attempt)) + 1 : 0;
 		if (sandboxes.length) ctx.podEvent(w, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
 		const hostNetwork = pod.spec.hostNetwork === true;
+		const handler = lookupRuntimeHandler(ctx, (pod.spec as { runtimeClassName?: string }).runtimeClassName);
+		if (!handler.ok) {
+			ctx.podEvent(w, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${handler.error}`);
+			// The sync fails: the pod worker retries after its back-off, and the event repeats.
+			requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
+			return;
+		}
 		const op = ctx.runtime.runPodSandbox(
 			{
 				podName: pod.metadata.name ?? '',
@@ -51,11 +59,15 @@ export function syncRunning(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 				labels: { ...(pod.metadata.labels ?? {}), 'io.kubernetes.pod.name': pod.metadata.name ?? '', 'io.kubernetes.pod.namespace': pod.metadata.namespace ?? '', 'io.kubernetes.pod.uid': w.uid },
 				annotations: { ...(pod.metadata.annotations ?? {}) },
 				dnsConfig: podDnsConfig(pod, { clusterDNS: ctx.config.clusterDNS, clusterDomain: ctx.config.clusterDomain, hostResolvConf: ctx.deps.hostFile?.(ctx.config.resolvConf) }),
+				...(handler.handler ? { runtimeHandler: handler.handler } : {}),
 			},
 			ctx.id,
 		);
 		if (!op.ok) {
 			ctx.podEvent(w, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${criErrorText(op.error)}`);
+			// Refused (an unknown runtime handler): retried after the pod worker's back-off. An unreachable runtime stops pod
+			// syncs altogether until it answers again (the kubelet's runtime-state check), so that one is not retried here.
+			if (op.error.code !== 'Unavailable') requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
 			return;
 		}
 		w.op = { opId: op.value.opId, kind: 'sandbox' };
@@ -156,4 +168,17 @@ function finishCompletedPod(ctx: KubeletContext, w: PodWorker, sandboxes: Sandbo
 	for (const s of sandboxes) if (s.state === 'SANDBOX_READY') ctx.runtime.stopPodSandbox(s.id);
 	if (!w.terminated) ctx.log('I', 'kubelet.go:2100', 'Pod finished; its sandbox was stopped', { pod: keyOf(w.pod), podUID: w.uid });
 	w.terminated = true;
+}
+
+/**
+ * runtimeclass.Manager.LookupRuntimeHandler: the handler of the Pod's
+ * RuntimeClass (none named: the runtime's default), or why the sandbox
+ * cannot be made.
+ */
+function lookupRuntimeHandler(ctx: KubeletContext, name: string | undefined): { ok: true; handler: string } | { ok: false; error: string } {
+	if (!name) return { ok: true, handler: '' };
+	const got = ctx.client.get<{ handler?: string } & KubeObject>(R.runtimeclasses, undefined, name);
+	if (got.ok) return { ok: true, handler: got.object.handler ?? '' };
+	// The RuntimeClass lister's NotFound names the singular resource.
+	return { ok: false, error: got.code === 404 ? `runtimeclass.node.k8s.io ${JSON.stringify(name)} not found` : `failed to lookup RuntimeClass ${name}: ${got.message}` };
 }

@@ -88,3 +88,24 @@ scheduling:
 		expect(c.exec('kubectl apply -f bare.yaml').stderr).toContain('pods "bare" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
 	});
 });
+
+describe('the RuntimeClass handler on the node', () => {
+	it('runs a Pod whose handler containerd has (runc), and leaves one whose handler it lacks in ContainerCreating with the runtime\'s error, retried every 10 s', () => {
+		const c = createCluster({ seed: 6 });
+		// The kubernetes.io RuntimeClass page's example: a handler nobody configured on this kubeadm node.
+		c.writeFile('rc.yaml', 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: myclass\nhandler: myconfiguration\n---\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: plain\nhandler: runc\n');
+		c.exec('kubectl apply -f rc.yaml');
+		c.writeFile('pods.yaml', `${pod('mypod', 'myclass')}---\n${pod('plain', 'plain')}`);
+		c.exec('kubectl apply -f pods.yaml');
+		c.advance('31s');
+		expect(c.exec('kubectl get pod plain -o jsonpath={.status.phase}').stdout).toBe('Running');
+		expect(c.exec("kubectl get pod mypod -o jsonpath='{.status.phase} {.status.containerStatuses[0].state.waiting.reason}'").stdout).toBe('Pending ContainerCreating');
+		const failures = c.exec("kubectl get events --field-selector involvedObject.name=mypod,reason=FailedCreatePodSandBox -o jsonpath='{range .items[*]}{.message}{\"\\n\"}{end}'").stdout.trim().split('\n');
+		expect(failures.length).toBeGreaterThanOrEqual(3);
+		for (const message of failures) expect(message).toMatch(/^Failed to create pod sandbox: unable to get OCI runtime for sandbox "[0-9a-f]{64}": no runtime for "myconfiguration" is configured$/);
+		// A RuntimeClass deleted after admission: the kubelet cannot find the handler at all.
+		c.exec('kubectl delete runtimeclass myclass');
+		c.advance('11s');
+		expect(c.exec('kubectl describe pod mypod').stdout).toContain('Failed to create pod sandbox: runtimeclass.node.k8s.io "myclass" not found');
+	});
+});

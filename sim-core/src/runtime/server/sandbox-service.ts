@@ -27,6 +27,9 @@ export const SANDBOX_SETUP_MS = 250;
 /** The kernel event kind of a sandbox set-up's completion. */
 export const SANDBOX_READY = 'sandbox-ready';
 
+/** The runtime handlers containerd's CRI plugin has (`crictl info`'s runtimes: kubeadm's config.toml declares runc, the default). */
+const CONFIGURED_RUNTIMES = ['runc'];
+
 function toSandboxInfo(s: SandboxRecord): SandboxInfo {
 	return { id: s.id, podUid: s.podUid, podName: s.podName, namespace: s.namespace, attempt: s.attempt, state: s.state, ip: s.ip, hostNetwork: s.hostNetwork, createdWallMs: s.createdWallMs, labels: { ...s.labels }, annotations: { ...s.annotations } };
 }
@@ -38,6 +41,12 @@ function toSandboxInfo(s: SandboxRecord): SandboxInfo {
  */
 export function runPodSandbox(ctx: CriService, config: SandboxConfig, requester: string): CriResult<{ opId: number }> {
 	if (!ctx.up) return ctx.down();
+	// The handler must be one of the runtimes config.toml declares (a kubeadm node's: runc only).
+	if (config.runtimeHandler && !CONFIGURED_RUNTIMES.includes(config.runtimeHandler)) {
+		const error: errors.CriError = { code: 'Unknown', desc: `unable to get OCI runtime for sandbox "${ctx.newId()}": no runtime for ${JSON.stringify(config.runtimeHandler)} is configured` };
+		ctx.journal('error', `RunPodSandbox for ${config.namespace}/${config.podName} failed: ${errors.criErrorText(error)}`);
+		return { ok: false, error };
+	}
 	const opId = ctx.state.nextOpId++;
 	let ms = SANDBOX_SETUP_MS;
 	if (!findLocal(ctx, ctx.sandboxImage)) ms += pullPlan(ctx, ctx.sandboxImage).ms;
