@@ -105,7 +105,7 @@ describe('a node whose CNI config or plugin is missing', () => {
 		const failed = eventsFor(cluster, 'nobin').filter((e) => e.reason === 'FailedCreatePodSandBox');
 		expect(failed.length).toBeGreaterThan(0);
 		// criErrorText renders code Unknown bare, as recent cri-client does (cri-api/cri.ts).
-		expect(failed[0].message).toMatch(/^Failed to create pod sandbox: failed to setup network for sandbox "[0-9a-f]{64}": plugin type="flannel" failed \(add\): failed to find plugin "flannel" in path \[\/opt\/cni\/bin\]$/);
+		expect(failed[0].message).toMatch(/^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]{64}": plugin type="flannel" failed \(add\): failed to find plugin "flannel" in path \[\/opt\/cni\/bin\]$/);
 		expect(cluster.exec('kubectl get pod nobin').stdout).toContain('ContainerCreating');
 
 		onNode(cluster, 'node-1', 'mv /root/flannel /opt/cni/bin/flannel');

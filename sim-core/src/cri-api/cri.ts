@@ -24,13 +24,22 @@ export interface CriError {
 }
 
 /**
- * The error as the kubelet's CRI client renders it (err.Error()):
- * `rpc error: code = NotFound desc = ...`, or the bare message for code
- * Unknown (what kubelets built with recent cri-client show for errors
- * containerd does not classify).
+ * The error as the kubelet's CRI client returns it, a gRPC status whose
+ * err.Error() reads `rpc error: code = NotFound desc = ...` (code Unknown
+ * too: what containerd does not classify). The kubelet prints it so in
+ * `Failed to create pod sandbox: ...` and `Failed to pull image "x": ...`.
  */
 export function criErrorText(error: CriError): string {
-	return error.code === 'Unknown' ? error.desc : `rpc error: code = ${error.code} desc = ${error.desc}`;
+	return `rpc error: code = ${error.code} desc = ${error.desc}`;
+}
+
+/**
+ * The status's message alone (grpcstatus.FromError(err).Message()): what
+ * the kubelet puts in a container's CreateContainerError or
+ * RunContainerError and the `Error: ...` event, and what containerd logs.
+ */
+export function criErrorMessage(error: CriError): string {
+	return error.desc;
 }
 
 export type CriResult<T> = { ok: true; value: T } | { ok: false; error: CriError };

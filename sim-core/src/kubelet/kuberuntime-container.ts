@@ -15,7 +15,7 @@ import { parseQuantity } from '../api/quantity.ts';
 import type { Container } from '../api/types.ts';
 import { R } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
-import { criErrorText, type ContainerInfo } from '../cri-api/cri.ts';
+import { criErrorMessage, type ContainerInfo } from '../cri-api/cri.ts';
 import { containerEnv, expandEnv } from './env.ts';
 import { podDir } from './volumes/paths.ts';
 import { ensureImage } from './image-manager.ts';
@@ -104,7 +104,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 		annotations: { 'io.kubernetes.container.restartCount': String(attempt), 'io.kubernetes.container.terminationMessagePath': c.terminationMessagePath ?? '/dev/termination-log', 'io.kubernetes.container.terminationMessagePolicy': c.terminationMessagePolicy ?? 'File', 'io.kubernetes.pod.terminationGracePeriod': String(pod.spec.terminationGracePeriodSeconds ?? 30) },
 	});
 	if (!created.ok) {
-		const text = criErrorText(created.error);
+		const text = criErrorMessage(created.error);
 		w.waiting[c.name] = { reason: 'CreateContainerError', message: text };
 		ctx.podEvent(w, 'Warning', 'Failed', `Error: ${text}`, c.name, isInit);
 		requestSync(ctx, w, POD_WORKER_BACKOFF_MS, true);
@@ -114,7 +114,7 @@ export function startContainer(ctx: KubeletContext, w: PodWorker, c: Container, 
 	ctx.podEvent(w, 'Normal', 'Created', 'Container created', c.name, isInit);
 	const started = ctx.runtime.startContainer(created.value.containerId);
 	if (!started.ok) {
-		const text = criErrorText(started.error);
+		const text = criErrorMessage(started.error);
 		w.waiting[c.name] = { reason: 'RunContainerError', message: text };
 		ctx.podEvent(w, 'Warning', 'Failed', `Error: ${text}`, c.name, isInit);
 		ctx.log('E', 'pod_workers.go:1301', 'Pod sync failed; retrying', { err: `failed to "StartContainer" for "${c.name}" with RunContainerError: "${text.replace(/"/g, '\\"')}"`, pod: keyOf(pod), podUID: w.uid });

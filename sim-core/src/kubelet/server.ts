@@ -14,7 +14,7 @@
  */
 import type { PodStatus } from '../api/types.ts';
 import { utf8Decode, utf8Encode } from '../golang/utf8.ts';
-import { criErrorText } from '../cri-api/cri.ts';
+import { criErrorMessage, criErrorText } from '../cri-api/cri.ts';
 import { formatRfc3339Micro, parseRfc3339 } from '../golang/time.ts';
 import type { KubeletContext } from './kubelet-context.ts';
 import { attemptsOf } from './pod-status.ts';
@@ -129,6 +129,6 @@ export function exec(ctx: KubeletContext, namespace: string, pod: string, contai
 	const [latest] = attemptsOf(containers.value, picked.value);
 	if (!latest || latest.state !== 'CONTAINER_RUNNING') return badRequest(`unable to upgrade connection: container not found ("${picked.value}")`);
 	const result = ctx.runtime.execSync(latest.id, argv, 0, stdin);
-	if (!result.ok) return { ok: false, code: 500, reason: 'InternalError', message: `Internal error occurred: error executing command in container: ${criErrorText(result.error)}` };
+	if (!result.ok) return { ok: false, code: 500, reason: 'InternalError', message: `Internal error occurred: error executing command in container: ${criErrorMessage(result.error)}` };
 	return { ok: true, value: result.value };
 }

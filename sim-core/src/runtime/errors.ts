@@ -13,7 +13,7 @@
  * core/remotes/docker/resolver.go.
  */
 
-export { criErrorText, type CriError, type GrpcCode } from '../cri-api/cri.ts';
+export { criErrorMessage, criErrorText, type CriError, type GrpcCode } from '../cri-api/cri.ts';
 import type { CriError } from '../cri-api/cri.ts';
 
 /** The CRI socket kubeadm configures (`--container-runtime-endpoint`). */

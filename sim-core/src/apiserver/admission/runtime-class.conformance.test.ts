@@ -102,7 +102,7 @@ describe('the RuntimeClass handler on the node', () => {
 		expect(c.exec("kubectl get pod mypod -o jsonpath='{.status.phase} {.status.containerStatuses[0].state.waiting.reason}'").stdout).toBe('Pending ContainerCreating');
 		const failures = c.exec("kubectl get events --field-selector involvedObject.name=mypod,reason=FailedCreatePodSandBox -o jsonpath='{range .items[*]}{.message}{\"\\n\"}{end}'").stdout.trim().split('\n');
 		expect(failures.length).toBeGreaterThanOrEqual(3);
-		for (const message of failures) expect(message).toMatch(/^Failed to create pod sandbox: unable to get OCI runtime for sandbox "[0-9a-f]{64}": no runtime for "myconfiguration" is configured$/);
+		for (const message of failures) expect(message).toMatch(/^Failed to create pod sandbox: rpc error: code = Unknown desc = unable to get OCI runtime for sandbox "[0-9a-f]{64}": no runtime for "myconfiguration" is configured$/);
 		// A RuntimeClass deleted after admission: the kubelet cannot find the handler at all.
 		c.exec('kubectl delete runtimeclass myclass');
 		c.advance('11s');

@@ -199,7 +199,7 @@ export function finishPull(ctx: CriService, opId: number): void {
 	const found = resolveImage(job.image);
 	if (plan.error || !found.ok) {
 		const error = plan.error ?? errors.manifestNotFound(job.image);
-		ctx.journal('error', `PullImage "${job.image}" failed: ${errors.criErrorText(error)}`);
+		ctx.journal('error', `PullImage "${job.image}" failed: ${errors.criErrorMessage(error)}`);
 		ctx.notify({ type: 'pull-done', opId, image: job.image, ok: false, error }, job.requester);
 	} else {
 		const r = found.resolved;

@@ -44,7 +44,7 @@ export function runPodSandbox(ctx: CriService, config: SandboxConfig, requester:
 	// The handler must be one of the runtimes config.toml declares (a kubeadm node's: runc only).
 	if (config.runtimeHandler && !CONFIGURED_RUNTIMES.includes(config.runtimeHandler)) {
 		const error: errors.CriError = { code: 'Unknown', desc: `unable to get OCI runtime for sandbox "${ctx.newId()}": no runtime for ${JSON.stringify(config.runtimeHandler)} is configured` };
-		ctx.journal('error', `RunPodSandbox for ${config.namespace}/${config.podName} failed: ${errors.criErrorText(error)}`);
+		ctx.journal('error', `RunPodSandbox for ${config.namespace}/${config.podName} failed: ${errors.criErrorMessage(error)}`);
 		return { ok: false, error };
 	}
 	const opId = ctx.state.nextOpId++;
@@ -63,7 +63,7 @@ export function finishSandbox(ctx: CriService, opId: number): void {
 	const [op] = ctx.state.sandboxOps.splice(index, 1);
 	const config = op.config;
 	const fail = (error: errors.CriError) => {
-		ctx.journal('error', `RunPodSandbox for ${config.namespace}/${config.podName} failed: ${errors.criErrorText(error)}`);
+		ctx.journal('error', `RunPodSandbox for ${config.namespace}/${config.podName} failed: ${errors.criErrorMessage(error)}`);
 		ctx.notify({ type: 'sandbox-ready', opId, podUid: config.podUid, ok: false, error }, op.requester);
 	};
 	if (!findLocal(ctx, ctx.sandboxImage) && !preload(ctx, ctx.sandboxImage)) return fail(errors.manifestNotFound(ctx.sandboxImage));
