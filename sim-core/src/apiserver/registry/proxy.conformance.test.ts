@@ -56,12 +56,13 @@ function withPorter(seed: number) {
 	c.advance('2s');
 	expect(c.exec('TOKEN=$(kubectl create token e2e)').exitCode).toBe(0);
 	/** validateProxyVerbRequest: HEAD must answer 200; the others 200 with `{"method":<verb>,"body":"foo"}`. */
+	// -L: follow redirects, as the suite's http.Client does.
 	const check = (url: string, verb: string) => {
 		if (verb === 'HEAD') {
-			expect(c.exec(`curl -sk -I -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" '${url}'`).stdout).toBe('200');
+			expect(c.exec(`curl -skL -I -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" '${url}'`).stdout).toBe('200');
 			return;
 		}
-		const r = c.exec(`curl -sk -X ${verb} -w '\\n%{http_code}' -H "Authorization: Bearer $TOKEN" '${url}'`);
+		const r = c.exec(`curl -skL -X ${verb} -w '\\n%{http_code}' -H "Authorization: Bearer $TOKEN" '${url}'`);
 		const [body, code] = r.stdout.split('\n');
 		expect(code).toBe('200');
 		expect(JSON.parse(body)).toEqual({ method: verb, body: 'foo' });
@@ -80,11 +81,10 @@ describe('[sig-network] Proxy version v1', () => {
 
 	it('A set of valid responses are returned for both pod and service Proxy [Conformance]', () => {
 		const { c, check } = withPorter(2);
-		// The suite's http.Client follows the 301 a GET or HEAD of the bare root gets; the sandbox's curl does not, so those go to `proxy/`.
+		// A GET or HEAD of the bare root is redirected to `proxy/`, which curl -L follows as the suite's client does.
 		for (const verb of VERBS) {
-			const root = verb === 'GET' || verb === 'HEAD' ? 'proxy/' : 'proxy';
-			check(`${API}/pods/agnhost/${root}?method=${verb}`, verb);
-			check(`${API}/services/test-service/${root}?method=${verb}`, verb);
+			check(`${API}/pods/agnhost/proxy?method=${verb}`, verb);
+			check(`${API}/services/test-service/proxy?method=${verb}`, verb);
 		}
 		const redirect = c.exec(`curl -sk -i -H "Authorization: Bearer $TOKEN" '${API}/pods/agnhost/proxy?method=GET'`).stdout;
 		expect(redirect).toMatch(/^HTTP\/2 301 \r\n/);

@@ -294,7 +294,15 @@ class Curl {
 
 		const method = opts.method ?? (opts.head ? 'HEAD' : body !== undefined ? 'POST' : 'GET');
 		const headerMap = new Map(headers.map(([name, value]) => [name.toLowerCase(), value]));
-		const response = this.server.serve({ method, target: url.target, headers: headerMap, ...(body !== undefined ? { body } : {}) }, auth);
+		let response = this.server.serve({ method, target: url.target, headers: headerMap, ...(body !== undefined ? { body } : {}) }, auth);
+		// -L: the API server redirects only within itself (a proxy's bare root to its `/`), so each hop is the same connection.
+		// The output shows the last response (curl -iL would print every hop's headers).
+		for (let hops = 0; opts.location && [301, 302, 303, 307, 308].includes(response.status) && hops < 50; hops++) {
+			const to = response.headers.find(([n]) => n === 'location')?.[1];
+			if (!to?.startsWith('/')) break;
+			verbose.push(`* Issue another request to this URL: 'https://${hostName}:${url.port}${to}'\n`);
+			response = this.server.serve({ method: response.status === 303 ? 'GET' : method, target: to, headers: headerMap }, auth);
+		}
 		if (response.status === 0) return fail(new CurlError(52, 'Empty reply from server'));
 		const protocol = opts.http1 ? 'HTTP/1.1' : 'HTTP/2';
 		if (!opts.http1) {

@@ -33,6 +33,8 @@ export interface CurlOptions {
 	/** --connect-timeout or --max-time, in seconds. */
 	timeoutSeconds?: number;
 	noProgressMeter: boolean;
+	/** -L: follow the server's redirects (up to curl's default --max-redirs of 50). */
+	location?: boolean;
 }
 
 type Kind = 'flag' | 'value';
@@ -160,7 +162,10 @@ function apply(opts: CurlOptions, long: string, value: string | undefined, spell
 		case 'url':
 			opts.urls.push(value ?? '');
 			break;
-		// --location and --compressed change nothing here: the API server does not redirect or compress small replies.
+		case 'location':
+			opts.location = true;
+			break;
+		// --compressed changes nothing here: the API server does not compress small replies.
 	}
 }
 
