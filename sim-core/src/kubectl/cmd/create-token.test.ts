@@ -111,7 +111,11 @@ describe('kubectl create token', () => {
 		const help = w.kubectl('create --help').stdout;
 		expect(help).toContain('Available Commands:\n  clusterrole           Create a cluster role\n');
 		expect(help).toContain('\n  token                 Request a service account token\n');
-		expect(w.kubectl('create token --help').stdout).toBe('Request a service account token\n\nUsage:\n  kubectl create token SERVICE_ACCOUNT_NAME [options]\n\nUse "kubectl options" for a list of global command-line options (applies to all commands).\n');
+		const own = w.kubectl('create token --help').stdout;
+		expect(own).toMatch(/^Request a service account token\.\n\n /);
+		expect(own).toContain('\nExamples:\n  # A token for the service account ci in the current namespace\n  kubectl create token ci\n');
+		expect(own).toMatch(/\nOptions:\n(.|\n)*    --bound-object-kind='':\n\tBind the token to an object of this kind \(Pod, Secret or Node\):/);
+		expect(own).toContain('\nUsage:\n  kubectl create token SERVICE_ACCOUNT_NAME [options]\n\nUse "kubectl options" for a list of global command-line options (applies to all commands).\n');
 	});
 
 	it('at -v=7 shows the typed client preferring protobuf, and the 201', () => {

@@ -111,6 +111,23 @@ export const BASIC_HELP: Readonly<Record<string, HelpText>> = {
 			type: 'The Secret\'s type, e.g. kubernetes.io/basic-auth; Opaque when empty.',
 		},
 	},
+	'create token': {
+		long: 'Request a service account token.\n\n Asks the API server (the TokenRequest API) for a signed token of the service account and prints it. The token is not stored anywhere: it stays valid until it expires, an hour by default, or until the object it is bound to is deleted.',
+		examples: examples(
+			['A token for the service account ci in the current namespace', 'kubectl create token ci'],
+			['A token that lasts two hours, for a given audience', 'kubectl create token ci --duration=2h --audience=https://vault.example.com'],
+			['A token that dies with a Pod', 'kubectl create token ci --bound-object-kind=Pod --bound-object-name=web-1'],
+			['Use it with curl', 'curl -k -H "Authorization: Bearer $(kubectl create token ci)" https://192.168.56.10:6443/api'],
+		),
+		flags: {
+			...PRINT_MEANINGS,
+			audience: 'An audience the token is meant for; repeat it for several. Empty: the API server\'s own audiences.',
+			'bound-object-kind': 'Bind the token to an object of this kind (Pod, Secret or Node): deleting the object ends the token.',
+			'bound-object-name': 'The name of the object the token is bound to.',
+			'bound-object-uid': 'The UID the bound object must have; empty: whatever UID it has now.',
+			duration: 'How long the token should last; the server may grant a different time. 0 asks for the server\'s default.',
+		},
+	},
 	'create namespace': {
 		long: 'Create a namespace with the specified name.\n\n Namespaces hold namespaced objects apart; names need only be unique within one. Use -n NAME, or "kubectl config set-context --current --namespace=NAME", to work in it.',
 		examples: examples(
