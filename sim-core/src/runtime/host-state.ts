@@ -89,6 +89,8 @@ export interface ContainerRecord {
 	files: FileOverrides;
 	/** What the bind mounts showed at the last look (./mounts.ts), to tell the container's own writes apart. */
 	mounted?: FileOverrides;
+	/** The modes of mounted files as the last projection gave them (so only a mode the container changed goes back to the node). */
+	mountedModes?: Record<string, number>;
 	logs: LogLine[];
 	labels: Record<string, string>;
 	annotations: Record<string, string>;

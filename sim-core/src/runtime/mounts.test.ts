@@ -98,6 +98,28 @@ describe('syncMounts', () => {
 	});
 });
 
+describe('syncMounts and file modes', () => {
+	it('brings the node\'s modes in, sends back only a mode the container changed, and leaves another container\'s chmod alone', () => {
+		const fs = new MemoryFs();
+		fs.mkdir('/vol', true);
+		fs.writeFile('/vol/run.sh', 'echo hi');
+		fs.chmod('/vol/run.sh', 0o600);
+		const mounts = [{ containerPath: '/cache', hostPath: '/vol', readonly: false }];
+		const a = { files: {} as Record<string, string | null>, modes: { current: {} as Record<string, number>, projected: undefined as Record<string, number> | undefined } };
+		const b = { files: {} as Record<string, string | null>, modes: { current: {} as Record<string, number>, projected: undefined as Record<string, number> | undefined } };
+		const lastA = syncMounts(a.files, undefined, mounts, hostFiles(fs), [], a.modes);
+		const lastB = syncMounts(b.files, undefined, mounts, hostFiles(fs), [], b.modes);
+		expect(a.modes.current).toEqual({ '/cache/run.sh': 0o600 });
+		// A chmods the file; B still holds the mode it saw, which must not undo A's change.
+		a.modes.current['/cache/run.sh'] = 0o755;
+		syncMounts(a.files, lastA, mounts, hostFiles(fs), [], a.modes);
+		expect(fs.stat('/vol/run.sh')?.mode).toBe(0o755);
+		syncMounts(b.files, lastB, mounts, hostFiles(fs), [], b.modes);
+		expect(fs.stat('/vol/run.sh')?.mode).toBe(0o755);
+		expect(b.modes.current).toEqual({ '/cache/run.sh': 0o755 });
+	});
+});
+
 describe('containers with mounts', () => {
 	it('see the mounted files, live, and nginx serves the mounted index.html', () => {
 		const s = setup();

@@ -138,11 +138,21 @@ export function prepareMountSources(host: NodeDisk | undefined, mounts: readonly
  * changes under writable mounts since the last projection go to the node
  * (under read-only ones they are dropped), then every mount is projected
  * again, hiding the image's own files under it. Returns the new
- * projection, to compare against next time. `modes` (the container's
- * fileModes) goes the same way: a chmod under a writable mount reaches the
- * node, and the mounted files' modes come back from it.
+ * projection, to compare against next time. File modes go the same way:
+ * `modes.current` (the container's fileModes) sends a mode the container
+ * changed since the last projection (`modes.projected`) to the node, then
+ * takes the mounted files' modes back from it, recording them as the new
+ * `modes.projected`.
  */
-export function syncMounts(files: FileOverrides, lastProjection: FileOverrides | undefined, mounts: readonly Mount[], host: NodeDisk | undefined, imagePaths: readonly string[], modes?: Record<string, number>): FileOverrides {
+export function syncMounts(
+	files: FileOverrides,
+	lastProjection: FileOverrides | undefined,
+	mounts: readonly Mount[],
+	host: NodeDisk | undefined,
+	imagePaths: readonly string[],
+	modeState?: { current: Record<string, number>; projected?: Record<string, number> },
+): FileOverrides {
+	const modes = modeState?.current;
 	const last = lastProjection ?? {};
 	const points = pointsOf(mounts);
 	// 1. Write back what the container changed; drop every key under a mount point.
@@ -165,7 +175,8 @@ export function syncMounts(files: FileOverrides, lastProjection: FileOverrides |
 	for (const [path, mode] of Object.entries(modes ?? {})) {
 		const covered = coveringPoint(points, path);
 		if (!covered) continue;
-		if (!covered.mount.readonly && host) {
+		// Only what the container itself changed: a mode it merely saw must not undo another container's chmod.
+		if (!covered.mount.readonly && host && modeState?.projected?.[path] !== mode) {
 			const target = join(covered.mount.hostPath, covered.rel);
 			if (host.exists(target) && host.mode(target) !== mode) host.chmod(target, mode);
 		}
@@ -179,6 +190,7 @@ export function syncMounts(files: FileOverrides, lastProjection: FileOverrides |
 		if (i > 0 && modes) for (const key of Object.keys(modes)) if (key === at || key.startsWith(`${at === '/' ? '' : at}/`)) delete modes[key];
 		project(host, mount, projection, modes);
 	});
+	if (modeState && modes) modeState.projected = Object.fromEntries(Object.entries(modes).filter(([path]) => coveringPoint(points, path)));
 	// The image's files under a mount point are hidden by it.
 	for (const path of imagePaths) if (coveringPoint(points, path) && !Object.hasOwn(projection, path)) projection[path] = null;
 	Object.assign(files, projection);

@@ -63,10 +63,12 @@ function onServe(ctx: CriService, c: ContainerRecord, server: ServerSpec, atMs: 
 export function syncContainerMounts(ctx: CriService, c: ContainerRecord, image: CatalogImage): void {
 	const mounts = c.ctx.mounts;
 	if (!mounts?.length) return;
-	const modes = { ...c.ctx.fileModes };
+	const modes = { current: { ...c.ctx.fileModes }, projected: c.mountedModes };
 	c.mounted = syncMounts(c.files, c.mounted, mounts, ctx.deps.hostFiles, baselinePaths(image), modes);
-	if (Object.keys(modes).length) c.ctx.fileModes = modes;
+	if (Object.keys(modes.current).length) c.ctx.fileModes = modes.current;
 	else delete c.ctx.fileModes;
+	if (modes.projected && Object.keys(modes.projected).length) c.mountedModes = modes.projected;
+	else delete c.mountedModes;
 }
 
 /** A server listening on a port of a pod. */
