@@ -12,6 +12,7 @@
 import { decodeRawUrlBase64, encodeRawUrlBase64 } from '../golang/base64.ts';
 import { goMarshal } from '../golang/json.ts';
 import { goJsonSyntaxError } from '../golang/json-syntax.ts';
+import { pathClean } from '../golang/path.ts';
 
 export interface ContinuePosition {
 	/** The full etcd key to resume at (inclusive). */
@@ -42,19 +43,8 @@ export function decodeContinue(token: string, keyPrefix: string): { ok: true; va
 	if (!start) return { ok: false, error: 'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)' };
 	// The start key may not climb out of the prefix: it must already be a clean path.
 	const key = start.startsWith('/') ? start : `/${start}`;
-	if (cleanPath(key) !== key) return { ok: false, error: `${GENERIC}: ${start}` };
+	if (pathClean(key) !== key) return { ok: false, error: `${GENERIC}: ${start}` };
 	return { ok: true, value: { fromKey: keyPrefix + key.slice(1), revision } };
-}
-
-/** Go's path.Clean for a rooted path: no empty, `.` or `..` elements, no trailing slash. */
-function cleanPath(path: string): string {
-	const out: string[] = [];
-	for (const part of path.split('/')) {
-		if (part === '' || part === '.') continue;
-		if (part === '..') out.pop();
-		else out.push(part);
-	}
-	return `/${out.join('/')}`;
 }
 
 /**

@@ -38,6 +38,7 @@ import { parseCertificate, x509ValidityError } from '../host/pem.ts';
 import { KUBERNETES_VERSION } from './bootstrap/versions.ts';
 import { WorkstationJobs, type WorkstationJob } from './workstation-jobs.ts';
 import { KUBECTL_VALUE_FLAGS } from './read-only.ts';
+import { redirectLocation } from '../tools/curl/apiserver-http.ts';
 
 export interface ShellState {
 	session: SessionJSON;
@@ -551,10 +552,8 @@ export class ReaderShell {
 		const auth = identity.token === undefined ? { user: userInfoOf(identity) } : { token: identity.token };
 		let response = this.rawApi!(path, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
 		// Go's http.Client follows a GET's redirects (up to 10), as from a proxy's bare root path to its `/`.
-		for (let hops = 0; method === 'GET' && [301, 302, 303, 307, 308].includes(response.status) && hops < 10; hops++) {
-			const location = response.headers.find(([n]) => n === 'location')?.[1];
-			if (!location?.startsWith('/')) break;
-			response = this.rawApi!(location, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
+		for (let hops = 0, to = redirectLocation(response); method === 'GET' && to !== undefined && hops < 10; hops++, to = redirectLocation(response)) {
+			response = this.rawApi!(to, auth, kubectlUserAgent(KUBERNETES_VERSION), method, body);
 		}
 		if (response.status >= 200 && response.status < 300) return { ok: true, code: response.status, object: response.body };
 		return { ok: false, code: response.status, ...statusOf(response.status, response.body) };

@@ -23,6 +23,7 @@
  */
 import type { FileOverrides } from './behaviour.ts';
 import type { NodeDisk } from '../host/disk.ts';
+import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE } from '../host/fs.ts';
 
 /** CRI Mount (the fields modelled). */
 export interface Mount {
@@ -97,7 +98,7 @@ function project(host: NodeDisk | undefined, mount: Mount, into: FileOverrides, 
 	/** The node file's mode, kept for the container when it is not the default one. */
 	const keepMode = (containerPath: string, hostPath: string, isDir: boolean) => {
 		const mode = modes && host?.mode(hostPath);
-		if (modes && mode !== undefined && mode !== (isDir ? 0o755 : 0o644)) modes[containerPath] = mode;
+		if (modes && mode !== undefined && mode !== (isDir ? DEFAULT_DIR_MODE : DEFAULT_FILE_MODE)) modes[containerPath] = mode;
 	};
 	if (!host || host.isDir(mount.hostPath) || !host.exists(mount.hostPath)) {
 		into[`${at === '/' ? '' : at}/`] = '';

@@ -23,6 +23,7 @@
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cp/cp.go,
  * staging/src/k8s.io/kubectl/pkg/cmd/cp/filespec.go.
  */
+import { pathClean } from '../../golang/path.ts';
 import type { Pod } from '../../api/types.ts';
 import type { ExecResult } from '../../api/request.ts';
 import { R, refOf } from '../../client/client.ts';
@@ -42,24 +43,8 @@ interface FileSpec {
 	file: string;
 }
 
-/** path.Clean, for the container's and the workstation's slash-separated paths. */
-function clean(p: string): string {
-	if (p === '') return '.';
-	const rooted = p.startsWith('/');
-	const out: string[] = [];
-	for (const part of p.split('/')) {
-		if (part === '' || part === '.') continue;
-		if (part === '..') {
-			if (out.length && out[out.length - 1] !== '..') out.pop();
-			else if (!rooted) out.push('..');
-		} else out.push(part);
-	}
-	const joined = out.join('/');
-	return rooted ? `/${joined}` : joined || '.';
-}
-
 const dirOf = (p: string) => {
-	const c = clean(p);
+	const c = pathClean(p);
 	const i = c.lastIndexOf('/');
 	return i < 0 ? '.' : i === 0 ? '/' : c.slice(0, i);
 };
@@ -68,7 +53,7 @@ const baseOf = (p: string) => {
 	const trimmed = p.replace(/\/+$/, '');
 	return trimmed === '' ? '/' : trimmed.slice(trimmed.lastIndexOf('/') + 1);
 };
-const join = (...parts: string[]) => clean(parts.filter((p) => p !== '').join('/'));
+const join = (...parts: string[]) => pathClean(parts.filter((p) => p !== '').join('/'));
 /** stripTrailingSlash: one trailing slash goes, except from `/`. */
 const stripTrailingSlash = (p: string) => (p !== '/' && p.endsWith('/') ? p.slice(0, -1) : p);
 
@@ -206,7 +191,7 @@ function makeTar(files: LocalFiles, src: string, dest: string, mtimeSec: number)
 		entries.push({ name, type: 'file', mode: 0o644, mtimeSec, content: files.read(path) ?? '' });
 		return undefined;
 	};
-	const failed = walk(clean(src), baseOf(clean(dest)));
+	const failed = walk(pathClean(src), baseOf(pathClean(dest)));
 	if (failed) return { error: failed };
 	const written = writeTar(entries);
 	if (!written.ok) return { error: plain(`archive/tar: cannot encode header: Format specifies USTAR; and USTAR cannot encode Name=${JSON.stringify(written.name)}`) };
@@ -240,7 +225,7 @@ function copyFromPod(inv: KubectlInvocation, files: LocalFiles, src: FileSpec, d
 		stdout += `Dropping out copy after ${retries} retries\n`;
 		break;
 	}
-	const prefix = stripPathShortcuts(clean(src.file.replace(/^[/\\]+/, '')));
+	const prefix = stripPathShortcuts(pathClean(src.file.replace(/^[/\\]+/, '')));
 	return untarAll(files, prefix, dest.file, stream, stdout);
 }
 
@@ -248,7 +233,7 @@ function copyFromPod(inv: KubectlInvocation, files: LocalFiles, src: FileSpec, d
 function untarAll(files: LocalFiles, prefix: string, dest: string, stream: string, stdout: string): CommandResult {
 	const read = readTar(stream);
 	let stderr = '';
-	const base = clean(dest);
+	const base = pathClean(dest);
 	for (const entry of read.entries) {
 		// Every member starts with the remote path's prefix; one that does not was tampered with.
 		if (!entry.name.startsWith(prefix)) return checkErr(plain('tar contents corrupted'), stdout, stderr);

@@ -13,7 +13,7 @@ import type { CatalogImage } from '../images.ts';
 import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine } from '../behaviour.ts';
 import { goFileModeString } from '../../host/file-mode.ts';
 import { mountAt } from '../mounts.ts';
-import { fileModeOf } from './file-modes.ts';
+import { statFile } from './file-modes.ts';
 import { listDirectory, normalizePath, readFile } from './rootfs.ts';
 import { flagValue } from './userland.ts';
 
@@ -34,7 +34,7 @@ export function mounttest(image: CatalogImage, ctx: ContainerContext, files: Fil
 	const modes: Record<string, number> = {};
 	/** The file as this run sees it: what it wrote itself first. */
 	const contentOf = (path: string) => written[path] ?? readFile(image, ctx, files, path);
-	const modeOf = (path: string) => (written[path] !== undefined ? { isDir: false, mode: modes[path] } : fileModeOf(image, ctx, files, path));
+	const modeOf = (path: string) => (written[path] !== undefined ? { isDir: false, mode: modes[path] } : statFile(image, ctx, files, path));
 	let failed = false;
 
 	const fsTypePath = flag('fs_type');
@@ -76,7 +76,7 @@ export function mounttest(image: CatalogImage, ctx: ContainerContext, files: Fil
 		}
 		written[p] = INITIAL_CONTENT;
 		// WriteFile's perm applies to a file it creates; an existing one keeps its mode.
-		modes[p] = fileModeOf(image, ctx, files, p)?.mode ?? parseInt(perm, 8);
+		modes[p] = statFile(image, ctx, files, p)?.mode ?? parseInt(perm, 8);
 		readContent(raw);
 	}
 

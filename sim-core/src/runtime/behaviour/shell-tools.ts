@@ -14,9 +14,8 @@ import type { CommandOutcome, ContainerContext, FileOverrides, OutputLine, RunOp
 import { formatDateCommand } from './time-formats.ts';
 import { listDirectory, normalizePath, readFile, readStoredFile } from './rootfs.ts';
 import { envValue, flagValue, usesBusybox } from './userland.ts';
-import { fileModeOf } from './file-modes.ts';
+import { statFile, type ContainerStat } from './file-modes.ts';
 import { applyChmod, lsModeString } from '../../host/file-mode.ts';
-import { utf8Length } from '../../golang/utf8.ts';
 import { civilTime } from '../../golang/time.ts';
 import { runTar } from './tar.ts';
 import { runDiskTool } from './disk-tools.ts';
@@ -185,13 +184,9 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			const long = args.some((a) => a.startsWith('-') && a.includes('l'));
 			let status = 0;
 			/** Long lines for entries, columns as busybox pads them or as GNU aligns them. */
-			const longLines = (entries: Array<{ name: string; path: string }>) => {
-				const rows = entries.map(({ name, path }) => {
-					const m = fileModeOf(image, ctx, files, path) ?? { isDir: false, mode: 0o644 };
-					const size = m.isDir ? 4096 : utf8Length(readStoredFile(image, ctx, files, path) ?? '');
-					// The simulation keeps no modification times in containers: files show the time of the listing.
-					return { mode: lsModeString(m.isDir, m.mode), links: m.isDir ? '2' : '1', size: String(size), name };
-				});
+			const longLines = (entries: Array<{ name: string; stat: ContainerStat }>) => {
+				// The simulation keeps no modification times in containers: files show the time of the listing.
+				const rows = entries.map(({ name, stat }) => ({ mode: lsModeString(stat.isDir, stat.mode), links: stat.isDir ? '2' : '1', size: String(stat.size), name }));
 				const date = lsDate(wallMs);
 				if (busybox) return rows.map((r) => `${r.mode} ${r.links.padStart(4)} root     root     ${r.size.padStart(9)} ${date} ${r.name}`);
 				const links = Math.max(...rows.map((r) => r.links.length), 1);
@@ -207,13 +202,18 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 						continue;
 					}
 					const dir = normalizePath(target, ctx);
-					const listed = entries.map((name) => ({ name, path: `${dir === '/' ? '' : dir}/${name}` }));
-					print(`total ${listed.reduce((t, e) => t + (fileModeOf(image, ctx, files, e.path)?.isDir ? 4 : Math.ceil(utf8Length(readStoredFile(image, ctx, files, e.path) ?? '') / 4096) * 4), 0)}`);
+					const listed = entries.flatMap((name) => {
+						const stat = statFile(image, ctx, files, `${dir === '/' ? '' : dir}/${name}`);
+						return stat ? [{ name, stat }] : [];
+					});
+					// `total`: the 1 KiB blocks the entries take, a 4 KiB block per started 4 KiB.
+					print(`total ${listed.reduce((t, e) => t + Math.ceil(e.stat.size / 4096) * 4, 0)}`);
 					for (const line of longLines(listed)) print(line);
 					continue;
 				}
-				if (entries || readFile(image, ctx, files, target) !== undefined) {
-					if (long) for (const line of longLines([{ name: target, path: normalizePath(target, ctx) }])) print(line);
+				const stat = statFile(image, ctx, files, target);
+				if (stat) {
+					if (long) for (const line of longLines([{ name: target, stat }])) print(line);
 					else print(target);
 					continue;
 				}
@@ -232,7 +232,7 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			const modes: Record<string, number> = {};
 			let status = 0;
 			for (const target of targets) {
-				const m = fileModeOf(image, ctx, files, target);
+				const m = statFile(image, ctx, files, target);
 				if (!m) {
 					fail(busybox ? `chmod: ${target}: No such file or directory` : `chmod: cannot access '${target}': No such file or directory`);
 					status = 1;
@@ -254,14 +254,13 @@ export function runUserlandTool(image: CatalogImage, ctx: ContainerContext, file
 			if (format === undefined) return undefined;
 			let status = 0;
 			for (const target of targets) {
-				const m = fileModeOf(image, ctx, files, target);
+				const m = statFile(image, ctx, files, target);
 				if (!m) {
 					fail(busybox ? `stat: can't stat '${target}': No such file or directory` : `stat: cannot statx '${target}': No such file or directory`);
 					status = 1;
 					continue;
 				}
-				const size = m.isDir ? 4096 : utf8Length(readStoredFile(image, ctx, files, target) ?? '');
-				const fields: Record<string, string> = { a: m.mode.toString(8), A: lsModeString(m.isDir, m.mode), n: target, s: String(size), F: m.isDir ? 'directory' : size === 0 ? 'regular empty file' : 'regular file', '%': '%' };
+				const fields: Record<string, string> = { a: m.mode.toString(8), A: lsModeString(m.isDir, m.mode), n: target, s: String(m.size), F: m.isDir ? 'directory' : m.size === 0 ? 'regular empty file' : 'regular file', '%': '%' };
 				print(format.replace(/%([aAnsF%])/g, (_all, c: string) => fields[c]));
 			}
 			return done(status);

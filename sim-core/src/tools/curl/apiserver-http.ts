@@ -56,6 +56,17 @@ export interface HttpResponse {
 	body: string;
 }
 
+/**
+ * Where a redirect answer sends its client on this same server (the path of
+ * its Location), or undefined for any other answer. Clients that follow
+ * redirects (client-go, curl -L) ask again there.
+ */
+export function redirectLocation(response: Pick<HttpResponse, 'status' | 'headers'>): string | undefined {
+	if (![301, 302, 303, 307, 308].includes(response.status)) return undefined;
+	const location = response.headers.find(([n]) => n === 'location')?.[1];
+	return location?.startsWith('/') ? location : undefined;
+}
+
 /** Go's http2handlerChunkWriteSize: a body that fits in one buffer gets a content-length. */
 const CONTENT_LENGTH_LIMIT = 4096;
 
@@ -221,11 +232,13 @@ export class ApiServerHttp {
 			const to = `${fullPath}/${query}`;
 			return this.finish(301, [...headers, ['content-type', 'text/html; charset=utf-8'], ['location', to]], method === 'GET' ? `<a href="${to.replace(/&/g, '&amp;').replace(/"/g, '&#34;')}">Moved Permanently</a>.\n\n` : '');
 		}
-		const { ip, port, scheme } = found.proxy;
-		const address = `${ip}:${port || (scheme === 'https' ? '443' : '80')}`;
+		const { ip, scheme } = found.proxy;
+		// No port: the scheme's own.
+		const port = found.proxy.port || (scheme === 'https' ? '443' : '80');
+		const address = `${ip}:${port}`;
 		const failed = (why: string) => this.apiResponse({ code: 503, body: statusBody(503, 'ServiceUnavailable', `error trying to reach service: ${why}`) }, headers, flowHeaders, pretty, nosniff);
-		if (!/^\d+$/.test(port || '80')) return failed(`dial tcp: lookup tcp/${port}: unknown port`);
-		const landing = this.deps.connect?.(this.deps.apiServer.nodeName, ip, Number(port || (scheme === 'https' ? 443 : 80)));
+		if (!/^\d+$/.test(port)) return failed(`dial tcp: lookup tcp/${port}: unknown port`);
+		const landing = this.deps.connect?.(this.deps.apiServer.nodeName, ip, Number(port));
 		if (!landing || landing.kind === 'timeout') {
 			this.deps.elapse?.(30_000);
 			return failed(`dial tcp ${address}: i/o timeout`);
@@ -270,17 +283,20 @@ export class ApiServerHttp {
 			if (isTransportFailure(started)) return { status: 0, headers: [], body: '' };
 			if (started.code >= 300) return this.apiResponse(started, headers, flowHeaders, pretty, ['x-content-type-options', 'nosniff']);
 			const events = (started.body as { events?: Array<{ type: string; object: Record<string, unknown> }> }).events ?? [];
-			const body = events.map((e) => encodeBody({ type: e.type, object: inGoOrder(e.object) }, false)).join('');
-			return { status: 200, headers: [...headers, ['content-type', 'application/json'], ...flowHeaders, ['date', httpDate(this.deps.wallMs())]], body };
+			return this.stream(events, headers, flowHeaders);
 		}
 		const result = this.deps.request(user, { ...request, verb: 'list' });
 		if (isTransportFailure(result)) return { status: 0, headers: [], body: '' };
 		if (result.code >= 300) return this.apiResponse(result, headers, flowHeaders, pretty, ['x-content-type-options', 'nosniff']);
 		const list = result.body as { apiVersion?: string; kind?: string; items?: Array<Record<string, unknown>> };
 		const kind = (list.kind ?? '').replace(/List$/, '');
-		const lines = (list.items ?? []).map((item) => encodeBody({ type: 'ADDED', object: inGoOrder({ kind, apiVersion: list.apiVersion, ...item }) }, false)).join('');
-		// A stream has no length: it is never given a content-length.
-		return { status: 200, headers: [...headers, ['content-type', 'application/json'], ...flowHeaders, ['date', httpDate(this.deps.wallMs())]], body: lines };
+		return this.stream((list.items ?? []).map((item) => ({ type: 'ADDED', object: { kind, apiVersion: list.apiVersion, ...item } })), headers, flowHeaders);
+	}
+
+	/** A watch stream of events, one compact JSON event per line. A stream has no length: it is never given a content-length. */
+	private stream(events: ReadonlyArray<{ type: string; object: Record<string, unknown> }>, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>): HttpResponse {
+		const body = events.map((e) => encodeBody({ type: e.type, object: inGoOrder(e.object) }, false)).join('');
+		return { status: 200, headers: [...headers, ['content-type', 'application/json'], ...flowHeaders, ['date', httpDate(this.deps.wallMs())]], body };
 	}
 
 	private nonResource(parsed: NonResourceRequest, pretty: boolean, headers: Array<[string, string]>, flowHeaders: Array<[string, string]>, nosniff: [string, string]): HttpResponse {

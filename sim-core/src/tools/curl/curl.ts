@@ -37,7 +37,7 @@ import type { CommandContext, CommandHandler, CommandResult, Host } from '../../
 import type { UserInfo } from '../../api/request.ts';
 import { opensslDate } from '../common/calendar.ts';
 import { utf8Length } from '../../golang/utf8.ts';
-import { ApiServerHttp, type Authentication, type HttpResponse } from './apiserver-http.ts';
+import { ApiServerHttp, redirectLocation, type Authentication, type HttpResponse } from './apiserver-http.ts';
 import { defaultCertIdentity } from './identity.ts';
 import { NO_URL_TEXT, OptionError, optionErrorText, parseCurlArgs, type CurlOptions } from './options.ts';
 import { progressMeter } from './progress.ts';
@@ -297,9 +297,7 @@ class Curl {
 		let response = this.server.serve({ method, target: url.target, headers: headerMap, ...(body !== undefined ? { body } : {}) }, auth);
 		// -L: the API server redirects only within itself (a proxy's bare root to its `/`), so each hop is the same connection.
 		// The output shows the last response (curl -iL would print every hop's headers).
-		for (let hops = 0; opts.location && [301, 302, 303, 307, 308].includes(response.status) && hops < 50; hops++) {
-			const to = response.headers.find(([n]) => n === 'location')?.[1];
-			if (!to?.startsWith('/')) break;
+		for (let hops = 0, to = redirectLocation(response); opts.location && to !== undefined && hops < 50; hops++, to = redirectLocation(response)) {
 			verbose.push(`* Issue another request to this URL: 'https://${hostName}:${url.port}${to}'\n`);
 			response = this.server.serve({ method: response.status === 303 ? 'GET' : method, target: to, headers: headerMap }, auth);
 		}

@@ -40,7 +40,9 @@ export function list(scope: RequestScope, request: ApiRequest, info: ResourceInf
 	const limit = request.query?.limit ?? 0;
 	const { cacher, deps } = scope.server;
 	const store = deps.etcd.store()!;
-	const keyPrefix = etcdPrefix(info, info.namespaced ? request.namespace : undefined);
+	const namespace = info.namespaced ? request.namespace : undefined;
+	const keyPrefix = etcdPrefix(info, namespace);
+	const fromCache = () => ({ entries: cacher.entries(info, namespace), revision: cacher.revision });
 
 	// Where the page is read: the watch cache (current state), or etcd at a pinned revision.
 	let source: { entries: Array<[string, KubeObject]>; revision: number };
@@ -50,7 +52,7 @@ export function list(scope: RequestScope, request: ApiRequest, info: ResourceInf
 		const position = decodeContinue(token, keyPrefix);
 		if (!position.ok) return errors.badRequest(`invalid continue token: ${position.error}`);
 		fromKey = position.value.fromKey;
-		if (position.value.revision === -1) source = { entries: cacher.entries(info, info.namespaced ? request.namespace : undefined), revision: cacher.revision };
+		if (position.value.revision === -1) source = fromCache();
 		else if (position.value.revision < store.compactRevision) return inconsistentContinue(fromKey, keyPrefix);
 		else source = readAt(store, info, keyPrefix, position.value.revision);
 	} else if (limit > 0 && rv && rv !== '0') {
@@ -61,7 +63,7 @@ export function list(scope: RequestScope, request: ApiRequest, info: ResourceInf
 		if (rv && rv !== '0' && Number(rv) < store.compactRevision) {
 			return errors.gone(`too old resource version: ${rv} (${store.compactRevision})`);
 		}
-		source = { entries: cacher.entries(info, info.namespaced ? request.namespace : undefined), revision: cacher.revision };
+		source = fromCache();
 	}
 
 	// computeListLimit: resourceVersion=0 ("any") has always meant the whole list from the cache.
