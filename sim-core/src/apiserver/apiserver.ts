@@ -111,6 +111,10 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 					const info = resourceByName(group, resource);
 					return info ? cacher.get(info, etcdKey(info, namespace, name)) : undefined;
 				},
+				byIndex: (group, resource, index, value, namespace) => {
+					const info = resourceByName(group, resource);
+					return info ? cacher.byIndex(info, index, value, namespace) : undefined;
+				},
 			},
 			readCore: (resource, namespace, name) => {
 				const info = resourceByName('', resource);

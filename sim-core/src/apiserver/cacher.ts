@@ -18,6 +18,7 @@ import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, groupVersion, type ResourceInfo } from '../api/resources.ts';
 import type { EtcdClient } from '../etcd-api/etcd.ts';
 import type { MvccEvent } from '../etcd-api/etcd.ts';
+import { SortedKeys } from '../golang/sort.ts';
 
 /** An object change as the cache sees it, ready to fan out. */
 export interface CacheChange {
@@ -45,18 +46,27 @@ export function decodeStored(value: string, modRevision: number): KubeObject {
 	return deepFreeze(object);
 }
 
-/** Finds which resource an etcd key belongs to. */
+/** Every resource by its etcd prefix (without the trailing slash). */
+let resourcesByPrefix: Map<string, ResourceInfo> | undefined;
+
+/**
+ * Finds which resource an etcd key belongs to: the longest resource prefix
+ * the key starts with. Keys are a few segments deep, so trying each cut of
+ * the key against a map beats scanning every resource per change.
+ */
 export function resourceOfKey(key: string): ResourceInfo | undefined {
-	let best: ResourceInfo | undefined;
-	let bestLength = -1;
-	for (const info of RESOURCES) {
-		const prefix = etcdPrefix(info);
-		if (key.startsWith(prefix) && prefix.length > bestLength) {
-			best = info;
-			bestLength = prefix.length;
+	if (!resourcesByPrefix) {
+		resourcesByPrefix = new Map();
+		for (const info of RESOURCES) {
+			const prefix = etcdPrefix(info).slice(0, -1);
+			if (!resourcesByPrefix.has(prefix)) resourcesByPrefix.set(prefix, info);
 		}
 	}
-	return best;
+	for (let cut = key.lastIndexOf('/'); cut > 0; cut = key.lastIndexOf('/', cut - 1)) {
+		const info = resourcesByPrefix.get(key.slice(0, cut));
+		if (info) return info;
+	}
+	return undefined;
 }
 
 /** Finds which resource an object is, from its apiVersion and kind. */
@@ -69,9 +79,83 @@ function cacheKeyOf(info: ResourceInfo): string {
 	return `${info.group}/${info.resource}`;
 }
 
+/**
+ * The watch cache's indexes, as the pod registry declares its
+ * `spec.nodeName` indexer (pkg/registry/core/pod/storage: Indexers): the
+ * node authorizer and every kubelet's field-selected list ask for a node's
+ * pods, which must not mean walking every pod in the cluster.
+ */
+const INDEXERS: Record<string, Record<string, (obj: KubeObject) => string | undefined>> = {
+	'/pods': { 'spec.nodeName': (obj) => ((obj.spec as { nodeName?: string } | undefined)?.nodeName || undefined) },
+};
+
+/**
+ * One resource's objects: by key, with the keys kept in etcd's (byte)
+ * order so a list or a namespace's list is a range, not a sort, and with
+ * the resource's indexes kept up to date on every change.
+ */
+class ResourceBucket {
+	readonly objects = new Map<string, KubeObject>();
+	private readonly sorted = new SortedKeys();
+	private readonly indexes = new Map<string, Map<string, Set<string>>>();
+
+	constructor(private readonly indexers: Record<string, (obj: KubeObject) => string | undefined> = {}) {
+		for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
+	}
+
+	get(key: string): KubeObject | undefined {
+		return this.objects.get(key);
+	}
+
+	set(key: string, object: KubeObject): void {
+		const previous = this.objects.get(key);
+		if (previous) this.unindex(key, previous);
+		else this.sorted.add(key);
+		this.objects.set(key, object);
+		for (const [name, indexer] of Object.entries(this.indexers)) {
+			const value = indexer(object);
+			if (value === undefined) continue;
+			const index = this.indexes.get(name)!;
+			let keys = index.get(value);
+			if (!keys) index.set(value, (keys = new Set()));
+			keys.add(key);
+		}
+	}
+
+	delete(key: string): void {
+		const previous = this.objects.get(key);
+		if (!previous) return;
+		this.unindex(key, previous);
+		this.objects.delete(key);
+		this.sorted.delete(key);
+	}
+
+	private unindex(key: string, object: KubeObject): void {
+		for (const [name, indexer] of Object.entries(this.indexers)) {
+			const value = indexer(object);
+			if (value === undefined) continue;
+			const keys = this.indexes.get(name)!.get(value);
+			keys?.delete(key);
+			if (keys?.size === 0) this.indexes.get(name)!.delete(value);
+		}
+	}
+
+	/** The entries under a key prefix, in key order. */
+	range(prefix: string): Array<[string, KubeObject]> {
+		return this.sorted.withPrefix(prefix).map((key) => [key, this.objects.get(key)!]);
+	}
+
+	/** The objects whose index `name` has `value`, in key order; undefined when no such index exists. */
+	byIndex(name: string, value: string): KubeObject[] | undefined {
+		const index = this.indexes.get(name);
+		if (!index) return undefined;
+		return [...(index.get(value) ?? [])].sort().map((key) => this.objects.get(key)!);
+	}
+}
+
 export class Cacher {
-	/** group/resource -> etcd key -> object. */
-	private readonly objects = new Map<string, Map<string, KubeObject>>();
+	/** group/resource -> its objects. */
+	private readonly objects = new Map<string, ResourceBucket>();
 	/** How far the cache has read etcd's change stream. */
 	revision = 0;
 
@@ -88,11 +172,11 @@ export class Cacher {
 		this.revision = at;
 	}
 
-	private bucket(info: ResourceInfo): Map<string, KubeObject> {
+	private bucket(info: ResourceInfo): ResourceBucket {
 		const key = cacheKeyOf(info);
 		let bucket = this.objects.get(key);
 		if (!bucket) {
-			bucket = new Map();
+			bucket = new ResourceBucket(INDEXERS[key]);
 			this.objects.set(key, bucket);
 		}
 		return bucket;
@@ -141,9 +225,18 @@ export class Cacher {
 
 	/** The same, with each object's etcd key (what a continue token points into). */
 	entries(info: ResourceInfo, namespace?: string): Array<[string, KubeObject]> {
+		return this.objects.get(cacheKeyOf(info))?.range(etcdPrefix(info, namespace)) ?? [];
+	}
+
+	/**
+	 * Objects by one of the cache's indexes (`spec.nodeName` for pods), in
+	 * key order, optionally in one namespace; undefined when the resource
+	 * has no such index, so the caller falls back to a list.
+	 */
+	byIndex(info: ResourceInfo, index: string, value: string, namespace?: string): KubeObject[] | undefined {
 		const bucket = this.objects.get(cacheKeyOf(info));
-		if (!bucket) return [];
-		const prefix = etcdPrefix(info, namespace);
-		return [...bucket.entries()].filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		if (!bucket) return INDEXERS[cacheKeyOf(info)]?.[index] ? [] : undefined;
+		const found = bucket.byIndex(index, value);
+		return found && namespace ? found.filter((o) => o.metadata.namespace === namespace) : found;
 	}
 }

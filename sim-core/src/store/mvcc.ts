@@ -194,9 +194,20 @@ export class MvccStore implements EtcdClient {
 	/** Changes after `fromRevision` (exclusive) under `key` (a prefix if `prefix`). */
 	changesSince(fromRevision: number, key: string, prefix: boolean): MvccEvent[] {
 		if (fromRevision < this.state.compactRevision) throw new MvccError('compacted', 'mvcc: required revision has been compacted');
+		const changes = this.state.changes;
+		// The feed is in revision order: find the first change after
+		// fromRevision by bisection, so a watcher that is nearly caught up
+		// pays for what it has not seen, not for the whole history.
+		let lo = 0;
+		let hi = changes.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (changes[mid].kv.modRevision <= fromRevision) lo = mid + 1;
+			else hi = mid;
+		}
 		const out: MvccEvent[] = [];
-		for (const change of this.state.changes) {
-			if (change.kv.modRevision <= fromRevision) continue;
+		for (let i = lo; i < changes.length; i++) {
+			const change = changes[i];
 			if (prefix ? change.kv.key.startsWith(key) : change.kv.key === key) out.push(change);
 		}
 		return out;

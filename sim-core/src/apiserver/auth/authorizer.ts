@@ -42,6 +42,8 @@ export interface AuthorizationDecision {
 export interface AuthorizerReader {
 	list(group: string, resource: string, namespace?: string): KubeObject[];
 	get(group: string, resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
+	/** Objects by a watch-cache index (`spec.nodeName` for pods); undefined where there is no such index. */
+	byIndex?(group: string, resource: string, index: string, value: string, namespace?: string): KubeObject[] | undefined;
 }
 
 /** What a user may do in a namespace, as `kubectl auth can-i --list` shows it (authorizer.RuleResolver). */

@@ -128,7 +128,9 @@ function podResourceClaimNames(pod: Pod): Set<string> {
 
 /** The pods bound to a node (the only pods the graph holds), in one namespace or all. */
 function podsOnNode(reader: AuthorizerReader, nodeName: string, namespace?: string): Pod[] {
-	return (reader.list('', 'pods', namespace) as Pod[]).filter((p) => p.spec?.nodeName === nodeName);
+	// The graph upstream keeps is an index by node; the watch cache's spec.nodeName index is ours.
+	const indexed = reader.byIndex?.('', 'pods', 'spec.nodeName', nodeName, namespace) as Pod[] | undefined;
+	return indexed ?? (reader.list('', 'pods', namespace) as Pod[]).filter((p) => p.spec?.nodeName === nodeName);
 }
 
 /** hasPathFrom: whether the object reaches the node through the relations above. */
