@@ -41,7 +41,7 @@ export function watch(scope: RequestScope, request: ApiRequest, info: ResourceIn
 	if (request.query?.fieldSelector) watch.fieldSelector = request.query.fieldSelector;
 	// A stream read in one go (curl's, which the reader ends): the replay comes back in the answer, nothing stays registered.
 	const replayed: WatchEvent[] = [];
-	if (!request.streamReplay) state.watches[String(watch.id)] = watch;
+	if (!request.streamReplay) scope.watchers.register(watch);
 	// Replay what happened since the requested revision.
 	if (fromRevision < cacher.revision) {
 		const prefix = etcdPrefix(info, info.namespaced ? request.namespace : undefined);
