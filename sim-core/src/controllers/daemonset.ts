@@ -64,6 +64,19 @@ export function addDaemonPodTolerations(spec: PodSpec): void {
 	if (spec.hostNetwork) addOrUpdateToleration(spec, { key: TaintKeys.NetworkUnavailable, operator: 'Exists', effect: 'NoSchedule' });
 }
 
+/** The template's tolerations with the daemon ones added, worked out once per (immutable, cached) template. */
+const tolerationsByTemplate = new WeakMap<PodSpec, PodSpec['tolerations']>();
+function daemonPodTolerations(template: PodSpec): PodSpec['tolerations'] {
+	let tolerations = tolerationsByTemplate.get(template);
+	if (!tolerations) {
+		const spec: PodSpec = { ...template };
+		addDaemonPodTolerations(spec);
+		tolerations = spec.tolerations;
+		tolerationsByTemplate.set(template, tolerations);
+	}
+	return tolerations;
+}
+
 /** ReplaceDaemonSetPodNodeNameNodeAffinity: the required node affinity becomes exactly `metadata.name In [node]`. */
 export function pinToNode(spec: PodSpec, nodeName: string): void {
 	const term = { matchFields: [{ key: 'metadata.name', operator: 'In' as const, values: [nodeName] }] };
@@ -86,10 +99,12 @@ export function targetNodeName(pod: Pod): string | undefined {
  * NoExecute taint evicts it).
  */
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
-	const spec = deepCopy(ds.spec.template.spec);
-	if (spec.nodeName && spec.nodeName !== node.metadata.name) return { shouldRun: false, shouldContinueRunning: false };
-	spec.nodeName = node.metadata.name;
-	addDaemonPodTolerations(spec);
+	const template = ds.spec.template.spec;
+	if (template.nodeName && template.nodeName !== node.metadata.name) return { shouldRun: false, shouldContinueRunning: false };
+	// NewPod's spec for this node: only nodeName and the tolerations differ
+	// from the template, so a shallow copy will do (this runs for every node
+	// on every sync).
+	const spec: PodSpec = { ...template, nodeName: node.metadata.name, tolerations: daemonPodTolerations(template) };
 	if (!new RequiredNodeAffinity(spec).match(node)) return { shouldRun: false, shouldContinueRunning: false };
 	const taints = node.spec?.taints ?? [];
 	const tolerations = spec.tolerations ?? [];
@@ -137,10 +152,9 @@ export function allowsSurge(ds: DaemonSet): boolean {
 /** shouldIgnoreNodeUpdate: only heartbeat times changed. */
 function onlyHeartbeatChanged(oldNode: Node, node: Node): boolean {
 	const strip = (n: Node) => {
-		const copy = deepCopy(n);
-		delete copy.metadata.resourceVersion;
-		for (const c of copy.status?.conditions ?? []) delete c.lastHeartbeatTime;
-		return canonicalJson(copy);
+		const { resourceVersion: _rv, ...metadata } = n.metadata;
+		const conditions = n.status?.conditions?.map(({ lastHeartbeatTime: _t, ...c }) => c);
+		return canonicalJson({ ...n, metadata, status: n.status && { ...n.status, conditions } });
 	};
 	return strip(oldNode) === strip(node);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactJson, compareGoStrings, goQuote, goSortedKeys, isJsonObject, jsonClone, jsonEqual, stringifyJsonLikeKubectl, type JsonValue } from './json.ts';
+import { compactJson, compareGoStrings, deepCopy, goQuote, goSortedKeys, isJsonObject, jsonClone, jsonEqual, stringifyJsonLikeKubectl, type JsonValue } from './json.ts';
 import { utf8Length, utf8Encode } from './utf8.ts';
 
 describe('kubectl get -o json text', () => {
@@ -107,6 +107,29 @@ describe('cloning and comparing JSON values', () => {
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 		expect(jsonEqual(parsed, copy)).toBe(true);
 		expect(compactJson(copy)).toBe('{"__proto__":{"polluted":true},"a":1}');
+	});
+
+	it.each<[string, unknown]>([
+		['undefined members and functions', { a: 1, b: undefined, f: () => 1, nested: { c: undefined, d: 'x' } }],
+		['holes in arrays', [1, undefined, () => 2, Symbol('s')]],
+		['non-finite numbers', { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, list: [Number.NEGATIVE_INFINITY] }],
+		['toJSON', { custom: { toJSON: () => ({ as: 'json' }) }, inList: [{ toJSON: () => 'text' }] }],
+		['integer-like keys', { b: 1, 2: 'two', 1: 'one', a: 0 }],
+		['a __proto__ key', JSON.parse('{"__proto__": {"polluted": true}, "a": [1]}')],
+		['scalars', ['s', 0, -0, true, false, null]],
+	])('deepCopy keeps what a JSON round trip keeps: %s', (_, value) => {
+		const copy = deepCopy(value);
+		expect(JSON.stringify(copy)).toBe(JSON.stringify(JSON.parse(JSON.stringify(value))));
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		if (value && typeof value === 'object') expect(copy).not.toBe(value);
+	});
+
+	it('deepCopy shares nothing with the original', () => {
+		const original = { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } };
+		const copy = deepCopy(original);
+		copy.spec.containers[0].ports[0].containerPort = 8080;
+		copy.spec.containers.push({ name: 'd', ports: [] });
+		expect(original).toEqual({ spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } });
 	});
 
 	it.each<[JsonValue, JsonValue, boolean]>([

@@ -254,5 +254,50 @@ export function goMarshalIndent(value: GoJsonValue): string {
  * component copies a cached object this way before changing it.
  */
 export function deepCopy<T>(value: T): T {
-	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+	return value === undefined ? value : (copyJson(value) as T);
+}
+
+/**
+ * The copy itself, walking the value once instead of printing and parsing
+ * it (several times faster, and this runs on every write). It keeps what a
+ * JSON round trip keeps: undefined, functions and symbols vanish from
+ * objects and become null in arrays, non-finite numbers become null, and an
+ * object with toJSON is copied as what toJSON returns.
+ */
+function copyJson(value: unknown): unknown {
+	if (value === null) return null;
+	switch (typeof value) {
+		case 'string':
+		case 'boolean':
+			return value;
+		case 'number':
+			return Number.isFinite(value) ? (value === 0 ? 0 : value) : null;
+		case 'object': {
+			if (Array.isArray(value)) {
+				const out = new Array<unknown>(value.length);
+				for (let i = 0; i < value.length; i++) {
+					const item = copyJson(value[i]);
+					out[i] = item === undefined ? null : item;
+				}
+				return out;
+			}
+			const json = (value as { toJSON?: () => unknown }).toJSON;
+			if (typeof json === 'function') return copyJson(json.call(value));
+			const out: Record<string, unknown> = {};
+			for (const key in value) {
+				if (!Object.hasOwn(value, key)) continue;
+				const item = copyJson((value as Record<string, unknown>)[key]);
+				if (item === undefined) continue;
+				// An own "__proto__" key (JSON.parse makes one) must stay a key, not become the prototype.
+				if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+				else out[key] = item;
+			}
+			return out;
+		}
+		case 'bigint':
+			// As JSON.stringify does.
+			throw new TypeError('Do not know how to serialize a BigInt');
+		default:
+			return undefined;
+	}
 }

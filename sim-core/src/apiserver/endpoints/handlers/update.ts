@@ -27,7 +27,7 @@ import * as errors from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { finalizeNamespace, hasSpecFinalizers } from '../../registry/namespace-storage.ts';
 import { create } from './create.ts';
-import { namespaceCheck, stripResourceVersion, type RequestScope } from './rest.ts';
+import { namespaceCheck, type RequestScope } from './rest.ts';
 
 /** How a write is recorded in managedFields: under another subresource's name (a scale), or already done (an apply). */
 export interface ManagedFieldsOptions {
@@ -138,6 +138,11 @@ function pickMetaForStatus(meta: ObjectMeta): Partial<ObjectMeta> {
 	return meta.annotations ? { annotations: meta.annotations } : {};
 }
 
+/** Whether two objects encode the same apart from resourceVersion (a write that changes nothing is not written). */
 function jsonEqualIgnoringRv(a: KubeObject, b: KubeObject): boolean {
-	return JSON.stringify(stripResourceVersion(a)) === JSON.stringify(stripResourceVersion(b));
+	const encode = (obj: KubeObject) => {
+		const { resourceVersion: _rv, ...metadata } = obj.metadata;
+		return JSON.stringify({ ...obj, metadata });
+	};
+	return encode(a) === encode(b);
 }
