@@ -51,6 +51,12 @@ export interface ControllerHost {
 	informer(resource: string): Informer;
 	/** The cached objects of one namespace, in key order (a lister's `.Namespace(ns).List()`, served from a namespace index). */
 	listInNamespace<T extends KubeObject>(resource: string, namespace: string | undefined): T[];
+	/**
+	 * The cached objects of a namespace whose controller reference has this
+	 * UID, in key order; the empty UID gives the namespace's orphans
+	 * (PodControllerUIDIndex, OrphanPodIndexKeyForNamespace).
+	 */
+	listControlledBy<T extends KubeObject>(resource: string, namespace: string | undefined, uid: string): T[];
 	/** The event recorder of an event source such as 'deployment-controller'. */
 	recorder(component: string): EventRecorder;
 	/** Adds a key to a controller's work queue, remembering the current origin. */
@@ -142,3 +148,21 @@ export function ownersSelecting<T extends KubeObject & { spec: { selector?: Labe
 		return selector.ok && !selector.empty && selector.matches(pod.metadata.labels);
 	});
 }
+
+/**
+ * What a controller may claim: the objects it controls and the orphans of
+ * its namespace, in key order (getRSPods, getDeploymentsForReplicaSet's
+ * counterpart for pods). Objects controlled by someone else are never
+ * claimed, so they need not be read.
+ */
+export function controlledOrOrphaned<T extends KubeObject>(host: ControllerHost, resource: string, namespace: string | undefined, uid: string): T[] {
+	const controlled = uid ? host.listControlledBy<T>(resource, namespace, uid) : [];
+	const orphans = host.listControlledBy<T>(resource, namespace, '');
+	if (orphans.length === 0) return controlled;
+	return [...controlled, ...orphans].sort((a, b) => {
+		const ka = a.metadata.name ?? '';
+		const kb = b.metadata.name ?? '';
+		return ka < kb ? -1 : ka > kb ? 1 : 0;
+	});
+}
+

@@ -27,13 +27,14 @@
 import type { KubeObject } from '../api/types.ts';
 import { ApiClient } from '../client/client.ts';
 import { EventRecorder, emptyRecorder, type RecorderState } from '../client/events.ts';
-import { Informer, emptyInformer, keyOf, type InformerState } from '../client/informer.ts';
+import { Informer, emptyInformer, type InformerState } from '../client/informer.ts';
 import { DEFAULT_LEADER_ELECTION, LeaderElector, freshLeaderElection, type LeaderElectionConfig, type LeaderElectionState } from '../client/leader-election.ts';
 import type { ApiTransport } from '../client/transport.ts';
 import { WorkQueue, emptyWorkQueue, type WorkQueueState } from '../client/workqueue.ts';
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
+import { InformerIndex } from './informer-index.ts';
 import { WATCHABLE_RESOURCES, type ControllerBase, type ControllerHost } from './controller-context.ts';
 import { DaemonSetController } from './daemonset.ts';
 import { DisruptionController } from './disruption.ts';
@@ -241,11 +242,12 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	private readonly queues = new Map<string, WorkQueue>();
 	private readonly recorders = new Map<string, EventRecorder>();
 	/**
-	 * Namespace -> keys, per resource: derived from the informer caches (so
-	 * not part of the snapshot), kept up to date by the informer handlers and
-	 * rebuilt whenever the process state is replaced (start, restore).
+	 * The informers' indexes, per resource (./informer-index.ts): derived
+	 * from the caches (so not part of the snapshot), kept up to date by the
+	 * informer handlers and rebuilt whenever the process state is replaced
+	 * (start, restore).
 	 */
-	private readonly namespaceIndex = new Map<string, { state: KubeControllerManagerState; byNamespace: Map<string, { keys: Set<string>; sorted?: string[] }> }>();
+	private readonly indexes = new Map<string, { state: KubeControllerManagerState; index: InformerIndex }>();
 	private readonly elector: LeaderElector;
 
 	constructor(kernel: Kernel, transport: ApiTransport, options: Partial<KubeControllerManagerOptions> = {}, id = KUBE_CONTROLLER_MANAGER) {
@@ -422,37 +424,30 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 	}
 
 	listInNamespace<T extends KubeObject>(resource: string, namespace: string | undefined): T[] {
-		const entry = this.indexOf(resource).byNamespace.get(namespace ?? '');
-		if (!entry) return [];
-		entry.sorted ??= [...entry.keys].sort();
+		return this.objectsOf<T>(resource, this.indexOf(resource).inNamespace(namespace ?? ''));
+	}
+
+	listControlledBy<T extends KubeObject>(resource: string, namespace: string | undefined, uid: string): T[] {
+		return this.objectsOf<T>(resource, this.indexOf(resource).controlledBy(namespace ?? '', uid));
+	}
+
+	private objectsOf<T extends KubeObject>(resource: string, keys: readonly string[]): T[] {
 		const informer = this.informer(resource);
 		const out: T[] = [];
-		for (const key of entry.sorted) {
+		for (const key of keys) {
 			const obj = informer.get(key);
 			if (obj) out.push(obj as T);
 		}
 		return out;
 	}
 
-	private indexOf(resource: string) {
-		let index = this.namespaceIndex.get(resource);
-		if (!index || index.state !== this.state) {
-			index = { state: this.state, byNamespace: new Map() };
-			for (const obj of this.informer(resource).list()) this.indexed(index.byNamespace, obj, true);
-			this.namespaceIndex.set(resource, index);
+	private indexOf(resource: string): InformerIndex {
+		let entry = this.indexes.get(resource);
+		if (!entry || entry.state !== this.state) {
+			entry = { state: this.state, index: new InformerIndex(this.informer(resource).list()) };
+			this.indexes.set(resource, entry);
 		}
-		return index;
-	}
-
-	private indexed(byNamespace: Map<string, { keys: Set<string>; sorted?: string[] }>, obj: KubeObject, present: boolean): void {
-		const ns = obj.metadata.namespace ?? '';
-		let entry = byNamespace.get(ns);
-		if (!entry) byNamespace.set(ns, (entry = { keys: new Set() }));
-		const key = keyOf(obj);
-		if (present === entry.keys.has(key)) return;
-		if (present) entry.keys.add(key);
-		else entry.keys.delete(key);
-		delete entry.sorted;
+		return entry.index;
 	}
 
 	recorder(component: string): EventRecorder {
@@ -553,14 +548,15 @@ export class KubeControllerManager extends ProcessBase<KubeControllerManagerStat
 		const interested = () => [...this.controllers.values()].filter((c) => c.resources.includes(resource));
 		return {
 			onAdd: (obj: KubeObject) => {
-				this.indexed(this.indexOf(resource).byNamespace, obj, true);
+				this.indexOf(resource).added(obj);
 				for (const c of interested()) c.onAdd?.(resource, obj);
 			},
 			onUpdate: (oldObj: KubeObject, newObj: KubeObject) => {
+				this.indexOf(resource).updated(oldObj, newObj);
 				for (const c of interested()) c.onUpdate?.(resource, oldObj, newObj);
 			},
 			onDelete: (obj: KubeObject) => {
-				this.indexed(this.indexOf(resource).byNamespace, obj, false);
+				this.indexOf(resource).deleted(obj);
 				for (const c of interested()) c.onDelete?.(resource, obj);
 			},
 		};

@@ -14,7 +14,7 @@ import type { KubeObject, LabelSelector, Pod, ReplicaSet } from '../api/types.ts
 import { R, type ResourceRef } from '../client/client.ts';
 import { keyOf } from '../client/informer.ts';
 import { podsToDelete } from './active-pods.ts';
-import { ControllerBase, resolveControllerRef, type ControllerHost, type SyncError } from './controller-context.ts';
+import { ControllerBase, controlledOrOrphaned, resolveControllerRef, type ControllerHost, type SyncError } from './controller-context.ts';
 import { Expectations, type ExpectationsState } from './expectations.ts';
 import { canonicalJson } from './hash.ts';
 import { compileSelector, controllerOf, isNamespaceTerminating, isPodActive, isPodAvailable, isPodReady, isPodTerminating, keyFor, newControllerRef, splitKey } from './pod-util.ts';
@@ -247,8 +247,10 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 		const selector = compileSelector(this.kind.selectorOf(rs));
 		if (!selector.ok) return `error converting pod selector to selector for rs ${key}: ${selector.error}`;
 		const { namespace } = splitKey(key);
-		// All pods, to find also those we own that stopped matching.
-		const allPods = this.host.listInNamespace<Pod>('pods', namespace);
+		// getRSPods: the pods we control (also those that stopped matching, to
+		// release them) and the namespace's orphans (to adopt the matching
+		// ones), from the informer's controller-UID index.
+		const allPods = controlledOrOrphaned<Pod>(this.host, 'pods', namespace, rs.metadata.uid ?? '');
 		const claimed = claimObjects(
 			{ client: this.host.client, owner: rs, ownerResource: this.kind.ref, childResource: R.pods, matches: (p) => selector.matches(p.metadata.labels) },
 			allPods.filter(isPodActive),
@@ -354,12 +356,12 @@ export class ReplicaSetController extends ControllerBase<ReplicaSetControllerSta
 	/** calculateStatus (replica_set_utils.go). */
 	private calculateStatus(rs: ReplicaSet, filteredPods: Pod[], terminatingPods: Pod[], manageError: string | undefined): ReplicaSetStatus {
 		const status = normalizeRsStatus(deepCopy(rs.status), this.kind.countsTerminating);
-		const templateLabels = rs.spec.template?.metadata?.labels ?? {};
+		const templateLabels = Object.entries(rs.spec.template?.metadata?.labels ?? {});
 		let fullyLabeled = 0;
 		let ready = 0;
 		let available = 0;
 		for (const pod of filteredPods) {
-			if (Object.entries(templateLabels).every(([k, v]) => pod.metadata.labels?.[k] === v)) fullyLabeled++;
+			if (templateLabels.every(([k, v]) => pod.metadata.labels?.[k] === v)) fullyLabeled++;
 			if (isPodReady(pod)) {
 				ready++;
 				if (isPodAvailable(pod, rs.spec.minReadySeconds ?? 0, this.wallMs)) available++;

@@ -114,10 +114,10 @@ export class DeploymentController extends ControllerBase<Record<string, never>> 
 		for (const rs of rsList) map[rs.metadata.uid ?? ''] = [];
 		const selector = compileSelector(d.spec.selector);
 		if (!selector.ok) return map;
-		for (const pod of this.host.listInNamespace<Pod>('pods', d.metadata.namespace)) {
-			if (!selector.matches(pod.metadata.labels)) continue;
-			const ref = controllerOf(pod);
-			if (ref && map[ref.uid]) map[ref.uid].push(pod);
+		// Each ReplicaSet's pods from the controller-UID index, not a walk over the namespace.
+		for (const rs of rsList) {
+			const uid = rs.metadata.uid ?? '';
+			if (uid) map[uid] = this.host.listControlledBy<Pod>('pods', d.metadata.namespace, uid).filter((pod) => selector.matches(pod.metadata.labels));
 		}
 		return map;
 	}
