@@ -218,10 +218,53 @@ export class SchedulingQueue {
 		return !(this.backoffTime(p) < this.alignToWindow(this.deps.nowMs()));
 	}
 
+	/**
+	 * How many pods each queue holds, and which are unschedulable: derived
+	 * from state.pods (never part of a snapshot), rebuilt when that record
+	 * is replaced, and kept by `track` at every move. Pop's compaction check
+	 * and every "offer an event to the unschedulable pods" read it instead
+	 * of walking every queued pod.
+	 */
+	private census?: { of: Record<string, QueuedPodState>; counts: Record<QueueName, number>; unschedulable: Set<string> };
+
+	private tally(): { counts: Record<QueueName, number>; unschedulable: Set<string> } {
+		const pods = this.state().pods;
+		if (this.census?.of !== pods) {
+			const counts: Record<QueueName, number> = { active: 0, backoff: 0, errorBackoff: 0, unschedulable: 0, inflight: 0 };
+			const unschedulable = new Set<string>();
+			for (const p of Object.values(pods)) {
+				counts[p.where]++;
+				if (p.where === 'unschedulable') unschedulable.add(p.key);
+			}
+			this.census = { of: pods, counts, unschedulable };
+		}
+		return this.census;
+	}
+
+	/** How many pods the queue holds, in flight included. */
+	private queuedCount(): number {
+		const { counts } = this.tally();
+		return counts.active + counts.backoff + counts.errorBackoff + counts.unschedulable + counts.inflight;
+	}
+
+	/** Records a pod's move between queues (undefined: not queued); called before state.pods changes. */
+	private track(key: string, from: QueueName | undefined, to: QueueName | undefined): void {
+		const census = this.tally();
+		if (from) {
+			census.counts[from]--;
+			if (from === 'unschedulable') census.unschedulable.delete(key);
+		}
+		if (to) {
+			census.counts[to]++;
+			if (to === 'unschedulable') census.unschedulable.add(key);
+		}
+	}
+
 	// ---- placing pods ----------------------------------------------------------
 
 	private place(p: QueuedPodState, where: QueueName): void {
 		const s = this.state();
+		this.track(p.key, s.pods[p.key] === p ? p.where : undefined, where);
 		p.where = where;
 		p.seq = s.nextSeq++;
 		if (where === 'active') heapPush(s.activeQ, [p.key, p.seq], this.activeOps);
@@ -276,7 +319,7 @@ export class SchedulingQueue {
 		const s = this.state();
 		const key = podKey(pod);
 		if (s.pods[key]) return;
-		if (Object.keys(s.pods).length >= MAX_QUEUED_PODS) {
+		if (this.queuedCount() >= MAX_QUEUED_PODS) {
 			this.deps.note?.(`queue full (${MAX_QUEUED_PODS} pods); ${key} not queued`);
 			return;
 		}
@@ -297,6 +340,7 @@ export class SchedulingQueue {
 			seq: 0,
 			order: s.nextSeq++,
 		};
+		this.track(key, undefined, 'unschedulable');
 		s.pods[key] = p;
 		if (this.moveToActiveQ(p, eventLabel(EVENT_UNSCHEDULED_POD_ADD), false)) this.deps.activated();
 	}
@@ -312,6 +356,7 @@ export class SchedulingQueue {
 		}
 		if (!entry) return undefined;
 		const p = s.pods[entry[0]];
+		this.track(p.key, p.where, 'inflight');
 		p.where = 'inflight';
 		p.attempts++;
 		p.backoffExpirationMs = null;
@@ -330,7 +375,10 @@ export class SchedulingQueue {
 	/** Done: the in-flight pod left the queue for good (scheduled, or gone). */
 	done(key: string): void {
 		const s = this.state();
-		if (s.pods[key]?.where === 'inflight') delete s.pods[key];
+		if (s.pods[key]?.where === 'inflight') {
+			this.track(key, 'inflight', undefined);
+			delete s.pods[key];
+		}
 	}
 
 	/**
@@ -443,10 +491,7 @@ export class SchedulingQueue {
 	}
 
 	private unschedulableKeys(): string[] {
-		return Object.values(this.state().pods)
-			.filter((p) => p.where === 'unschedulable')
-			.map((p) => p.key)
-			.sort();
+		return [...this.tally().unschedulable].sort();
 	}
 
 	/** MoveAllToActiveOrBackoffQueue: offer a cluster event to every unschedulable pod. */
@@ -524,7 +569,10 @@ export class SchedulingQueue {
 		const key = podKey(pod);
 		delete s.nominated[key];
 		const p = s.pods[key];
-		if (p && p.where !== 'inflight') delete s.pods[key];
+		if (p && p.where !== 'inflight') {
+			this.track(key, p.where, undefined);
+			delete s.pods[key];
+		}
 	}
 
 	// ---- periodic flushes ------------------------------------------------------
@@ -561,8 +609,7 @@ export class SchedulingQueue {
 
 	private compact(): void {
 		const s = this.state();
-		const counts = { active: 0, backoff: 0, errorBackoff: 0 } as Record<string, number>;
-		for (const p of Object.values(s.pods)) if (p.where in counts) counts[p.where]++;
+		const { counts } = this.tally();
 		heapCompact(s.activeQ, this.activeOps, counts.active);
 		heapCompact(s.backoffQ, this.backoffOps, counts.backoff);
 		heapCompact(s.errorBackoffQ, this.errorBackoffOps, counts.errorBackoff);
