@@ -18,7 +18,7 @@ import type { KubeObject } from '../api/types.ts';
 import { RESOURCES, etcdPrefix, groupVersion, type ResourceInfo } from '../api/resources.ts';
 import type { EtcdClient } from '../etcd-api/etcd.ts';
 import type { MvccEvent } from '../etcd-api/etcd.ts';
-import { SortedKeys } from '../golang/sort.ts';
+import { SortedKeyIndex, SortedKeys } from '../golang/sort.ts';
 
 /** An object change as the cache sees it, ready to fan out. */
 export interface CacheChange {
@@ -97,10 +97,10 @@ const INDEXERS: Record<string, Record<string, (obj: KubeObject) => string | unde
 class ResourceBucket {
 	readonly objects = new Map<string, KubeObject>();
 	private readonly sorted = new SortedKeys();
-	private readonly indexes = new Map<string, Map<string, Set<string>>>();
+	private readonly indexes = new Map<string, SortedKeyIndex>();
 
 	constructor(private readonly indexers: Record<string, (obj: KubeObject) => string | undefined> = {}) {
-		for (const name of Object.keys(indexers)) this.indexes.set(name, new Map());
+		for (const name of Object.keys(indexers)) this.indexes.set(name, new SortedKeyIndex());
 	}
 
 	get(key: string): KubeObject | undefined {
@@ -114,11 +114,7 @@ class ResourceBucket {
 		this.objects.set(key, object);
 		for (const [name, indexer] of Object.entries(this.indexers)) {
 			const value = indexer(object);
-			if (value === undefined) continue;
-			const index = this.indexes.get(name)!;
-			let keys = index.get(value);
-			if (!keys) index.set(value, (keys = new Set()));
-			keys.add(key);
+			if (value !== undefined) this.indexes.get(name)!.add(value, key);
 		}
 	}
 
@@ -133,10 +129,7 @@ class ResourceBucket {
 	private unindex(key: string, object: KubeObject): void {
 		for (const [name, indexer] of Object.entries(this.indexers)) {
 			const value = indexer(object);
-			if (value === undefined) continue;
-			const keys = this.indexes.get(name)!.get(value);
-			keys?.delete(key);
-			if (keys?.size === 0) this.indexes.get(name)!.delete(value);
+			if (value !== undefined) this.indexes.get(name)!.delete(value, key);
 		}
 	}
 
@@ -149,7 +142,7 @@ class ResourceBucket {
 	byIndex(name: string, value: string): KubeObject[] | undefined {
 		const index = this.indexes.get(name);
 		if (!index) return undefined;
-		return [...(index.get(value) ?? [])].sort().map((key) => this.objects.get(key)!);
+		return index.keys(value).map((key) => this.objects.get(key)!);
 	}
 }
 

@@ -17,21 +17,8 @@
  */
 import type { KubeObject } from '../api/types.ts';
 import { keyOf } from '../client/informer.ts';
-import { SortedKeys } from '../golang/sort.ts';
+import { SortedKeyIndex } from '../golang/sort.ts';
 import { controllerOf } from './pod-util.ts';
-
-function add(index: Map<string, SortedKeys>, value: string, key: string): void {
-	let keys = index.get(value);
-	if (!keys) index.set(value, (keys = new SortedKeys()));
-	keys.add(key);
-}
-
-function remove(index: Map<string, SortedKeys>, value: string, key: string): void {
-	const keys = index.get(value);
-	if (!keys) return;
-	keys.delete(key);
-	if (keys.size === 0) index.delete(value);
-}
 
 /** The controller-UID index value: the controller's UID, or (for orphans) the empty UID, under the namespace. */
 function controllerValue(obj: KubeObject): string {
@@ -39,8 +26,8 @@ function controllerValue(obj: KubeObject): string {
 }
 
 export class InformerIndex {
-	private readonly byNamespace = new Map<string, SortedKeys>();
-	private readonly byController = new Map<string, SortedKeys>();
+	private readonly byNamespace = new SortedKeyIndex();
+	private readonly byController = new SortedKeyIndex();
 
 	constructor(objects: Iterable<KubeObject> = []) {
 		for (const obj of objects) this.added(obj);
@@ -48,8 +35,8 @@ export class InformerIndex {
 
 	added(obj: KubeObject): void {
 		const key = keyOf(obj);
-		add(this.byNamespace, obj.metadata.namespace ?? '', key);
-		add(this.byController, controllerValue(obj), key);
+		this.byNamespace.add(obj.metadata.namespace ?? '', key);
+		this.byController.add(controllerValue(obj), key);
 	}
 
 	updated(old: KubeObject, obj: KubeObject): void {
@@ -57,23 +44,23 @@ export class InformerIndex {
 		const after = controllerValue(obj);
 		if (before === after) return;
 		const key = keyOf(obj);
-		remove(this.byController, before, key);
-		add(this.byController, after, key);
+		this.byController.delete(before, key);
+		this.byController.add(after, key);
 	}
 
 	deleted(obj: KubeObject): void {
 		const key = keyOf(obj);
-		remove(this.byNamespace, obj.metadata.namespace ?? '', key);
-		remove(this.byController, controllerValue(obj), key);
+		this.byNamespace.delete(obj.metadata.namespace ?? '', key);
+		this.byController.delete(controllerValue(obj), key);
 	}
 
 	/** The keys in a namespace ('' for cluster-scoped objects), in order. */
 	inNamespace(namespace: string): readonly string[] {
-		return this.byNamespace.get(namespace)?.all() ?? [];
+		return this.byNamespace.keys(namespace);
 	}
 
 	/** The keys of the objects whose controller has this UID in the namespace, in order; the empty UID gives the orphans. */
 	controlledBy(namespace: string, uid: string): readonly string[] {
-		return this.byController.get(`${namespace}/${uid}`)?.all() ?? [];
+		return this.byController.keys(`${namespace}/${uid}`);
 	}
 }

@@ -63,3 +63,26 @@ export class SortedKeys {
 		return out;
 	}
 }
+
+/** Sorted keys grouped by a value (an index: value -> keys), groups dropped when they empty. */
+export class SortedKeyIndex {
+	private readonly groups = new Map<string, SortedKeys>();
+
+	add(value: string, key: string): void {
+		let keys = this.groups.get(value);
+		if (!keys) this.groups.set(value, (keys = new SortedKeys()));
+		keys.add(key);
+	}
+
+	delete(value: string, key: string): void {
+		const keys = this.groups.get(value);
+		if (!keys) return;
+		keys.delete(key);
+		if (keys.size === 0) this.groups.delete(value);
+	}
+
+	/** The keys under a value, in order (the live array: do not change it). */
+	keys(value: string): readonly string[] {
+		return this.groups.get(value)?.all() ?? [];
+	}
+}

@@ -21,7 +21,7 @@ import type { ApiServerContext } from '../config.ts';
 import * as errors from '../errors.ts';
 
 /** The object as written to etcd: without resourceVersion, which is etcd's own revision. */
-function encodeForStorage(obj: KubeObject): string {
+export function encodeForStorage(obj: KubeObject): string {
 	const { resourceVersion: _rv, ...metadata } = obj.metadata;
 	return JSON.stringify({ ...obj, metadata });
 }

@@ -25,6 +25,7 @@ import type { AdmissionAttributes } from '../../admission/plugin.ts';
 import type { Caller } from '../../config.ts';
 import * as errors from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
+import { encodeForStorage } from '../../registry/generic-store.ts';
 import { finalizeNamespace, hasSpecFinalizers } from '../../registry/namespace-storage.ts';
 import { create } from './create.ts';
 import { namespaceCheck, type RequestScope } from './rest.ts';
@@ -138,11 +139,7 @@ function pickMetaForStatus(meta: ObjectMeta): Partial<ObjectMeta> {
 	return meta.annotations ? { annotations: meta.annotations } : {};
 }
 
-/** Whether two objects encode the same apart from resourceVersion (a write that changes nothing is not written). */
+/** Whether two objects would be stored as the same bytes (GuaranteedUpdate skips a write that changes nothing). */
 function jsonEqualIgnoringRv(a: KubeObject, b: KubeObject): boolean {
-	const encode = (obj: KubeObject) => {
-		const { resourceVersion: _rv, ...metadata } = obj.metadata;
-		return JSON.stringify({ ...obj, metadata });
-	};
-	return encode(a) === encode(b);
+	return encodeForStorage(a) === encodeForStorage(b);
 }
