@@ -62,6 +62,8 @@ const cgit = (base: string): Repository => ({ blob: `${base}/tree/{path}` });
 export const REPOSITORIES: Readonly<Record<string, Repository>> = {
 	[KUBERNETES]: github(KUBERNETES, 'v1.36.3'),
 	'etcd-io/etcd': github('etcd-io/etcd', 'v3.6.10'),
+	// go.etcd.io/raft/v3, the Raft library etcd v3.6 builds on.
+	'etcd-io/raft': github('etcd-io/raft', 'v3.6.0'),
 	'containerd/containerd': github('containerd/containerd', 'v2.2.1'),
 	'coredns/coredns': github('coredns/coredns', 'v1.14.2'),
 	'golang/go': github('golang/go', 'go1.26.0'),
