@@ -27,6 +27,7 @@ import { parseRfc3339 } from '../golang/time.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { MvccStore, type MvccState } from '../store/mvcc.ts';
 import { EtcdMember } from '../store/etcd.ts';
+import { EtcdCluster, type EtcdClusterSnapshot, type RaftView } from '../store/etcd-cluster.ts';
 import { KubeApiServer } from '../apiserver/apiserver.ts';
 import { defaultStrategies } from '../apiserver/registry/index.ts';
 import { defaultAdmissionPlugins } from '../apiserver/admission/index.ts';
@@ -73,6 +74,8 @@ export interface ClusterSnapshot {
 	options: ClusterOptions;
 	kernel: KernelState;
 	etcd: MvccState;
+	/** With several etcd members: each member's Raft state and store (`etcd` is then the first member's store). */
+	etcdCluster?: EtcdClusterSnapshot;
 	hosts: Record<string, NodeHostState>;
 	partitions: string[];
 	faults: string[];
@@ -164,6 +167,10 @@ export class Cluster {
 	/** When kubeadm issued the cluster's certificates (virtual time 0) and for how long (./pki.ts). */
 	readonly pki: PkiDates;
 	readonly etcd: EtcdMember;
+	/** Every etcd member, the first control-plane machine's first (`controlPlane.etcdMembers`). */
+	readonly etcdMembers: EtcdMember[];
+	/** The Raft cluster of the members, with more than one. */
+	readonly etcdCluster?: EtcdCluster;
 	readonly apiServer: KubeApiServer;
 	readonly scheduler: KubeScheduler;
 	readonly controllerManager: KubeControllerManager;
@@ -195,13 +202,11 @@ export class Cluster {
 			startTime: options.startTime ?? DEFAULT_START_TIME,
 		};
 		const replicas = controlPlaneReplicas(options.controlPlane);
-		this.nodes = resolveNodes(options.nodes, Math.max(replicas.schedulers, replicas.controllerManagers));
-		// A highly available control plane (several etcd members in a Raft
-		// cluster, several API servers behind a load balancer) comes with the
-		// HA chapter; until then say so rather than quietly build one of each.
-		const { registerNode, schedulers: _schedulers, controllerManagers: _controllerManagers, ...counts } = options.controlPlane ?? {};
+		this.nodes = resolveNodes(options.nodes, Math.max(replicas.schedulers, replicas.controllerManagers, replicas.etcdMembers));
+		// Several API servers behind a load balancer are still to come; until then say so rather than quietly build one.
+		const { registerNode, schedulers: _schedulers, controllerManagers: _controllerManagers, etcdMembers: _etcdMembers, ...counts } = options.controlPlane ?? {};
 		for (const [field, value] of Object.entries(counts)) {
-			if (value !== undefined && value !== 1) throw new Error(`controlPlane.${field}: ${String(value)} is not supported yet; this version runs one etcd member and one kube-apiserver (set 1 or leave it out)`);
+			if (value !== undefined && value !== 1) throw new Error(`controlPlane.${field}: ${String(value)} is not supported yet; this version runs one kube-apiserver (set 1 or leave it out)`);
 		}
 		if (registerNode !== undefined && typeof registerNode !== 'boolean') throw new Error(`controlPlane.registerNode: ${JSON.stringify(registerNode)} is not a boolean (false: the control-plane machine registers no Node, as on a managed cluster)`);
 		this.registerControlPlane = registerNode !== false;
@@ -216,7 +221,25 @@ export class Cluster {
 		if (Number.isNaN(epochMs)) throw new Error(`startTime "${this.options.startTime}" is not an RFC 3339 time`);
 		this.kernel = new Kernel(this.options.seed, epochMs, restore?.kernel);
 		this.pki = pkiDates(epochMs, options.kubeadm);
-		this.etcdData = restore ? new MvccStore(deepCopy(restore.etcd)) : MvccStore.empty();
+		const controlPlane = this.nodes[0];
+		const controlPlaneMachines = this.nodes.filter(isControlPlane);
+		if (replicas.etcdMembers > 1 || restore?.etcdCluster) {
+			// Members talk over the machines' network: both powered on, neither cut off.
+			const machineUp = (machine: string) => !this.hosts.get(machine)?.poweredOff && !this.faults.isPartitioned(machine);
+			this.etcdCluster = new EtcdCluster(
+				{
+					isRunning: (id) => this.kernel.isRunning(id),
+					reachable: (a, b) => machineUp(a) && machineUp(b),
+					random: (id) => ({ int: (n) => this.kernel.rng(`etcd-raft/${id}`).int(n) }),
+					applied: (name) => this.etcdMembers.find((m) => m.raft?.name === name)?.announce(),
+					wallMs: () => this.kernel.wallMs(),
+					raftChanged: (name, before, after) => this.etcdMembers.find((m) => m.raft?.name === name)?.log(...raftLogLine(before, after)),
+				},
+				restore?.etcdCluster ? deepCopy(restore.etcdCluster) : undefined,
+			);
+		}
+		const firstStore = restore ? new MvccStore(deepCopy(restore.etcd)) : MvccStore.empty();
+		this.etcdData = this.etcdCluster ? (restore?.etcdCluster ? this.etcdCluster.store(controlPlane.name)! : this.etcdCluster.bootstrap(controlPlane.name, 'etcd', firstStore)) : firstStore;
 		this.faults = new Faults(
 			{
 				kernel: this.kernel,
@@ -232,7 +255,6 @@ export class Cluster {
 		);
 		if (restore) this.inputLog.push(...restore.inputs);
 
-		const controlPlane = this.nodes[0];
 		const apiIp = nodeIp(0);
 		const apiAddress = `${apiIp}:${NETWORK.apiServerPort}`;
 		const apiServerUrl = `https://${apiAddress}`;
@@ -246,7 +268,8 @@ export class Cluster {
 			{ machine: controlPlane.name, servingCertificate: () => this.fileOn(controlPlane.name, SERVING_CERTIFICATE) },
 			restore?.certificates,
 		);
-		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp);
+		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp, this.etcdCluster ? { cluster: this.etcdCluster, name: controlPlane.name } : undefined);
+		this.etcdMembers = [this.etcd];
 		this.apiServer = new KubeApiServer(this.kernel, {
 			// etcd refuses the API server's client certificate, or the API server etcd's serving one, once either (as loaded when its process started) is outside its validity.
 			etcd: { store: () => (this.etcdHandshakeFails(controlPlane.name) ? undefined : this.etcd.store()), watch: (id) => this.etcd.addWatcher(id), notify: () => this.etcd.announce() },
@@ -268,11 +291,15 @@ export class Cluster {
 		if (this.scheduler.configError) throw new Error(`scheduler: ${this.scheduler.configError}`);
 		this.controllerManager = new KubeControllerManager(this.kernel, this.transport, { onLeadershipLost: crash('kube-controller-manager') });
 		// Standby replicas, one per further control-plane machine (kubeadm's HA topology): same flags, their own identity in the Lease.
-		const controlPlaneMachines = this.nodes.filter(isControlPlane);
 		this.schedulers = [this.scheduler];
 		this.controllerManagers = [this.controllerManager];
 		controlPlaneMachines.slice(1).forEach((machine, i) => {
 			const crashHere = (component: string) => () => this.hosts.get(machine.name)?.componentCrashed(component);
+			if (i + 1 < replicas.etcdMembers && this.etcdCluster) {
+				// A stacked member: it joins the cluster when its static Pod first starts (kubeadm join --control-plane).
+				const id = controlPlaneProcessId('etcd', machine.name, false);
+				this.etcdMembers.push(new EtcdMember(this.kernel, this.etcdCluster.prepare(machine.name, id), id, machine.name, nodeIp(this.nodes.indexOf(machine)), { cluster: this.etcdCluster, name: machine.name }));
+			}
 			if (i + 1 < replicas.schedulers) {
 				const id = controlPlaneProcessId('kube-scheduler', machine.name, false);
 				this.schedulers.push(new KubeScheduler(this.kernel, this.transport, { config: this.options.scheduler, hostname: machine.name, onLeadershipLost: crashHere('kube-scheduler') }, id));
@@ -290,7 +317,7 @@ export class Cluster {
 		const staticComponentsByMachine = new Map(
 			controlPlaneMachines.map((machine, i) => [
 				machine.name,
-				i === 0 ? [...CONTROL_PLANE_COMPONENTS] : [...(i < replicas.controllerManagers ? ['kube-controller-manager'] : []), ...(i < replicas.schedulers ? ['kube-scheduler'] : [])],
+				i === 0 ? [...CONTROL_PLANE_COMPONENTS] : [...(i < replicas.etcdMembers ? ['etcd'] : []), ...(i < replicas.controllerManagers ? ['kube-controller-manager'] : []), ...(i < replicas.schedulers ? ['kube-scheduler'] : [])],
 			]),
 		);
 		// No Node to mark without its registration: as `kubeadm init --skip-phases=mark-control-plane`.
@@ -326,7 +353,7 @@ export class Cluster {
 			this.kernel.register(this.cloudControllerManager);
 			this.transport.enroll(CLOUD_CONTROLLER_MANAGER, this.identity(CLOUD_CONTROLLER_MANAGER), controlPlane.name);
 		}
-		for (const process of [this.etcd, this.apiServer, ...this.schedulers, ...this.controllerManagers, kubeadm, this.timedFaults, this.metricsServer]) this.kernel.register(process);
+		for (const process of [...this.etcdMembers, this.apiServer, ...this.schedulers, ...this.controllerManagers, kubeadm, this.timedFaults, this.metricsServer]) this.kernel.register(process);
 		this.transport.enroll(METRICS_SERVER, this.identity(METRICS_SERVER));
 
 		// Identities: what each process's kubeconfig (or service account) authenticates as.
@@ -367,10 +394,24 @@ export class Cluster {
 				probe: (node, path) => this.metricsServer.probe(node, path),
 			},
 			etcd: () => this.etcd.store(),
+			etcdMembers: () =>
+				this.etcdMembers.map((member) => ({
+					name: member.nodeName,
+					ip: member.address,
+					connect: () => (member === this.etcd && this.etcdHandshakeFails(controlPlane.name) ? undefined : member.connect()),
+					raft: this.etcdCluster?.raftFacts(member.nodeName),
+					addedAtWallMs: this.etcdCluster?.addedAtWallMs(member.nodeName),
+				})),
 			announceEtcd: () => this.etcd.announce(),
 			authenticateToken: (token) => this.apiServer.authenticateToken(token),
 			nodeFault: (fault, cause) => this.nodeFault(fault, cause),
 			scheduleShutdownCheck: (node, atWallMs) => this.scheduleShutdownCheck(node, atWallMs),
+		};
+		// A joining member's --initial-cluster: the members before it and itself, as kubeadm join writes it.
+		const etcdMachines = controlPlaneMachines.slice(0, replicas.etcdMembers);
+		const joinedEtcdMembers = (machine: string) => {
+			const position = etcdMachines.findIndex((m) => m.name === machine);
+			return position > 0 ? etcdMachines.slice(0, position + 1).map((m) => `${m.name}=https://${nodeIp(this.nodes.indexOf(m))}:2380`) : undefined;
 		};
 		// Pod CIDRs as node IPAM hands them out: in the order the Nodes register (a machine without a Node gets none from it).
 		let cidrIndex = 0;
@@ -385,6 +426,7 @@ export class Cluster {
 				restore: restore?.hosts[node.name],
 				staticComponents: staticComponentsByMachine.get(node.name),
 				primaryControlPlane: node.name === controlPlane.name,
+				etcdInitialCluster: joinedEtcdMembers(node.name),
 			});
 			this.hosts.set(node.name, host);
 			this.transport.enroll(`kubelet/${node.name}`, this.identity(`kubelet/${node.name}`), node.name);
@@ -866,6 +908,8 @@ export class Cluster {
 		const out: Array<{ component: string; node: string; running: boolean; failing: boolean; leader?: boolean }> = [];
 		const cp = this.controlPlaneNode;
 		const leaders = new Map<string, boolean>([...this.schedulers, ...this.controllerManagers].map((p) => [p.id, p.isLeader]));
+		// etcd members in a Raft cluster: the one that leads now.
+		if (this.etcdCluster) for (const member of this.etcdMembers) leaders.set(member.id, this.kernel.isRunning(member.id) && !!this.etcdCluster.raftFacts(member.nodeName)?.isLeader);
 		for (const [machine, host] of this.hosts) {
 			for (const c of host.staticComponents) {
 				const id = host.processIdOf(c);
@@ -895,6 +939,7 @@ export class Cluster {
 			options: deepCopy(this.options),
 			kernel: this.kernel.snapshot(),
 			etcd: deepCopy(this.etcdData.state),
+			...(this.etcdCluster ? { etcdCluster: this.etcdCluster.snapshot() } : {}),
 			hosts,
 			partitions: this.faults.snapshot().partitions,
 			faults: this.faults.snapshot().failing,
@@ -922,4 +967,18 @@ export function findResource(name: string): ResourceInfo | undefined {
 		(group !== undefined ? resourceByName(group, plural) : undefined) ??
 		RESOURCES.find((r) => (group === undefined || r.group === group) && (r.resource === plural || r.singular === plural || r.shortNames.includes(plural)) && r.group !== 'events.k8s.io')
 	);
+}
+
+/**
+ * The trace line for a member's Raft change, in the words of etcd's raft
+ * log ("became leader at term 3", "elected leader control-plane at term 3",
+ * "lost leader control-plane at term 3").
+ */
+function raftLogLine(before: RaftView, after: RaftView): [string, string] {
+	if (after.role === 'leader' && before.role !== 'leader') return ['elected', `became leader at term ${after.term}`];
+	if (before.role === 'leader' && after.role !== 'leader') return ['stepped-down', `stepped down at term ${after.term}${after.lead ? `; follows ${after.lead}` : ''}`];
+	if (after.lead && after.lead !== before.lead) return ['raft', `elected leader ${after.lead} at term ${after.term}`];
+	if (!after.lead && before.lead) return ['raft', `lost leader ${before.lead} at term ${after.term}`];
+	if (after.role === 'candidate' && before.role !== 'candidate') return ['raft', `became candidate at term ${after.term}`];
+	return ['raft', `${after.role} at term ${after.term}`];
 }

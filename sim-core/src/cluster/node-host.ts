@@ -159,6 +159,8 @@ export class NodeHost {
 			/** For a control-plane machine: which components it runs (default: all four) and whether it is the first. */
 			staticComponents?: readonly string[];
 			primaryControlPlane?: boolean;
+			/** With several etcd members: `--initial-cluster` as kubeadm join writes it (the members so far, this one last). */
+			etcdInitialCluster?: string[];
 		},
 	) {
 		this.name = options.name;
@@ -188,7 +190,7 @@ export class NodeHost {
 				registerNode: this.registersNode,
 				externalCloudProvider: cluster.externalCloudProvider,
 				pki: facts.pki,
-				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr, components: this.staticComponents } : undefined,
+				controlPlaneFacts: this.controlPlane ? { nodeName: this.name, nodeIp: this.ip, serviceCidr: NETWORK.serviceCidr, podCidr: NETWORK.podCidr, components: this.staticComponents, etcdInitialCluster: facts.etcdInitialCluster } : undefined,
 			});
 			for (const [path, text] of Object.entries(files)) {
 				this.fs.mkdir(path.slice(0, path.lastIndexOf('/')) || '/', true);

@@ -36,8 +36,12 @@ export interface ClusterOptions {
 	scheduler?: KubeSchedulerConfiguration;
 	kubeProxyMode?: 'iptables' | 'ipvs' | 'nftables';
 	/**
-	 * The control plane. `etcdMembers` and `apiServers`: one each (the HA
-	 * chapter will lift that). `registerNode: false`: the control-plane
+	 * The control plane. `etcdMembers`: 1 (default) to 5 etcd members in a
+	 * Raft cluster, stacked one per control-plane machine as kubeadm's HA
+	 * topology places them (the first bootstraps the cluster, the others
+	 * join it when their machine comes up; extra machines are added as
+	 * control-plane-2, -3, ...). `apiServers`: one (several behind a load
+	 * balancer are still to come). `registerNode: false`: the control-plane
 	 * machine still runs its static pods, but its kubelet runs with
 	 * registerNode false, so the cluster's Nodes are exactly the workers, as
 	 * on a managed cluster (no Node, no Lease, no mirror pods for it;
@@ -129,15 +133,22 @@ export function isControlPlane(node: NodeOptions): boolean {
 export const MAX_CONTROL_PLANE_REPLICAS = 3;
 
 /** The replica counts of `controlPlane`, checked: whole numbers from 1 to MAX_CONTROL_PLANE_REPLICAS. */
-export function controlPlaneReplicas(controlPlane: ClusterOptions['controlPlane']): { schedulers: number; controllerManagers: number } {
-	const count = (field: 'schedulers' | 'controllerManagers'): number => {
+export function controlPlaneReplicas(controlPlane: ClusterOptions['controlPlane']): { schedulers: number; controllerManagers: number; etcdMembers: number } {
+	const count = (field: 'schedulers' | 'controllerManagers' | 'etcdMembers', max: number, each: string): number => {
 		const value = controlPlane?.[field];
 		if (value === undefined) return 1;
-		if (!Number.isInteger(value) || value < 1 || value > MAX_CONTROL_PLANE_REPLICAS) throw new Error(`controlPlane.${field}: ${JSON.stringify(value)} is not a whole number from 1 to ${MAX_CONTROL_PLANE_REPLICAS} (one replica per control-plane machine)`);
+		if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`controlPlane.${field}: ${JSON.stringify(value)} is not a whole number from 1 to ${max} (one ${each} per control-plane machine)`);
 		return value;
 	};
-	return { schedulers: count('schedulers'), controllerManagers: count('controllerManagers') };
+	return {
+		schedulers: count('schedulers', MAX_CONTROL_PLANE_REPLICAS, 'replica'),
+		controllerManagers: count('controllerManagers', MAX_CONTROL_PLANE_REPLICAS, 'replica'),
+		etcdMembers: count('etcdMembers', MAX_ETCD_MEMBERS, 'member'),
+	};
 }
+
+/** Stacked etcd members, one per control-plane machine: 1 to 5 (an even count is allowed, to show why it buys nothing). */
+export const MAX_ETCD_MEMBERS = 5;
 
 /**
  * The node list with a control-plane node guaranteed (first), names unique,

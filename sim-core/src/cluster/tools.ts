@@ -15,7 +15,7 @@
  */
 import type { UserInfo } from '../api/request.ts';
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
-import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember, type CurlDeps } from '../tools/index.ts';
+import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember, type CurlDeps, type EtcdMemberFacts } from '../tools/index.ts';
 import { crictlCommand, CrictlPullSink } from '../tools/crictl/index.ts';
 import { haltCommand, journalctlCommand, shutdownCommand, systemctlCommand, type SystemdDeps, type SystemPower } from '../tools/systemd/index.ts';
 import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
@@ -106,18 +106,41 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	const hostIp = (name: string) => (name === 'workstation' ? WORKSTATION_IP : cluster.hosts.get(name)?.ip);
 	const random = (name: string) => () => cluster.kernel.rng(`tools/${name}`).float();
 
-	// ---- etcdctl: talks to the etcd member on 127.0.0.1:2379 of the control-plane node ----
+	// ---- etcdctl: on every machine with an etcd member (and its certificates); dials 127.0.0.1:2379 or a member's address ----
+	const machineUp = (name: string) => !cluster.hosts.get(name)?.poweredOff && !cluster.isPartitioned(name);
+	const etcdMemberFacts = (): EtcdMemberFacts[] => {
+		const endpoints = cluster.etcdMembers();
+		const first = kubeadmEtcdMember(endpoints[0].name, endpoints[0].ip);
+		const byName = new Map(endpoints.map((e) => [e.name, e.name === first.name ? first : kubeadmEtcdMember(e.name, e.ip, { addedAtWallMs: e.addedAtWallMs, clusterId: first.clusterId })]));
+		const facts = endpoints.map((e): EtcdMemberFacts => {
+			const base = byName.get(e.name)!;
+			// A lone member campaigned once at its first start: term 2, its own leader.
+			if (!e.raft) return { ...base, raftTerm: 2, isLeader: true };
+			return { ...base, raftTerm: e.raft.term, isLeader: e.raft.isLeader, leaderId: byName.get(e.raft.leader)?.memberId ?? '0', raftIndex: e.raft.raftIndex, raftAppliedIndex: e.raft.appliedIndex };
+		});
+		// MemberList answers in member-ID order.
+		return facts.sort((a, b) => (BigInt('0x' + a.memberId) < BigInt('0x' + b.memberId) ? -1 : 1));
+	};
 	const etcdctl = createEtcdctl({
-		store: (hostName) => (hostName === cp.name ? cluster.etcd() : undefined),
-		member: () => kubeadmEtcdMember(cp.name, cp.ip, { raftTerm: 2, isLeader: true }),
+		store: (hostName, memberName) => {
+			const endpoint = cluster.etcdMembers().find((e) => e.name === memberName);
+			if (!endpoint) return undefined;
+			// Another machine's member is reached over the network: both machines up and neither cut off.
+			if (hostName !== memberName && !(machineUp(hostName) && machineUp(memberName))) return undefined;
+			return endpoint.connect();
+		},
+		members: etcdMemberFacts,
 		notify: () => cluster.announceEtcd(),
 		wallMs: () => cluster.kernel.wallMs(),
 		random: random('etcdctl'),
 		elapse: (ms) => cluster.kernel.runUntil(cluster.kernel.nowMs + ms),
 		hostIp,
 	});
-	cp.shellHost.commands.set('etcdctl', etcdctl);
-	cp.shellHost.commands.set('etcdutl', createEtcdutl());
+	for (const member of cluster.etcdMembers()) {
+		const host = cluster.hosts.get(member.name);
+		host?.shellHost.commands.set('etcdctl', etcdctl);
+		host?.shellHost.commands.set('etcdutl', createEtcdutl());
+	}
 	// Inside the etcd container (kubectl exec -n kube-system etcd-<node> -- etcdctl ...): the container shares the node's network and certificates.
 	cp.execInSystemContainer = (component, argv) => {
 		if (component !== 'etcd' || !/(^|\/)etcdctl$/.test(argv[0] ?? '')) return undefined;

@@ -60,11 +60,26 @@ export interface ShellContext {
 	get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
 }
 
+/** One etcd member as a client dials it. */
+export interface EtcdMemberEndpoint {
+	/** `--name`: its machine's name. */
+	name: string;
+	ip: string;
+	/** A connection while its process runs (its requests may still time out without a quorum). */
+	connect(): EtcdClient | undefined;
+	/** Its Raft facts in a cluster of several members (a lone member's are implied). */
+	raft?: { term: number; leader: string; isLeader: boolean; raftIndex: number; appliedIndex: number };
+	/** When a joined member was added (its ID depends on it). */
+	addedAtWallMs?: number;
+}
+
 /** What the tools a reader types need, to be wired to the machines they run on. */
 export interface ToolsContext extends NetworkContext {
 	readonly controlPlaneNode: string;
-	/** The etcd member's client API, while it runs. */
+	/** The first etcd member's client API, while it answers requests. */
 	etcd(): EtcdClient | undefined;
+	/** Every etcd member as etcdctl dials it, the first control-plane machine's first. */
+	etcdMembers(): EtcdMemberEndpoint[];
 	/** Tells etcd's watchers about writes made from outside the API server (etcdctl put). */
 	announceEtcd(): void;
 	/** The API server's token authenticator (bearer tokens curl sends). */

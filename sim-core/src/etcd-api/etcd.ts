@@ -36,9 +36,12 @@ export interface MvccEvent {
 /** etcd defaults (etcd-io/etcd server/embed/config.go, server/storage/quota.go, v3.6). */
 export const ETCD_DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024;
 export const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+/** A member's answer when a request cannot complete within its timeout: no leader, or no quorum (etcdserver ErrTimeout). */
+export const REQUEST_TIMED_OUT = 'etcdserver: request timed out';
+
 export class MvccError extends Error {
 	constructor(
-		readonly code: 'compacted' | 'future-revision' | 'no-space' | 'too-large' | 'unavailable',
+		readonly code: 'compacted' | 'future-revision' | 'no-space' | 'too-large' | 'unavailable' | 'bad-transferee',
 		message: string,
 	) {
 		super(message);
@@ -52,6 +55,8 @@ export interface RangeOptions {
 	/** Treat `key` as a prefix. */
 	prefix?: boolean;
 	limit?: number;
+	/** Answer from the member's own store without confirming with the leader (etcdctl --consistency=s); may be stale. */
+	serializable?: boolean;
 }
 
 export interface RangeResult {
@@ -117,6 +122,8 @@ export interface EtcdClient {
 	disarmAlarms(): void;
 	/** Maintenance.Status. */
 	status(): EtcdBackendStatus;
+	/** Maintenance.MoveLeader, sent to the leader: hands leadership to the member named `target`. */
+	moveLeader(target: string): void;
 	/** Live keys (etcd_debugging_mvcc_keys_total). */
 	keyCount(): number;
 }

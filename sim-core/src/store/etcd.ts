@@ -4,8 +4,11 @@
  * (the API server's watch cache) about every new revision, and expires
  * leases (Kubernetes Events carry a one-hour lease).
  *
- * One member for now; the Raft cluster of 3 or 5 members comes with the
- * HA chapter (see ROADMAP), behind the same `store()` seam.
+ * Alone, the member is the whole cluster: writes apply at once. As one of
+ * 3 or 5 members (`raft`, ./etcd-cluster.ts) it ticks every heartbeat
+ * interval to drive its Raft state, its leader sweeps expired leases through
+ * the log, and its clients get answers only while it can reach a leader
+ * that has a quorum (`store()`).
  *
  * Mirrors etcd-io/etcd server/embed/etcd.go (the member), etcd-io/etcd
  * server/storage/mvcc/watchable_store.go (notifying watchers of each
@@ -14,7 +17,10 @@
 import type { QueuedEvent } from '../sim/event-queue.ts';
 import type { Kernel } from '../sim/kernel.ts';
 import { ProcessBase } from '../sim/process-base.ts';
+import type { EtcdClient } from '../etcd-api/etcd.ts';
+import type { EtcdCluster } from './etcd-cluster.ts';
 import type { MvccStore } from './mvcc.ts';
+import { HEARTBEAT_INTERVAL_MS } from './raft/raft.ts';
 
 /** etcd's defaults that the tools report (etcd-io/etcd server/embed/config.go, v3.6). */
 export const ETCD_CLIENT_PORT = 2379;
@@ -41,9 +47,13 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 		readonly nodeName = 'control-plane',
 		/** The member's IP address. */
 		readonly address = '127.0.0.1',
+		/** Its place in a Raft cluster of several members (absent: a cluster of one, kubeadm's default). */
+		readonly raft?: { cluster: EtcdCluster; name: string },
 	) {
 		super(id, kernel);
 	}
+
+	private raftClient: EtcdClient | undefined;
 
 	freshState(): EtcdMemberState {
 		return { watchers: [], announcedRevision: this.data.revision };
@@ -52,11 +62,29 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 	onStart(): void {
 		this.emit({ action: 'start', rv: this.data.revision, msg: `etcd ${ETCD_VERSION} serving clients on ${ETCD_CLIENT_PORT}, peers on ${ETCD_PEER_PORT}, at revision ${this.data.revision}` });
 		this.periodic(LEASE_SWEEP_MS, 'sweep-leases');
+		if (this.raft) {
+			this.raft.cluster.started(this.raft.name);
+			this.periodic(HEARTBEAT_INTERVAL_MS, 'raft-tick');
+		}
 	}
 
-	/** The store, if this member is up (what a client connection reaches). */
-	store(): MvccStore | undefined {
-		return this.kernel.isRunning(this.id) ? this.data : undefined;
+	/**
+	 * The member's client API if it answers requests now (what
+	 * kube-apiserver's connection reaches): it is up and, in a Raft cluster,
+	 * it can reach a leader that has a quorum.
+	 */
+	store(): EtcdClient | undefined {
+		if (!this.kernel.isRunning(this.id)) return undefined;
+		if (!this.raft) return this.data;
+		return this.raft.cluster.serves(this.raft.name, this.kernel.nowMs) ? this.connect() : undefined;
+	}
+
+	/** A connection to the member while it runs, whether or not its requests can succeed (etcdctl's dial). */
+	connect(): EtcdClient | undefined {
+		if (!this.kernel.isRunning(this.id)) return undefined;
+		if (!this.raft) return this.data;
+		this.raftClient ??= this.raft.cluster.client(this.raft.name);
+		return this.raftClient;
 	}
 
 	/** Registers a process to be told of new revisions (an etcd watch on /registry/). */
@@ -70,7 +98,17 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 			case 'notify-watchers':
 				this.announce();
 				break;
+			case 'raft-tick':
+				this.raft?.cluster.tick(this.raft.name);
+				this.periodic(HEARTBEAT_INTERVAL_MS, 'raft-tick');
+				break;
 			case 'sweep-leases': {
+				if (this.raft) {
+					// Only the leader's lessor revokes, through the log; every member then deletes the keys.
+					this.raft.cluster.sweepLeases(this.raft.name, this.kernel.nowMs);
+					this.periodic(LEASE_SWEEP_MS, 'sweep-leases');
+					break;
+				}
 				const removed = this.data.expireLeases(this.kernel.nowMs);
 				if (removed > 0) {
 					this.emit({ action: 'expire', rv: this.data.revision, msg: `${removed} key(s) removed with their expired lease` });
@@ -80,6 +118,11 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 				break;
 			}
 		}
+	}
+
+	/** Writes to the process's trace (the cluster reports Raft role changes through it). */
+	log(action: string, msg: string): void {
+		this.emit({ action, rv: this.data.revision, msg });
 	}
 
 	/** Tells every watcher about revisions they have not heard of (after writes from any client). */

@@ -242,6 +242,11 @@ export class MvccStore implements EtcdClient {
 		this.state.compactRevision = revision;
 	}
 
+	/** A lone member leads itself: it has nobody to hand leadership to (etcdserver's ErrBadLeaderTransferee). */
+	moveLeader(): void {
+		throw new MvccError('bad-transferee', 'etcdserver: bad leader transferee');
+	}
+
 	/** Shrinks the backend file to what is in use (etcdctl defrag). */
 	defragment(): void {
 		this.state.sizeBytes = this.state.sizeInUseBytes;

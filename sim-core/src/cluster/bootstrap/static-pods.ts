@@ -20,6 +20,12 @@ export interface ControlPlaneFacts {
 	schedulerFlags?: string[];
 	/** The components this machine runs (default: all four); a machine holding only standby replicas has no etcd or API server. */
 	components?: readonly string[];
+	/**
+	 * A member joining a stacked etcd cluster (kubeadm join --control-plane):
+	 * the members so far and this one, `name=https://ip:2380` each; it
+	 * starts with --initial-cluster-state=existing.
+	 */
+	etcdInitialCluster?: string[];
 }
 
 const PKI = '/etc/kubernetes/pki';
@@ -74,7 +80,8 @@ function etcdManifest(f: ControlPlaneFacts): Pod {
 				'--data-dir=/var/lib/etcd',
 				'--feature-gates=InitialCorruptCheck=true',
 				`--initial-advertise-peer-urls=https://${ip}:2380`,
-				`--initial-cluster=${f.nodeName}=https://${ip}:2380`,
+				`--initial-cluster=${(f.etcdInitialCluster ?? [`${f.nodeName}=https://${ip}:2380`]).join(',')}`,
+				...(f.etcdInitialCluster ? ['--initial-cluster-state=existing'] : []),
 				`--key-file=${PKI}/etcd/server.key`,
 				`--listen-client-urls=https://127.0.0.1:2379,https://${ip}:2379`,
 				'--listen-metrics-urls=http://127.0.0.1:2381',

@@ -32,7 +32,7 @@ import type { EtcdClient } from '../../etcd-api/etcd.ts';
 import type { Host } from '../../shell/types.ts';
 import { zapTimestamp } from '../common/calendar.ts';
 import { zapLine } from '../common/zap.ts';
-import { ETCD_CLIENT_PORT, KUBEADM_ETCD_TLS, type EtcdctlDeps } from './types.ts';
+import { ETCD_CLIENT_PORT, KUBEADM_ETCD_TLS, type EtcdMemberFacts, type EtcdctlDeps } from './types.ts';
 
 /** The client settings etcdctl builds from its flags (clientv3.ConfigSpec). */
 export interface ClientSettings {
@@ -49,6 +49,8 @@ export interface ClientSettings {
 export interface Connected {
 	ok: true;
 	store: EtcdClient;
+	/** The member the endpoint reached. */
+	member: EtcdMemberFacts;
 	/** The endpoint as given (`127.0.0.1:2379`, `https://192.168.56.10:2379`). */
 	endpoint: string;
 	/** The member address and the client's ephemeral port, for gRPC's Peer string. */
@@ -112,22 +114,24 @@ const quoted = (desc: string) => `connection error: desc = ${JSON.stringify(desc
 
 /** Dials one endpoint from `host`. */
 export function dial(endpoint: string, settings: ClientSettings, host: Host, deps: EtcdctlDeps, localPort: number): Connection {
-	const member = deps.member();
+	const members = deps.members();
 	const address = authority(endpoint);
 	const colon = address.lastIndexOf(':');
 	const hostPart = colon < 0 ? address : address.slice(0, colon);
 	const port = colon < 0 ? '' : address.slice(colon + 1);
 	const loopback = hostPart === '127.0.0.1' || hostPart === 'localhost';
-	const memberHosts = member.listenClientUrls.map((url) => authority(url).replace(/:\d+$/, ''));
-	const nodeIp = memberHosts.find((h) => h !== '127.0.0.1' && h !== 'localhost');
+	const nodeIpOf = (m: EtcdMemberFacts) => m.listenClientUrls.map((url) => authority(url).replace(/:\d+$/, '')).find((h) => h !== '127.0.0.1' && h !== 'localhost');
 	const isIp = /^\d+\.\d+\.\d+\.\d+$/.test(hostPart) || loopback;
-	if (!isIp && hostPart !== member.nodeName) {
+	const named = members.find((m) => m.nodeName === hostPart);
+	if (!isIp && !named) {
 		return { ok: false, endpoint, connectionError: quoted(`transport: Error while dialing: dial tcp: lookup ${hostPart} on 127.0.0.53:53: no such host`) };
 	}
-	const resolved = hostPart === member.nodeName ? nodeIp ?? hostPart : loopback ? '127.0.0.1' : hostPart;
-	const listens = port === String(ETCD_CLIENT_PORT) && (loopback ? host.name === member.nodeName : resolved === nodeIp);
-	const store = deps.store(host.name);
-	if (!listens || !store) return { ok: false, endpoint, connectionError: quoted(`transport: Error while dialing: dial tcp ${resolved}:${port}: connect: connection refused`) };
+	const resolved = named ? nodeIpOf(named) ?? hostPart : loopback ? '127.0.0.1' : hostPart;
+	// Loopback reaches the member on this host; an address, the member that listens on it.
+	const member = loopback ? members.find((m) => m.nodeName === host.name) : members.find((m) => nodeIpOf(m) === resolved);
+	const listens = !!member && port === String(ETCD_CLIENT_PORT);
+	const store = member && deps.store(host.name, member.name);
+	if (!listens || !member || !store) return { ok: false, endpoint, connectionError: quoted(`transport: Error while dialing: dial tcp ${resolved}:${port}: connect: connection refused`) };
 
 	const scheme = schemeOf(endpoint);
 	const useTls = scheme === 'https' || (scheme === 'none' && tlsConfigured(settings));
@@ -143,7 +147,7 @@ export function dial(endpoint: string, settings: ClientSettings, host: Host, dep
 		return { ok: false, endpoint, connectionError: quoted('error reading server preface: remote error: tls: unknown certificate authority') };
 	}
 	const local = loopback ? '127.0.0.1' : (deps.hostIp?.(host.name) ?? (host.name === member.nodeName ? resolved : '0.0.0.0'));
-	return { ok: true, store, endpoint, peerAddress: `${resolved}:${port}`, localAddress: `${local}:${localPort}`, tls: true };
+	return { ok: true, store, member, endpoint, peerAddress: `${resolved}:${port}`, localAddress: `${local}:${localPort}`, tls: true };
 }
 
 /** Dials the endpoints in order and keeps the first that connects, as the round-robin balancer ends up using a ready one. */

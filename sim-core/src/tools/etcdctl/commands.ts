@@ -26,6 +26,7 @@ type RunName =
 	| 'endpoint status'
 	| 'endpoint hashkv'
 	| 'member list'
+	| 'move-leader'
 	| 'alarm list'
 	| 'alarm disarm'
 	| 'snapshot save'
@@ -177,7 +178,7 @@ export const ROOT: CommandNode = {
 				unsimulated('update <memberID> [options]', 'Updates a member in the cluster'),
 			],
 		},
-		unsimulated('move-leader <transferee-member-id>', 'Transfers leadership to another etcd cluster member.'),
+		{ use: 'move-leader <transferee-member-id>', short: 'Transfers leadership to another etcd cluster member.', run: 'move-leader' },
 		{
 			use: 'put [options] <key> <value> (<value> can also be given from stdin)',
 			short: 'Puts the given key into the store',

@@ -54,7 +54,7 @@ function fixture(options: { store?: MvccStore; facts?: Partial<EtcdMemberFacts> 
 	const waited: number[] = [];
 	const deps: EtcdctlDeps = {
 		store: () => (up ? store : undefined),
-		member: () => ({
+		members: () => [{
 			name: 'control-plane',
 			memberId: MEMBER,
 			clusterId: CLUSTER,
@@ -66,7 +66,7 @@ function fixture(options: { store?: MvccStore; facts?: Partial<EtcdMemberFacts> 
 			raftTerm: 2,
 			isLeader: true,
 			...options.facts,
-		}),
+		}],
 		notify: () => notifications++,
 		wallMs: () => wall,
 		random: () => 0.5,

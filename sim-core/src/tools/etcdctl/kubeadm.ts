@@ -10,13 +10,14 @@
 import { clusterId, memberId } from './ids.ts';
 import { ETCD_VERSION, type EtcdMemberFacts } from './types.ts';
 
-export function kubeadmEtcdMember(nodeName: string, nodeIp: string, options: { raftTerm?: number; isLeader?: boolean } = {}): EtcdMemberFacts {
+export function kubeadmEtcdMember(nodeName: string, nodeIp: string, options: { raftTerm?: number; isLeader?: boolean; addedAtWallMs?: number; clusterId?: string } = {}): EtcdMemberFacts {
 	const peerUrls = [`https://${nodeIp}:2380`];
-	const id = memberId(peerUrls);
+	// A member added at run time (kubeadm join's MemberAdd) gets an ID from its peer URLs and the Unix second it was added (membership.NewMember with a time).
+	const id = options.addedAtWallMs === undefined ? memberId(peerUrls) : memberId(peerUrls, String(Math.floor(options.addedAtWallMs / 1000)));
 	return {
 		name: nodeName,
 		memberId: id,
-		clusterId: clusterId([id]),
+		clusterId: options.clusterId ?? clusterId([id]),
 		peerUrls,
 		clientUrls: [`https://${nodeIp}:2379`],
 		listenClientUrls: ['https://127.0.0.1:2379', `https://${nodeIp}:2379`],

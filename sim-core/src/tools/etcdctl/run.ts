@@ -10,7 +10,7 @@
  * etcd-io/etcd api/v3rpc/rpctypes/error.go (the server errors).
  */
 import { type EtcdClient } from '../../etcd-api/etcd.ts';
-import { MvccError, type KeyValue } from '../../etcd-api/etcd.ts';
+import { MvccError, REQUEST_TIMED_OUT, type KeyValue } from '../../etcd-api/etcd.ts';
 import { humanizeBytes } from '../common/humanize.ts';
 import { goDuration } from '../../golang/duration.ts';
 import { zapLine } from '../common/zap.ts';
@@ -19,7 +19,7 @@ import { clientSettings } from './config.ts';
 import { printAlarms, printDel, printEndpointHealth, printEndpointStatus, printGet, printMemberList, printPut, printWatch, UnsupportedFormat, type EndpointHealth, type EndpointStatus, type Header, type OutputFormat, type PrintOptions, type WatchResponse } from './printers.ts';
 import { crc32c, encodeSnapshot } from './snapshot-file.ts';
 import { memberStatus } from './status.ts';
-import { ETCD_API_VERSION, ETCD_STORAGE_VERSION, ETCD_VERSION } from './types.ts';
+import { ETCD_API_VERSION, ETCD_STORAGE_VERSION, ETCD_VERSION, type EtcdMemberFacts } from './types.ts';
 import { EXIT, Exit, type Invocation } from './session.ts';
 
 /** gRPC codes etcd's errors travel with (api/v3rpc/rpctypes/error.go). */
@@ -29,6 +29,7 @@ const GRPC_CODE: Record<MvccError['code'], string> = {
 	'no-space': 'ResourceExhausted',
 	'too-large': 'InvalidArgument',
 	unavailable: 'Unavailable',
+	'bad-transferee': 'FailedPrecondition',
 };
 
 /** The client-side text of a store error: etcd prefixes its server errors with `etcdserver: `. */
@@ -66,6 +67,12 @@ function logDeadline(rpc: Rpc, connection: Connection, method: string, logger: '
 function serverError(rpc: Rpc, connection: Connected, method: string, error: unknown): never {
 	if (!(error instanceof MvccError)) throw error;
 	const log = clientLog(rpc.inv.deps);
+	if (timesOut(error)) {
+		// The member would answer `request timed out` after its 7 s (5 s + two election timeouts); etcdctl's 5 s command timeout ends the wait first.
+		rpc.inv.wait(rpc.settings.commandTimeoutMs);
+		rpc.inv.stderr += log.retryFailed({ logger: 'etcd-client', target: log.target(connection.endpoint), peer: peerString(connection), method, error: 'rpc error: code = DeadlineExceeded desc = context deadline exceeded', atMs: rpc.inv.nowWallMs() });
+		throw new Exit(EXIT.error, 'context deadline exceeded');
+	}
 	const text = etcdErrorText(error);
 	rpc.inv.stderr += log.retryFailed({
 		logger: 'etcd-client',
@@ -78,6 +85,11 @@ function serverError(rpc: Rpc, connection: Connected, method: string, error: unk
 	throw new Exit(EXIT.error, text);
 }
 
+/** A request the member cannot complete (no leader, no quorum): it waits out its timeout. */
+function timesOut(error: MvccError): boolean {
+	return error.code === 'unavailable' && error.message === REQUEST_TIMED_OUT;
+}
+
 /** Connects for a unary RPC, or waits out the timeout and fails. */
 function mustConnect(rpc: Rpc, method: string): Connected {
 	const connection = connect(rpc.settings, rpc.inv.ctx.host, rpc.inv.deps, rpc.inv.localPort());
@@ -85,9 +97,15 @@ function mustConnect(rpc: Rpc, method: string): Connected {
 	return connection;
 }
 
-function header(rpc: Rpc, store: EtcdClient | undefined, withRevision = true): Header {
-	const member = rpc.inv.deps.member();
-	return { clusterId: member.clusterId, memberId: member.memberId, revision: withRevision && store ? store.revision : 0, raftTerm: member.raftTerm };
+/** The response header: the answering member's IDs and term, and its store's revision. */
+function header(connection: Connected, withRevision = true): Header {
+	const member = connection.member;
+	return { clusterId: member.clusterId, memberId: member.memberId, revision: withRevision ? connection.store.revision : 0, raftTerm: member.raftTerm };
+}
+
+/** The member ID of the leader `member` follows, '0' when it knows none. */
+function leaderIdOf(member: EtcdMemberFacts): string {
+	return member.leaderId ?? (member.isLeader ? member.memberId : '0');
 }
 
 function print(rpc: Rpc, render: () => string): void {
@@ -100,8 +118,8 @@ function print(rpc: Rpc, render: () => string): void {
 }
 
 /** Keys live at `revision` in [from, end) ("" end = to the end), as a Range with a range end reads them. */
-function readRange(store: EtcdClient, revision: number, from: string, end: string | undefined): KeyValue[] {
-	const all = store.range('', { prefix: true, revision }).kvs;
+function readRange(store: EtcdClient, revision: number, from: string, end: string | undefined, serializable = false): KeyValue[] {
+	const all = store.range('', { prefix: true, revision, serializable }).kvs;
 	return all.filter((kv) => kv.key >= from && (end === undefined || kv.key < end));
 }
 
@@ -147,6 +165,9 @@ export function runGet(inv: Invocation): void {
 	const sortBy = inv.value('sort-by').toUpperCase();
 	if (sortBy !== '' && !SORT_TARGETS[sortBy]) throw new Exit(EXIT.badFeature, `bad sort target ${inv.value('sort-by')}`);
 
+	const consistency = inv.value('consistency') || 'l';
+	// getGetOp: anything but l or s is refused before dialing.
+	if (consistency !== 'l' && consistency !== 's') throw new Exit(EXIT.badFeature, `unknown consistency flag ${JSON.stringify(consistency)}`);
 	const rpc = setUp(inv);
 	const connection = mustConnect(rpc, '/etcdserverpb.KV/Range');
 	const store = connection.store;
@@ -154,7 +175,9 @@ export function runGet(inv: Invocation): void {
 	try {
 		const selection = keySelection(args[0], args[1], prefix, fromKey);
 		const revision = inv.int('rev');
-		kvs = selection.single ? store.range(selection.from, { revision }).kvs : readRange(store, revision, selection.from, selection.end);
+		// Serializable: this member's own store, without confirming with the leader (answers even without a quorum, possibly stale).
+		const serializable = consistency === 's';
+		kvs = selection.single ? store.range(selection.from, { revision, serializable }).kvs : readRange(store, revision, selection.from, selection.end, serializable);
 	} catch (error) {
 		serverError(rpc, connection, '/etcdserverpb.KV/Range', error);
 	}
@@ -179,7 +202,7 @@ export function runGet(inv: Invocation): void {
 		if (rpc.format !== 'simple') throw new Exit(EXIT.badArgs, 'print-value-only is only for `--write-out=simple`');
 		rpc.options.valueOnly = true;
 	}
-	print(rpc, () => printGet(rpc.format, { header: header(rpc, store), kvs, more: limit > 0 && count > kvs.length && !countOnly, count, keysOnly }, rpc.options));
+	print(rpc, () => printGet(rpc.format, { header: header(connection), kvs, more: limit > 0 && count > kvs.length && !countOnly, count, keysOnly }, rpc.options));
 }
 
 // ---- put -----------------------------------------------------------------------
@@ -205,7 +228,8 @@ export function runPut(inv: Invocation): void {
 	const connection = mustConnect(rpc, '/etcdserverpb.KV/Put');
 	const store = connection.store;
 	const key = args[0];
-	const previous = store.range(key).kvs[0];
+	// The previous value is what the member's own apply sees (Put's prev_kv), not a separate linearizable read.
+	const previous = store.range(key, { serializable: true }).kvs[0];
 	try {
 		if ((ignoreValue || inv.bool('ignore-lease')) && !previous) throw new MvccError('unavailable', 'etcdserver: key not found');
 		let lease = leaseId || undefined;
@@ -213,7 +237,7 @@ export function runPut(inv: Invocation): void {
 		if (leaseId && !store.hasLease(leaseId)) throw new MvccError('unavailable', 'etcdserver: requested lease not found');
 		store.put(key, ignoreValue ? previous.value : value, lease);
 	} catch (error) {
-		if (error instanceof MvccError && error.code === 'unavailable') {
+		if (error instanceof MvccError && error.code === 'unavailable' && !timesOut(error)) {
 			// Not-found errors travel as NotFound, not Unavailable.
 			const log = clientLog(inv.deps);
 			inv.stderr += log.retryFailed({ logger: 'etcd-client', target: log.target(connection.endpoint), peer: peerString(connection), method: '/etcdserverpb.KV/Put', error: `rpc error: code = NotFound desc = ${error.message}`, atMs: inv.nowWallMs() });
@@ -222,7 +246,7 @@ export function runPut(inv: Invocation): void {
 		serverError(rpc, connection, '/etcdserverpb.KV/Put', error);
 	}
 	inv.deps.notify();
-	print(rpc, () => printPut(rpc.format, header(rpc, store), inv.bool('prev-kv') ? previous : undefined, rpc.options));
+	print(rpc, () => printPut(rpc.format, header(connection), inv.bool('prev-kv') ? previous : undefined, rpc.options));
 }
 
 // ---- del -----------------------------------------------------------------------
@@ -245,14 +269,15 @@ export function runDel(inv: Invocation): void {
 	const connection = mustConnect(rpc, '/etcdserverpb.KV/DeleteRange');
 	const store = connection.store;
 	const selection = keySelection(args[0], args[1], prefix, fromKey);
-	const doomed = selection.single ? store.range(selection.from).kvs : readRange(store, 0, selection.from, selection.end);
+	// The keys DeleteRange removes, as the member's apply finds them.
+	const doomed = selection.single ? store.range(selection.from, { serializable: true }).kvs : readRange(store, 0, selection.from, selection.end, true);
 	try {
 		if (doomed.length) store.txn([], doomed.map((kv) => ({ delete: { key: kv.key } })));
 	} catch (error) {
 		serverError(rpc, connection, '/etcdserverpb.KV/DeleteRange', error);
 	}
 	if (doomed.length) inv.deps.notify();
-	print(rpc, () => printDel(rpc.format, header(rpc, store), doomed.length, inv.bool('prev-kv') ? doomed : [], rpc.options));
+	print(rpc, () => printDel(rpc.format, header(connection), doomed.length, inv.bool('prev-kv') ? doomed : [], rpc.options));
 }
 
 // ---- watch ---------------------------------------------------------------------
@@ -292,7 +317,7 @@ export function runWatch(inv: Invocation): void {
 	const byRevision = new Map<number, WatchResponse>();
 	for (const change of changes) {
 		const revision = change.kv.modRevision;
-		if (!byRevision.has(revision)) byRevision.set(revision, { header: { ...header(rpc, store), revision }, events: [] });
+		if (!byRevision.has(revision)) byRevision.set(revision, { header: { ...header(connection), revision }, events: [] });
 		const event: WatchResponse['events'][number] = { type: change.type, kv: change.kv };
 		if (inv.bool('prev-kv') && change.prevKv) event.prevKv = change.prevKv;
 		byRevision.get(revision)!.events.push(event);
@@ -325,7 +350,7 @@ function targetEndpoints(rpc: Rpc): string[] {
 		logDeadline(rpc, connection, '/etcdserverpb.Cluster/MemberList', 'etcd-client');
 		throw new Exit(EXIT.error, 'failed to fetch endpoints from etcd cluster member list: context deadline exceeded');
 	}
-	return rpc.inv.deps.member().clientUrls;
+	return rpc.inv.deps.members().flatMap((m) => m.clientUrls);
 }
 
 /** A duration a quick member operation took, from the node's stream: `lowMs`..`highMs`, nanosecond digits. */
@@ -363,7 +388,15 @@ export function runEndpointHealth(inv: Invocation): void {
 			list.push({ endpoint, health: false, took: goDuration(rpc.settings.commandTimeoutMs * 1e6 + tookNs(inv, 0, 1)), error: 'context deadline exceeded' });
 			continue;
 		}
-		// A linearizable read of the key "health" on a healthy local member: a few milliseconds.
+		// A linearizable read of the key "health": a few milliseconds, or the whole command timeout on a member without a quorum.
+		try {
+			connection.store.range('health');
+		} catch (error) {
+			if (!(error instanceof MvccError) || !timesOut(error)) throw error;
+			inv.wait(rpc.settings.commandTimeoutMs);
+			list.push({ endpoint, health: false, took: goDuration(rpc.settings.commandTimeoutMs * 1e6 + tookNs(inv, 0, 1)), error: 'context deadline exceeded' });
+			continue;
+		}
 		const h: EndpointHealth = { endpoint, health: true, took: goDuration(tookNs(inv, 1, 12)), error: '' };
 		const alarms = connection.store.status().alarms;
 		if (alarms.length) {
@@ -393,8 +426,8 @@ export function runEndpointStatus(inv: Invocation): void {
 			failed = true;
 			continue;
 		}
-		const member = inv.deps.member();
-		list.push({ endpoint, header: header(rpc, connection.store), member, status: memberStatus(connection.store, member), leaderId: member.isLeader ? member.memberId : '0' });
+		const member = connection.member;
+		list.push({ endpoint, header: header(connection), member, status: memberStatus(connection.store, member), leaderId: leaderIdOf(member) });
 	}
 	print(rpc, () => printEndpointStatus(rpc.format, list, ETCD_STORAGE_VERSION));
 	if (failed) throw new Exit(EXIT.error);
@@ -416,7 +449,7 @@ export function runEndpointHashKV(inv: Invocation): void {
 		const store = connection.store;
 		const hash = crc32c(
 			store
-				.range('', { prefix: true })
+				.range('', { prefix: true, serializable: true })
 				.kvs.map((kv) => `${kv.key}\t${kv.modRevision}\t${kv.value}`)
 				.join('\n'),
 		);
@@ -432,7 +465,7 @@ export function runEndpointHashKV(inv: Invocation): void {
 export function runMemberList(inv: Invocation): void {
 	const rpc = setUp(inv);
 	const connection = mustConnect(rpc, '/etcdserverpb.Cluster/MemberList');
-	print(rpc, () => printMemberList(rpc.format, header(rpc, connection.store, false), [inv.deps.member()], rpc.options));
+	print(rpc, () => printMemberList(rpc.format, header(connection, false), inv.deps.members(), rpc.options));
 }
 
 export function runAlarm(inv: Invocation, disarm: boolean): void {
@@ -440,8 +473,40 @@ export function runAlarm(inv: Invocation, disarm: boolean): void {
 	const rpc = setUp(inv);
 	const connection = mustConnect(rpc, '/etcdserverpb.Maintenance/Alarm');
 	const alarms = [...connection.store.status().alarms];
-	if (disarm) connection.store.disarmAlarms();
-	print(rpc, () => printAlarms(rpc.format, header(rpc, connection.store), inv.deps.member().memberId, alarms));
+	try {
+		// Disarming goes through the log, as every member must drop the alarm.
+		if (disarm) connection.store.disarmAlarms();
+	} catch (error) {
+		serverError(rpc, connection, '/etcdserverpb.Maintenance/Alarm', error);
+	}
+	print(rpc, () => printAlarms(rpc.format, header(connection), connection.member.memberId, alarms));
+}
+
+/** move-leader: finds the leader among the endpoints (Status of each), then asks it to hand over. */
+export function runMoveLeader(inv: Invocation): void {
+	if (inv.args.length !== 1) throw new Exit(EXIT.badArgs, 'move-leader command needs 1 argument');
+	const text = inv.args[0];
+	if (!/^[0-9a-fA-F]{1,16}$/.test(text)) throw new Exit(EXIT.badArgs, `strconv.ParseUint: parsing ${JSON.stringify(text)}: ${/^[0-9a-fA-F]+$/.test(text) ? 'value out of range' : 'invalid syntax'}`);
+	const targetId = BigInt('0x' + text);
+	const rpc = setUp(inv);
+	let leader: Connected | undefined;
+	for (const endpoint of rpc.settings.endpoints) {
+		const connection = dial(endpoint, rpc.settings, inv.ctx.host, inv.deps, inv.localPort());
+		if (!connection.ok) deadline(rpc, connection, '/etcdserverpb.Maintenance/Status');
+		if (connection.member.isLeader) {
+			leader = connection;
+			break;
+		}
+	}
+	if (!leader) throw new Exit(EXIT.badArgs, `no leader endpoint given at [${rpc.settings.endpoints.join(' ')}]`);
+	const target = inv.deps.members().find((m) => BigInt('0x' + m.memberId) === targetId);
+	try {
+		// An ID that names no member is refused by the server, as etcd's MoveLeader refuses it.
+		leader.store.moveLeader(target?.name ?? '');
+	} catch (error) {
+		serverError(rpc, leader, '/etcdserverpb.Maintenance/MoveLeader', error);
+	}
+	inv.stdout += `Leadership transferred from ${BigInt('0x' + leader.member.memberId).toString(16)} to ${targetId.toString(16)}\n`;
 }
 
 // ---- snapshot save ----------------------------------------------------------------------
@@ -485,8 +550,7 @@ export function runSnapshotSave(inv: Invocation): void {
 	}
 	inv.stderr += snapshotLog(inv, 'v3/maintenance.go:236', 'opened snapshot stream; downloading', [], 'client');
 	inv.stderr += snapshotLog(inv, 'snapshot/v3_snapshot.go:96', 'fetching snapshot', [['endpoint', connection.endpoint]]);
-	const member = inv.deps.member();
-	const status = memberStatus(connection.store, member);
+	const status = memberStatus(connection.store, connection.member);
 	// A file larger than the host's free space fails with ENOSPC; check before building its padding.
 	const free = fs.limits.maxBytes - fs.usage().bytes;
 	const content = status.dbSizeBytes + 32 > free ? undefined : encodeSnapshot(connection.store, status.dbSizeBytes);

@@ -48,8 +48,8 @@ export function memberStatus(store: EtcdClient, facts: EtcdMemberFacts): MemberS
 		dbSizeInUseBytes,
 		dbSizeQuotaBytes: backend.quotaBytes,
 		raftTerm: facts.raftTerm,
-		raftIndex,
-		raftAppliedIndex: raftIndex,
+		raftIndex: facts.raftIndex ?? raftIndex,
+		raftAppliedIndex: facts.raftAppliedIndex ?? raftIndex,
 		errors: backend.alarms.map((alarm) => `memberID:${BigInt('0x' + facts.memberId).toString(10)} alarm:${alarm} `),
 	};
 }

@@ -46,7 +46,12 @@ export interface EtcdMemberFacts {
 	/** Current Raft term: 2 after a fresh single-member start (it campaigns once), one more per restart. */
 	raftTerm: number;
 	isLeader: boolean;
+	/** The member ID of the leader this member follows ('0': none known). Default: itself when `isLeader`. */
+	leaderId?: string;
 	isLearner?: boolean;
+	/** The member's last and applied Raft indexes, when a Raft cluster reports them (otherwise derived, see status.ts). */
+	raftIndex?: number;
+	raftAppliedIndex?: number;
 	/**
 	 * Raft entries that are not key writes: the initial membership entry, the
 	 * leader's empty entry, the published member attributes and the cluster
@@ -82,12 +87,13 @@ export const KUBEADM_ETCD_TLS: EtcdTlsPolicy = {
 /** What etcdctl is wired to. */
 export interface EtcdctlDeps {
 	/**
-	 * The member's store if etcd is up and reachable from `hostName` (the
-	 * shell host etcdctl runs on), else undefined.
+	 * A connection to the member named `memberName` if its process is up and
+	 * its machine reachable from `hostName` (the shell host etcdctl runs on),
+	 * else undefined. Its requests may still time out (no quorum).
 	 */
-	store(hostName: string): EtcdClient | undefined;
-	/** The member's facts now. */
-	member(): EtcdMemberFacts;
+	store(hostName: string, memberName: string): EtcdClient | undefined;
+	/** Every member's facts now, in member-ID order (as MemberList returns them). */
+	members(): EtcdMemberFacts[];
 	/** Tells the member a client wrote (so it announces the new revision to its watchers). */
 	notify(): void;
 	/** Virtual wall clock, epoch milliseconds (log timestamps). */
