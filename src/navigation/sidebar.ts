@@ -6,8 +6,9 @@
  * below carry their Chinese names. The add-ons (cluster DNS, metrics) come
  * after the node: they run as ordinary workloads on it. Failures come after
  * the journeys: they follow the same road, looking for the step that did not
- * happen. ../shared/ROADMAP.md lists the groups to come (networking,
- * operations).
+ * happen. Operations come after failures: keeping a cluster running through
+ * them (high availability first). ../shared/ROADMAP.md lists the groups to
+ * come (networking).
  */
 const group = (label: string, zh: string, directory: string) => ({
 	label,
@@ -22,5 +23,6 @@ export const sidebar = [
 	group('Add-ons', '附加组件', 'addons'),
 	group('How the parts cooperate', '组件如何协作', 'journeys'),
 	group('Failures', '故障', 'failures'),
+	group('Operations', '运维', 'operations'),
 	group('Reference', '参考', 'reference'),
 ];

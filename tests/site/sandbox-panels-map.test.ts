@@ -218,6 +218,21 @@ describe('what the map says about its own picture', () => {
 		expect(keys(standby)).toEqual(['warn: sandbox.map.notice.noLeader {"components":"kube-scheduler"}']);
 	});
 
+	it('says a three-member etcd that lost its majority has no leader, and nothing while one member is down', () => {
+		const members = (leaders: boolean[], running: boolean[]): C[] => [
+			...healthy.filter((c) => c.component !== 'etcd'),
+			...['control-plane', 'control-plane-2', 'control-plane-3'].map((node, i) => ({ component: 'etcd', node, running: running[i], failing: !running[i], leader: leaders[i] })),
+		];
+		expect(mapNotices(members([true, false, false], [true, true, false]))).toEqual([]);
+		expect(keys(members([false, false, false], [true, false, false]))).toEqual(['bad: sandbox.map.notice.etcdNoLeader + sandbox.map.notice.leasesLost']);
+		expect(statesAsLastRecorded(members([false, false, false], [true, false, false]))).toBe(true);
+		// The map names each member by its machine, and marks the one that leads.
+		const html = text(render(h(ClusterMap, props({ view: { ...view, components: members([false, true, false], [true, true, true]) } }))));
+		expect(html).toContain('etcd (control-plane) running');
+		expect(html).toContain('etcd (control-plane-2) running ★ leader');
+		expect(html).toContain('kube-apiserver running');
+	});
+
 	it('shows the note on the map and marks the node list, in both languages', () => {
 		const stopped = { ...view, components: with_('etcd', { running: false, failing: true }) };
 		const en = text(render(h(ClusterMap, props({ view: stopped }))));

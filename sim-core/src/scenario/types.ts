@@ -104,6 +104,8 @@ export interface Scenario {
 			/** Replicas of kube-scheduler / kube-controller-manager (1-3): each further one on its own machine, control-plane-2, -3. */
 			schedulers?: number;
 			controllerManagers?: number;
+			/** etcd members (1-5) in a Raft cluster, stacked one per control-plane machine. */
+			etcdMembers?: number;
 		};
 		/** The Pod network add-on (default flannel); `none` boots as `kubeadm init` leaves a cluster before one is applied. */
 		cni?: 'flannel' | 'calico' | 'none';

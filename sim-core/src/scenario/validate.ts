@@ -9,7 +9,7 @@
 import { parseGoDurationMs, tryParseGoDurationMs } from '../golang/duration.ts';
 import { parseYaml, YamlError } from '../yaml/index.ts';
 import type { ComponentName, PanelName, Scenario, StateCheck } from './types.ts';
-import { MAX_CONTROL_PLANE_REPLICAS } from '../cluster/options.ts';
+import { MAX_CONTROL_PLANE_REPLICAS, MAX_ETCD_MEMBERS } from '../cluster/options.ts';
 
 export const COMPONENTS: readonly ComponentName[] = ['kube-apiserver', 'etcd', 'kube-scheduler', 'kube-controller-manager', 'cloud-controller-manager', 'kubelet', 'kube-proxy', 'container-runtime'];
 export const NODE_COMPONENTS: readonly ComponentName[] = ['kubelet', 'kube-proxy', 'container-runtime'];
@@ -178,13 +178,18 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 			if (cloud?.configureCloudRoutes !== undefined && typeof cloud.configureCloudRoutes !== 'boolean') c.problem('cluster.cloud.configureCloudRoutes', 'must be true or false');
 		}
 		if (cluster?.controlPlane !== undefined) {
-			const controlPlane = c.object(cluster.controlPlane, 'cluster.controlPlane', ['registerNode', 'schedulers', 'controllerManagers']);
+			const controlPlane = c.object(cluster.controlPlane, 'cluster.controlPlane', ['registerNode', 'schedulers', 'controllerManagers', 'etcdMembers']);
 			if (controlPlane?.registerNode !== undefined && typeof controlPlane.registerNode !== 'boolean') c.problem('cluster.controlPlane.registerNode', 'must be true or false');
 			for (const field of ['schedulers', 'controllerManagers'] as const) {
 				const value = controlPlane?.[field];
 				if (value === undefined) continue;
 				if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_CONTROL_PLANE_REPLICAS) c.problem(`cluster.controlPlane.${field}`, `must be a whole number from 1 to ${MAX_CONTROL_PLANE_REPLICAS}`);
 				else replicas = Math.max(replicas, value as number);
+			}
+			const members = controlPlane?.etcdMembers;
+			if (members !== undefined) {
+				if (!Number.isInteger(members) || (members as number) < 1 || (members as number) > MAX_ETCD_MEMBERS) c.problem('cluster.controlPlane.etcdMembers', `must be a whole number from 1 to ${MAX_ETCD_MEMBERS}`);
+				else replicas = Math.max(replicas, members as number);
 			}
 		}
 		if (cluster?.seed !== undefined && !(Number.isInteger(cluster.seed) && (cluster.seed as number) >= 0)) c.problem('cluster.seed', 'must be a non-negative integer');
@@ -202,7 +207,7 @@ export function validateScenario(raw: unknown, id: string): Scenario {
 		nodes.push('control-plane', 'node-1', 'node-2');
 		controlPlaneNodes = 1;
 	}
-	// Replicas of the scheduler and the controller manager bring their own machines (cluster/options.ts resolveNodes).
+	// Replicas of the scheduler and the controller manager, and etcd members, bring their own machines (cluster/options.ts resolveNodes).
 	for (let n = 2; Math.max(controlPlaneNodes, 1) < replicas; n++) {
 		if (nodes.includes(`control-plane-${n}`)) continue;
 		nodes.push(`control-plane-${n}`);

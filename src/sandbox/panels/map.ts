@@ -219,6 +219,8 @@ export function mapNotices(components: readonly ComponentView[]): MapNotice[] {
 	const elected = LEADER_ELECTED.filter((name) => of(name).some((c) => c.leader !== undefined));
 	const storage: string[] = [];
 	if (of('etcd').length && !runs('etcd')) storage.push(stopped('etcd') ? 'sandbox.map.notice.etcdStopped' : 'sandbox.map.notice.etcdStarting');
+	// Several members, none leading: fewer than a majority can reach each other, and every request times out.
+	else if (of('etcd').some((c) => c.leader !== undefined) && !of('etcd').some((c) => c.leader)) storage.push('sandbox.map.notice.etcdNoLeader');
 	else if (of('kube-apiserver').length && !runs('kube-apiserver')) storage.push(stopped('kube-apiserver') ? 'sandbox.map.notice.apiserverStopped' : 'sandbox.map.notice.apiserverStarting');
 	if (storage.length) {
 		if (elected.length) storage.push('sandbox.map.notice.leasesLost');

@@ -34,7 +34,8 @@ type T = PanelProps['t'];
 
 const CONTROL_PLANE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager'];
 
-function ComponentItem({ c, props }: { c: ComponentView; props: PanelProps }) {
+/** A component that runs on several control-plane machines (etcd members, standby replicas) is named with its machine. */
+function ComponentItem({ c, props, replicated }: { c: ComponentView; props: PanelProps; replicated: boolean }) {
 	const look = componentLook(c);
 	const status = props.t(look.key);
 	const leader = c.leader ? props.t('sandbox.map.leader') : '';
@@ -44,7 +45,8 @@ function ComponentItem({ c, props }: { c: ComponentView; props: PanelProps }) {
 				<span class="ca-glyph" aria-hidden="true">
 					{look.glyph}
 				</span>{' '}
-				<span class="ca-chip__name">{c.component}</span> <span class="ca-chip__status">{status}</span>
+				<span class="ca-chip__name">{c.component}</span>
+				{replicated && <span class="ca-chip__node"> ({c.node})</span>} <span class="ca-chip__status">{status}</span>
 				{leader && (
 					<>
 						{' '}
@@ -249,7 +251,7 @@ export default function ClusterMap(props: PanelProps) {
 				</h3>
 				<ul class="ca-map__components">
 					{controlPlane.map((c) => (
-						<ComponentItem key={c.component} c={c} props={props} />
+						<ComponentItem key={`${c.component}@${c.node}`} c={c} props={props} replicated={controlPlane.filter((other) => other.component === c.component).length > 1} />
 					))}
 				</ul>
 				<MessageFlow messages={view.messages} nodes={view.nodes} t={t} />
