@@ -233,6 +233,8 @@ export class Cluster {
 					random: (id) => ({ int: (n) => this.kernel.rng(`etcd-raft/${id}`).int(n) }),
 					applied: (name) => this.etcdMembers.find((m) => m.raft?.name === name)?.announce(),
 					wallMs: () => this.kernel.wallMs(),
+					// etcd exits once it learns it was removed; the kubelet restarts it, and it exits again.
+					removed: (name) => this.etcdMembers.find((m) => m.raft?.name === name)?.shutDownRemoved(),
 					raftChanged: (name, before, after) => this.etcdMembers.find((m) => m.raft?.name === name)?.log(...raftLogLine(before, after)),
 				},
 				restore?.etcdCluster ? deepCopy(restore.etcdCluster) : undefined,
@@ -268,7 +270,8 @@ export class Cluster {
 			{ machine: controlPlane.name, servingCertificate: () => this.fileOn(controlPlane.name, SERVING_CERTIFICATE) },
 			restore?.certificates,
 		);
-		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp, this.etcdCluster ? { cluster: this.etcdCluster, name: controlPlane.name } : undefined);
+		const memberExit = (machine: string) => () => this.hosts.get(machine)?.componentCrashed('etcd');
+		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp, this.etcdCluster ? { cluster: this.etcdCluster, name: controlPlane.name, exit: memberExit(controlPlane.name) } : undefined);
 		this.etcdMembers = [this.etcd];
 		this.apiServer = new KubeApiServer(this.kernel, {
 			// etcd refuses the API server's client certificate, or the API server etcd's serving one, once either (as loaded when its process started) is outside its validity.
@@ -298,7 +301,7 @@ export class Cluster {
 			if (i + 1 < replicas.etcdMembers && this.etcdCluster) {
 				// A stacked member: it joins the cluster when its static Pod first starts (kubeadm join --control-plane).
 				const id = controlPlaneProcessId('etcd', machine.name, false);
-				this.etcdMembers.push(new EtcdMember(this.kernel, this.etcdCluster.prepare(machine.name, id), id, machine.name, nodeIp(this.nodes.indexOf(machine)), { cluster: this.etcdCluster, name: machine.name }));
+				this.etcdMembers.push(new EtcdMember(this.kernel, this.etcdCluster.prepare(machine.name, id), id, machine.name, nodeIp(this.nodes.indexOf(machine)), { cluster: this.etcdCluster, name: machine.name, exit: memberExit(machine.name) }));
 			}
 			if (i + 1 < replicas.schedulers) {
 				const id = controlPlaneProcessId('kube-scheduler', machine.name, false);
@@ -395,7 +398,7 @@ export class Cluster {
 			},
 			etcd: () => this.etcd.store(),
 			etcdMembers: () =>
-				this.etcdMembers.map((member) => ({
+				this.etcdMembers.filter((member) => !this.etcdCluster?.isRemoved(member.nodeName)).map((member) => ({
 					name: member.nodeName,
 					ip: member.address,
 					connect: () => (member === this.etcd && this.etcdHandshakeFails(controlPlane.name) ? undefined : member.connect()),

@@ -161,6 +161,33 @@ describe('a three-member stacked etcd cluster', () => {
 		expect(JSON.stringify(restored.trace({ sinceMs: restored.now() - 30_000 }))).toBe(JSON.stringify(a.trace({ sinceMs: a.now() - 30_000 })));
 	});
 
+	it('removes a dead member (member remove): two members left, both needed, and the removed one exits when it starts', () => {
+		const cluster = createCluster({ seed: 7, controlPlane: { etcdMembers: 3 } });
+		cluster.stop('etcd', 'control-plane-3');
+		cluster.advance('2s');
+		const list = onMachine(cluster, 'control-plane', `${ETCDCTL} member list`).stdout.split('\n');
+		const idOf = (machine: string) => list.find((l) => l.includes(`, ${machine}, `))!.split(', ')[0];
+		const dead = idOf('control-plane-3');
+		// etcd's strict reconfiguration check: without control-plane-2, the two members left (one of them down) would have no started quorum.
+		const refused = onMachine(cluster, 'control-plane', `${ETCDCTL} member remove ${idOf('control-plane-2')}`);
+		expect([refused.stderr.split('\n').at(-2), refused.exitCode]).toEqual(['Error: etcdserver: re-configuration failed due to not enough started members', 1]);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member remove ${dead}`).stdout).toMatch(new RegExp(`^Member ${dead} removed from cluster [0-9a-f ]{16}\n$`));
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member list`).stdout.trim().split('\n')).toHaveLength(2);
+		// Quorum of two is two: one more stopped member stops the API.
+		cluster.stop('etcd', 'control-plane-2');
+		cluster.advance('3s');
+		expect(cluster.exec('kubectl get ns default').stderr).toBe('Error from server: etcdserver: request timed out\n');
+		cluster.start('etcd', 'control-plane-2');
+		cluster.advance('30s');
+		expect(cluster.exec('kubectl get ns default').exitCode).toBe(0);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member remove 1234`).stderr).toMatch(/Error: etcdserver: member not found\n$/);
+		// The removed member's static pod comes back, learns it was removed, and exits.
+		cluster.start('etcd', 'control-plane-3');
+		cluster.advance('30s');
+		expect(cluster.trace().some((e) => e.component === 'etcd/control-plane-3' && e.msg === 'the member has been permanently removed from the cluster')).toBe(true);
+		expect(cluster.exec('kubectl get pod -n kube-system etcd-control-plane-3 -o jsonpath={.status.containerStatuses[0].ready}').stdout).toBe('false');
+	});
+
 	it('refuses more than five members, naming the limit', () => {
 		expect(() => createCluster({ controlPlane: { etcdMembers: 6 } })).toThrow('controlPlane.etcdMembers: 6 is not a whole number from 1 to 5');
 	});

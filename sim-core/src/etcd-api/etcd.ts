@@ -41,7 +41,7 @@ export const REQUEST_TIMED_OUT = 'etcdserver: request timed out';
 
 export class MvccError extends Error {
 	constructor(
-		readonly code: 'compacted' | 'future-revision' | 'no-space' | 'too-large' | 'unavailable' | 'bad-transferee',
+		readonly code: 'compacted' | 'future-revision' | 'no-space' | 'too-large' | 'unavailable' | 'bad-transferee' | 'member-not-found' | 'not-enough-members',
 		message: string,
 	) {
 		super(message);
@@ -124,6 +124,8 @@ export interface EtcdClient {
 	status(): EtcdBackendStatus;
 	/** Maintenance.MoveLeader, sent to the leader: hands leadership to the member named `target`. */
 	moveLeader(target: string): void;
+	/** Cluster.MemberRemove: the member named `target` leaves the voting configuration. */
+	memberRemove(target: string): void;
 	/** Live keys (etcd_debugging_mvcc_keys_total). */
 	keyCount(): number;
 }

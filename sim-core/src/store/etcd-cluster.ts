@@ -50,6 +50,8 @@ export interface EtcdClusterMemberState {
 	processId: string;
 	/** When it was added by a membership change (virtual wall ms; absent for the first member): part of its member ID. */
 	addedAtWallMs?: number;
+	/** Removed from the cluster (etcdctl member remove): it never rejoins by itself, and its process exits at start. */
+	removed?: boolean;
 	raft: RaftState;
 	data: MvccState;
 }
@@ -67,6 +69,8 @@ export interface EtcdClusterDeps {
 	wallMs(): number;
 	/** A member applied entries: its watchers should hear about new revisions. */
 	applied(name: string): void;
+	/** A member learned it was removed: its process exits ("the member has been permanently removed from the cluster"). */
+	removed(name: string): void;
 	/** A member's role, term or leader changed (for the trace and the logs). */
 	raftChanged(name: string, before: RaftView, after: RaftView): void;
 }
@@ -153,6 +157,11 @@ export class EtcdCluster {
 		return [...this.members.keys()];
 	}
 
+	/** Whether `name` was removed from the cluster. */
+	isRemoved(name: string): boolean {
+		return !!this.members.get(name)?.record.removed;
+	}
+
 	store(name: string): MvccStore | undefined {
 		return this.members.get(name)?.data;
 	}
@@ -179,6 +188,10 @@ export class EtcdCluster {
 	 */
 	started(name: string): void {
 		const member = this.members.get(name)!;
+		if (member.record.removed) {
+			this.deps.removed(name);
+			return;
+		}
 		if (!member.record.raft.peers.includes(name)) {
 			this.join(member);
 			return;
@@ -213,7 +226,7 @@ export class EtcdCluster {
 	/** One heartbeat interval passed for a running member (a member not yet added tries to join again). */
 	tick(name: string): void {
 		const member = this.members.get(name);
-		if (!member || !this.running(member)) return;
+		if (!member || !this.running(member) || member.record.removed) return;
 		if (!member.record.raft.peers.includes(name)) {
 			this.join(member);
 			return;
@@ -247,6 +260,27 @@ export class EtcdCluster {
 		this.settle();
 		this.probe = undefined;
 		if (!transferee.node.isLeader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+	}
+
+	/**
+	 * MemberRemove through member `via`: refused for a name that is no voter
+	 * (`member not found`), and, as etcd's --strict-reconfig-check does, when
+	 * the members left that are running and reachable would be no quorum of
+	 * the new configuration.
+	 */
+	removeMember(via: string, target: string): void {
+		const member = this.members.get(via);
+		const leader = this.leaderFor(via);
+		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		const voters = leader.record.raft.peers;
+		if (!voters.includes(target)) throw new MvccError('member-not-found', 'etcdserver: member not found');
+		const remaining = voters.filter((v) => v !== target);
+		const started = remaining.filter((v) => this.canReach(leader, this.members.get(v)!)).length;
+		if (remaining.length === 0 || started < Math.floor(remaining.length / 2) + 1) throw new MvccError('not-enough-members', 'etcdserver: re-configuration failed due to not enough started members');
+		this.propose(via, { op: 'member-remove', name: target });
+		// A member that was down when it was removed learns it when it starts (its own log has no such entry).
+		const removed = this.members.get(target);
+		if (removed) removed.record.removed = true;
 	}
 
 	// ---- the network ------------------------------------------------------------
@@ -301,6 +335,10 @@ export class EtcdCluster {
 				result = { value: undefined };
 			} else if (request.op === 'member-remove') {
 				member.node.removePeer(request.name);
+				const removed = this.members.get(request.name);
+				if (removed) removed.record.removed = true;
+				// The removed member learns it from the entry itself and shuts down.
+				if (request.name === member.record.name) this.deps.removed(request.name);
 				result = { value: undefined };
 			} else {
 				result = applyRequest(member.data, request);
@@ -469,6 +507,10 @@ class MemberClient implements EtcdClient {
 
 	moveLeader(target: string): void {
 		this.cluster.moveLeader(this.name, target);
+	}
+
+	memberRemove(target: string): void {
+		this.cluster.removeMember(this.name, target);
 	}
 
 	keyCount(): number {

@@ -48,7 +48,7 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 		/** The member's IP address. */
 		readonly address = '127.0.0.1',
 		/** Its place in a Raft cluster of several members (absent: a cluster of one, kubeadm's default). */
-		readonly raft?: { cluster: EtcdCluster; name: string },
+		readonly raft?: { cluster: EtcdCluster; name: string; /** The process exits (its container with it): after it was removed from the cluster. */ exit?: () => void },
 	) {
 		super(id, kernel);
 	}
@@ -98,6 +98,9 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 			case 'notify-watchers':
 				this.announce();
 				break;
+			case 'removed-exit':
+				this.raft?.exit?.();
+				break;
 			case 'raft-tick':
 				this.raft?.cluster.tick(this.raft.name);
 				this.periodic(HEARTBEAT_INTERVAL_MS, 'raft-tick');
@@ -118,6 +121,12 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 				break;
 			}
 		}
+	}
+
+	/** Learned it was removed from the cluster: says so, as etcd logs it, and exits right after. */
+	shutDownRemoved(): void {
+		this.emit({ action: 'removed', rv: this.data.revision, msg: 'the member has been permanently removed from the cluster' });
+		this.after(0, 'removed-exit');
 	}
 
 	/** Writes to the process's trace (the cluster reports Raft role changes through it). */

@@ -247,6 +247,11 @@ export class MvccStore implements EtcdClient {
 		throw new MvccError('bad-transferee', 'etcdserver: bad leader transferee');
 	}
 
+	/** A lone member cannot remove itself: nobody would be left to commit the change (--strict-reconfig-check). */
+	memberRemove(): void {
+		throw new MvccError('not-enough-members', 'etcdserver: re-configuration failed due to not enough started members');
+	}
+
 	/** Shrinks the backend file to what is in use (etcdctl defrag). */
 	defragment(): void {
 		this.state.sizeBytes = this.state.sizeInUseBytes;

@@ -34,6 +34,12 @@ describe('the fault sweep', () => {
 		for (const expected of ['stop kube-apiserver', 'stop etcd', 'stop kube-scheduler', 'stop kube-controller-manager', 'stop kubelet', 'stop container-runtime', 'stop kube-proxy', 'partition', 'powerOff', 'killPod', 'scale']) {
 			expect(kinds).toContain(expected);
 		}
+		// Some runs keep etcd as three members, and stop and cut off members other than the first.
+		const ha = Array.from({ length: 40 }, (_, i) => drawSchedule(i + 1, 24)).filter((s) => s.etcdMembers === 3);
+		expect(ha.length).toBeGreaterThan(5);
+		const steps = ha.flatMap((s) => s.steps);
+		expect(steps.some((s) => s.kind === 'stop' && s.component === 'etcd' && s.node === 'control-plane-3')).toBe(true);
+		expect(steps.some((s) => s.kind === 'partition' && s.node === 'control-plane-2')).toBe(true);
 	});
 
 	it('catches a lost write and a workload that never converges (the checks can fail)', () => {

@@ -14,7 +14,9 @@
  * invariants are the guarantees Kubernetes' controllers and client-go's
  * leader election give (one binding per Pod, node capacity respected, one
  * leader per Lease since renewDeadline < leaseDuration, monotonic
- * resourceVersions, no acknowledged write lost).
+ * resourceVersions, no acknowledged write lost), and, for the half of the
+ * runs whose etcd is three members, Raft's (one leader per term, members
+ * that applied as far hold the same revision).
  */
 import { Quantity } from '../api/quantity.ts';
 import { podRequests, resourceValue } from '../component-helpers/resource.ts';
@@ -37,6 +39,8 @@ export type SweepStep =
 export interface SweepSchedule {
 	/** Replicas of the scheduler and the controller manager (standbys on control-plane-2). */
 	replicas: number;
+	/** etcd members, stacked one per control-plane machine (absent: one). */
+	etcdMembers?: number;
 	steps: SweepStep[];
 }
 
@@ -70,13 +74,21 @@ export function drawSchedule(seed: number, steps: number): SweepSchedule {
 	const rng = new Rng(deriveRngState(seed, 'sweep'));
 	const pick = <T>(items: readonly T[]): T => items[rng.int(items.length)];
 	const replicas = 1 + rng.int(2);
-	const machines = replicas > 1 ? ['control-plane', 'control-plane-2'] : ['control-plane'];
+	// Half the runs keep etcd as three members (its own stream, so the other draws stay as they were).
+	const etcdMembers = new Rng(deriveRngState(seed, 'sweep/etcd')).int(2) === 0 ? 1 : 3;
+	const machines = controlPlaneMachines(replicas, etcdMembers);
+	const members = machines.slice(0, etcdMembers);
 	const drawn: SweepStep[] = [];
 	for (let i = 0; i < steps; i++) {
 		const roll = rng.int(100);
 		if (roll < 30) drawn.push({ kind: 'advance', seconds: 1 + rng.int(90) });
 		else if (roll < 42) drawn.push({ kind: pick(['stop', 'start'] as const), component: pick(['kube-scheduler', 'kube-controller-manager'] as const), node: pick(machines) });
-		else if (roll < 48) drawn.push({ kind: pick(['stop', 'start'] as const), component: pick(['kube-apiserver', 'etcd'] as const) });
+		else if (roll < 48) {
+			const kind = pick(['stop', 'start'] as const);
+			const component = pick(['kube-apiserver', 'etcd'] as const);
+			// With several members, a stop or start names one of them.
+			drawn.push(component === 'etcd' && etcdMembers > 1 ? { kind, component, node: pick(members) } : { kind, component });
+		}
 		else if (roll < 60) drawn.push({ kind: pick(['stop', 'start'] as const), component: pick(['kubelet', 'container-runtime', 'kube-proxy'] as const), node: pick(WORKERS) });
 		else if (roll < 68) drawn.push({ kind: pick(['partition', 'heal'] as const), node: pick([...WORKERS, ...machines.slice(1)]) });
 		else if (roll < 74) drawn.push({ kind: pick(['powerOff', 'powerOn'] as const), node: pick(WORKERS) });
@@ -86,7 +98,12 @@ export function drawSchedule(seed: number, steps: number): SweepSchedule {
 		// A day behind (before every certificate), an hour behind or a day ahead (still within them), or fixed.
 		else drawn.push({ kind: 'setClock', node: pick(WORKERS), offsetMs: pick([-86_400_000, -3_600_000, 86_400_000, 0]) });
 	}
-	return { replicas, steps: drawn };
+	return etcdMembers > 1 ? { replicas, etcdMembers, steps: drawn } : { replicas, steps: drawn };
+}
+
+/** The control-plane machines a run has: one per replica or etcd member, whichever is more. */
+function controlPlaneMachines(replicas: number, etcdMembers = 1): string[] {
+	return ['control-plane', 'control-plane-2', 'control-plane-3'].slice(0, Math.max(replicas, etcdMembers));
 }
 
 /** Applies one step the way the reader (or bad luck) would. */
@@ -173,6 +190,24 @@ export function safetyViolations(cluster: Cluster, memory: Memory, expected: Rea
 		if (memoryBytes > Quantity.parse(allocatable.memory).value()) out.push(`${name}: memory requested over ${allocatable.memory} allocatable`);
 		if (active.length > Number(allocatable.pods)) out.push(`${name}: ${active.length} pods over ${allocatable.pods}`);
 	}
+	// etcd as a Raft cluster: one leader per term, and members that applied as far hold the same revision.
+	const raft = cluster.etcdCluster;
+	if (raft) {
+		const leaders = new Map<number, string>();
+		const revisionAt = new Map<number, { member: string; revision: number }>();
+		for (const member of raft.memberNames()) {
+			const facts = raft.raftFacts(member)!;
+			if (facts.isLeader) {
+				const other = leaders.get(facts.term);
+				if (other) out.push(`etcd term ${facts.term} has two leaders: ${other} and ${member}`);
+				leaders.set(facts.term, member);
+			}
+			const revision = raft.store(member)!.revision;
+			const same = revisionAt.get(facts.appliedIndex);
+			if (same && same.revision !== revision) out.push(`etcd members ${same.member} and ${member} applied to index ${facts.appliedIndex} but hold revisions ${same.revision} and ${revision}`);
+			revisionAt.set(facts.appliedIndex, { member, revision });
+		}
+	}
 	// One leader per Lease: among running replicas, at most one believes it leads, and it is the one the Lease names.
 	for (const lease of ['kube-scheduler', 'kube-controller-manager']) {
 		const leading = cluster.components().filter((c) => c.component === lease && c.running && c.leader);
@@ -200,6 +235,8 @@ function healEverything(cluster: Cluster, machines: readonly string[]): void {
 		for (const component of ['kubelet', 'container-runtime', 'kube-proxy']) cluster.apply({ kind: 'start', component, node });
 	}
 	for (const component of ['etcd', 'kube-apiserver']) cluster.apply({ kind: 'start', component });
+	// Every further etcd member (a machine without one just has nothing to start).
+	for (const node of machines.slice(1)) if (cluster.components().some((c) => c.component === 'etcd' && c.node === node)) cluster.apply({ kind: 'start', component: 'etcd', node });
 	for (const node of machines) for (const component of ['kube-scheduler', 'kube-controller-manager']) cluster.apply({ kind: 'start', component, node });
 	// kubectl needs the API server back before it can uncordon.
 	cluster.settle({ maxMs: 120_000 });
@@ -261,8 +298,8 @@ export const LIVENESS_MS = 5 * 60_000;
 /** One run: a cluster, the schedule, the checks. */
 export function runSweep(seed: number, options: { steps?: number; schedule?: SweepSchedule; /** Sees the cluster at the end (to look into a failure). */ inspect?: (cluster: Cluster) => void } = {}): SweepResult {
 	const schedule = options.schedule ?? drawSchedule(seed, options.steps ?? 16);
-	const cluster = new Cluster({ seed, controlPlane: { schedulers: schedule.replicas, controllerManagers: schedule.replicas } });
-	const machines = schedule.replicas > 1 ? ['control-plane', 'control-plane-2'] : ['control-plane'];
+	const cluster = new Cluster({ seed, controlPlane: { schedulers: schedule.replicas, controllerManagers: schedule.replicas, ...(schedule.etcdMembers ? { etcdMembers: schedule.etcdMembers } : {}) } });
+	const machines = controlPlaneMachines(schedule.replicas, schedule.etcdMembers);
 	const start = cluster.now();
 	const violations: string[] = [];
 	const created = cluster.exec('kubectl apply -f -', { stdin: workloadManifests() });

@@ -27,6 +27,7 @@ type RunName =
 	| 'endpoint hashkv'
 	| 'member list'
 	| 'move-leader'
+	| 'member remove'
 	| 'alarm list'
 	| 'alarm disarm'
 	| 'snapshot save'
@@ -174,7 +175,7 @@ export const ROOT: CommandNode = {
 					run: 'member list',
 				},
 				unsimulated('promote <memberID>', 'Promotes a non-voting member in the cluster'),
-				unsimulated('remove <memberID>', 'Removes a member from the cluster'),
+				{ use: 'remove <memberID>', short: 'Removes a member from the cluster', run: 'member remove' },
 				unsimulated('update <memberID> [options]', 'Updates a member in the cluster'),
 			],
 		},

@@ -30,6 +30,8 @@ const GRPC_CODE: Record<MvccError['code'], string> = {
 	'too-large': 'InvalidArgument',
 	unavailable: 'Unavailable',
 	'bad-transferee': 'FailedPrecondition',
+	'member-not-found': 'NotFound',
+	'not-enough-members': 'FailedPrecondition',
 };
 
 /** The client-side text of a store error: etcd prefixes its server errors with `etcdserver: `. */
@@ -507,6 +509,25 @@ export function runMoveLeader(inv: Invocation): void {
 		serverError(rpc, leader, '/etcdserverpb.Maintenance/MoveLeader', error);
 	}
 	inv.stdout += `Leadership transferred from ${BigInt('0x' + leader.member.memberId).toString(16)} to ${targetId.toString(16)}\n`;
+}
+
+/** member remove: the member leaves the configuration, and the quorum is counted among the rest. */
+export function runMemberRemove(inv: Invocation): void {
+	if (inv.args.length !== 1) throw new Exit(EXIT.badArgs, 'member ID is not provided');
+	const text = inv.args[0];
+	if (!/^[0-9a-fA-F]{1,16}$/.test(text)) throw new Exit(EXIT.badArgs, `bad member ID arg (strconv.ParseUint: parsing ${JSON.stringify(text)}: ${/^[0-9a-fA-F]+$/.test(text) ? 'value out of range' : 'invalid syntax'}), expecting ID in Hex`);
+	const id = BigInt('0x' + text);
+	const rpc = setUp(inv);
+	const connection = mustConnect(rpc, '/etcdserverpb.Cluster/MemberRemove');
+	const target = inv.deps.members().find((m) => BigInt('0x' + m.memberId) === id);
+	try {
+		connection.store.memberRemove(target?.name ?? '');
+	} catch (error) {
+		serverError(rpc, connection, '/etcdserverpb.Cluster/MemberRemove', error);
+	}
+	// %16x: hex, padded with spaces to 16.
+	const hex16 = (value: bigint) => value.toString(16).padStart(16, ' ');
+	inv.stdout += `Member ${hex16(id)} removed from cluster ${hex16(BigInt('0x' + connection.member.clusterId))}\n`;
 }
 
 // ---- snapshot save ----------------------------------------------------------------------
