@@ -189,21 +189,44 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		this.deps.etcd.watch(this.id);
 		this.cacher.rebuild(store, store.revision);
 		this.cacheLoaded = true;
+		this.cacheStore = store;
 		this.state.cacheRevision = this.cacher.revision;
 		this.state.ready = true;
 		this.emit({ action: 'ready', peer: 'etcd', rv: store.revision, msg: `watch cache loaded at revision ${store.revision}` });
 		runPostStartHooks(this.server, (request, caller) => this.serve(request, caller));
 	}
 
+	/** The store the cache was built from: etcd started on another data directory (a restore) means building it again. */
+	private cacheStore: EtcdClient | undefined;
+
+	/**
+	 * A different store than the cache was built from (etcd restored into a
+	 * new data directory), or one behind the cache: the reflector's watch on
+	 * etcd would fail and list again, so the cache is rebuilt at the store's
+	 * revision and every client watch is closed (clients then watch again,
+	 * and, told their revision is too large, list again).
+	 */
+	private checkStoreIdentity(store: EtcdClient): void {
+		if (!this.cacheLoaded) return;
+		if (this.cacheStore === store && store.revision >= this.cacher.revision) return;
+		this.emit({ action: 'relist', peer: 'etcd', rv: store.revision, msg: `etcd is at revision ${store.revision}, the watch cache at ${this.cacher.revision}: listing again` });
+		this.cacher.rebuild(store, store.revision);
+		this.cacheStore = store;
+		this.state.cacheRevision = this.cacher.revision;
+		this.watchers.closeAll();
+	}
+
 	/** Makes sure the in-memory cache exists (after a restore) and is current. */
 	private ensureCache(): EtcdClient | undefined {
 		const store = this.deps.etcd.store();
 		if (!store) return undefined;
+		this.checkStoreIdentity(store);
 		// etcd forgets its watchers when it restarts; re-subscribing is idempotent.
 		this.deps.etcd.watch(this.id);
 		if (!this.cacheLoaded) {
 			this.cacher.rebuild(store, this.state.cacheRevision || store.revision);
 			this.cacheLoaded = true;
+			this.cacheStore = store;
 		}
 		this.pump();
 		return store;
@@ -216,7 +239,9 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		if (!this.cacheLoaded) {
 			this.cacher.rebuild(store, this.state.cacheRevision || store.revision);
 			this.cacheLoaded = true;
+			this.cacheStore = store;
 		}
+		this.checkStoreIdentity(store);
 		const changes = this.cacher.catchUp(store);
 		this.state.cacheRevision = this.cacher.revision;
 		for (const change of changes) this.watchers.dispatch(change);

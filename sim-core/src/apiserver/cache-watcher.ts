@@ -193,6 +193,11 @@ export class CacheWatchers {
 	 * health check fails (CLIENT_DEAD_CONNECTION_MS later), then re-watches
 	 * from its resourceVersion, backing off while the node is still cut off.
 	 */
+	/** Closes every watch (the cache was rebuilt from another store): each client hears it and watches again. */
+	closeAll(): void {
+		this.closeOf([...new Set(Object.values(this.server.state.watches).map((w) => w.owner))]);
+	}
+
 	closeOf(processIds: string[]): void {
 		const { kernel, state } = this.server;
 		for (const [id, watch] of Object.entries(state.watches)) {

@@ -135,6 +135,15 @@ export function timeout(message: string): ApiResponse<never> {
 	return status(504, 'Timeout', message);
 }
 
+/**
+ * A watch from a resourceVersion the cache has not reached (after etcd was
+ * restored from an older snapshot): 504 with the cause client-go's
+ * reflector takes as a reason to list again (IsTooLargeResourceVersionError).
+ */
+export function tooLargeResourceVersion(requested: number, current: number): ApiResponse<never> {
+	return status(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } as Status['details']);
+}
+
 /** 503. */
 export function serviceUnavailable(message: string): ApiResponse<never> {
 	return status(503, 'ServiceUnavailable', message);

@@ -128,7 +128,8 @@ export class Informer {
 			return;
 		}
 		s.watchId = null;
-		if (started.code === 410) this.start();
+		// 410 (compacted away) and a revision the server has not reached (etcd restored from an older snapshot) both mean: list again.
+		if (started.code === 410 || (started.code === 504 && /^Timeout: Too large resource version/.test(started.message))) this.start();
 		else this.retry('rewatch');
 	}
 

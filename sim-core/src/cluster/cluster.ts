@@ -27,6 +27,9 @@ import { parseRfc3339 } from '../golang/time.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { MvccStore, type MvccState } from '../store/mvcc.ts';
 import { EtcdMember } from '../store/etcd.ts';
+import { DATA_DIR_DB } from '../tools/etcdctl/etcdutl.ts';
+import { parseYaml } from '../yaml/index.ts';
+import { decodeSnapshot } from '../tools/etcdctl/snapshot-file.ts';
 import { EtcdCluster, type EtcdClusterSnapshot, type RaftView } from '../store/etcd-cluster.ts';
 import { KubeApiServer } from '../apiserver/apiserver.ts';
 import { defaultStrategies } from '../apiserver/registry/index.ts';
@@ -76,6 +79,9 @@ export interface ClusterSnapshot {
 	etcd: MvccState;
 	/** With several etcd members: each member's Raft state and store (`etcd` is then the first member's store). */
 	etcdCluster?: EtcdClusterSnapshot;
+	/** A lone member's other data directories (a restore made them), and the host path it runs on now. */
+	etcdDataDirs?: Array<{ path: string; state: MvccState; restoredFrom?: string }>;
+	etcdDataDir?: string;
 	hosts: Record<string, NodeHostState>;
 	partitions: string[];
 	faults: string[];
@@ -163,7 +169,9 @@ export class Cluster {
 	readonly kernel: Kernel;
 	readonly options: ClusterOptions & { seed: number; startTime: string };
 	readonly nodes: NodeOptions[];
-	readonly etcdData: MvccStore;
+	/** A lone etcd member's data directories on its machine, by host path: the one kubeadm made and any a restore made. */
+	private readonly etcdDataDirs = new Map<string, { store: MvccStore; restoredFrom?: string }>();
+	private etcdDataDir = ETCD_DATA_DIR;
 	/** When kubeadm issued the cluster's certificates (virtual time 0) and for how long (./pki.ts). */
 	readonly pki: PkiDates;
 	readonly etcd: EtcdMember;
@@ -241,7 +249,10 @@ export class Cluster {
 			);
 		}
 		const firstStore = restore ? new MvccStore(deepCopy(restore.etcd)) : MvccStore.empty();
-		this.etcdData = this.etcdCluster ? (restore?.etcdCluster ? this.etcdCluster.store(controlPlane.name)! : this.etcdCluster.bootstrap(controlPlane.name, 'etcd', firstStore)) : firstStore;
+		const primaryStore = this.etcdCluster ? (restore?.etcdCluster ? this.etcdCluster.store(controlPlane.name)! : this.etcdCluster.bootstrap(controlPlane.name, 'etcd', firstStore)) : firstStore;
+		for (const dir of restore?.etcdDataDirs ?? []) this.etcdDataDirs.set(dir.path, { store: new MvccStore(deepCopy(dir.state)), ...(dir.restoredFrom !== undefined ? { restoredFrom: dir.restoredFrom } : {}) });
+		if (restore?.etcdDataDir) this.etcdDataDir = restore.etcdDataDir;
+		this.etcdDataDirs.set(this.etcdDataDir, { ...this.etcdDataDirs.get(this.etcdDataDir), store: primaryStore });
 		this.faults = new Faults(
 			{
 				kernel: this.kernel,
@@ -271,7 +282,7 @@ export class Cluster {
 			restore?.certificates,
 		);
 		const memberExit = (machine: string) => () => this.hosts.get(machine)?.componentCrashed('etcd');
-		this.etcd = new EtcdMember(this.kernel, this.etcdData, 'etcd', controlPlane.name, apiIp, this.etcdCluster ? { cluster: this.etcdCluster, name: controlPlane.name, exit: memberExit(controlPlane.name) } : undefined);
+		this.etcd = new EtcdMember(this.kernel, primaryStore, 'etcd', controlPlane.name, apiIp, this.etcdCluster ? { cluster: this.etcdCluster, name: controlPlane.name, exit: memberExit(controlPlane.name) } : undefined, () => this.openEtcdDataDir(controlPlane.name));
 		this.etcdMembers = [this.etcd];
 		this.apiServer = new KubeApiServer(this.kernel, {
 			// etcd refuses the API server's client certificate, or the API server etcd's serving one, once either (as loaded when its process started) is outside its validity.
@@ -472,6 +483,41 @@ export class Cluster {
 			certificateValidityMs: this.pki.certificateValidityMs,
 			caCertificateValidityMs: this.pki.caCertificateValidityMs,
 		};
+	}
+
+	/** The lone etcd member's store: the database in the data directory it last started on. */
+	get etcdData(): MvccStore {
+		return this.etcd.data;
+	}
+
+	/**
+	 * The store in the data directory etcd's static pod points at as it
+	 * starts: its manifest's `--data-dir`, through the hostPath volume mounted
+	 * there. A directory `etcdutl snapshot restore` wrote (its member/snap/db)
+	 * is a store restored from that snapshot; the directory kubeadm made is
+	 * the one etcd has been writing; any other is empty, and etcd starts a
+	 * new, empty cluster there, as it would.
+	 */
+	private openEtcdDataDir(machine: string): MvccStore | undefined {
+		const manifest = this.fileOn(machine, '/etc/kubernetes/manifests/etcd.yaml');
+		const path = manifest ? hostDataDir(manifest) : undefined;
+		if (!path) return undefined;
+		const db = this.fileOn(machine, `${path}/${DATA_DIR_DB}`);
+		const known = this.etcdDataDirs.get(path);
+		let store = known?.store;
+		if (db !== undefined && db !== known?.restoredFrom) {
+			const snapshot = decodeSnapshot(db);
+			if (snapshot) {
+				store = MvccStore.restored(snapshot.revision, snapshot.kvs, this.kernel.nowMs);
+				this.etcdDataDirs.set(path, { store, restoredFrom: db });
+			}
+		}
+		if (!store) {
+			store = MvccStore.empty();
+			this.etcdDataDirs.set(path, { store });
+		}
+		this.etcdDataDir = path;
+		return store;
 	}
 
 	/** Whether the TLS handshake between the API server and etcd fails now, judged by the control plane's clock. */
@@ -942,6 +988,9 @@ export class Cluster {
 			options: deepCopy(this.options),
 			kernel: this.kernel.snapshot(),
 			etcd: deepCopy(this.etcdData.state),
+			...(this.etcdDataDirs.size > 1 || this.etcdDataDir !== ETCD_DATA_DIR
+				? { etcdDataDir: this.etcdDataDir, etcdDataDirs: [...this.etcdDataDirs].filter(([path]) => path !== this.etcdDataDir).map(([path, dir]) => ({ path, state: deepCopy(dir.store.state), ...(dir.restoredFrom !== undefined ? { restoredFrom: dir.restoredFrom } : {}) })) }
+				: {}),
 			...(this.etcdCluster ? { etcdCluster: this.etcdCluster.snapshot() } : {}),
 			hosts,
 			partitions: this.faults.snapshot().partitions,
@@ -984,4 +1033,23 @@ function raftLogLine(before: RaftView, after: RaftView): [string, string] {
 	if (!after.lead && before.lead) return ['raft', `lost leader ${before.lead} at term ${after.term}`];
 	if (after.role === 'candidate' && before.role !== 'candidate') return ['raft', `became candidate at term ${after.term}`];
 	return ['raft', `${after.role} at term ${after.term}`];
+}
+
+/** kubeadm's etcd data directory (cmd/kubeadm/app/constants EtcdDataDir, the etcd-data hostPath). */
+const ETCD_DATA_DIR = '/var/lib/etcd';
+
+/** The host directory etcd's manifest makes its --data-dir: the hostPath volume mounted at (or above) that path. */
+function hostDataDir(manifest: string): string | undefined {
+	try {
+		const pod = parseYaml(manifest) as Pod;
+		const container = pod.spec?.containers?.[0];
+		const flag = [...(container?.command ?? []), ...(container?.args ?? [])].find((a) => a.startsWith('--data-dir='));
+		const dataDir = flag?.slice('--data-dir='.length).replace(/\/+$/, '');
+		if (!dataDir) return undefined;
+		const mount = (container?.volumeMounts ?? []).filter((m) => dataDir === m.mountPath || dataDir.startsWith(m.mountPath.replace(/\/+$/, '') + '/')).sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
+		const hostPath = mount && (pod.spec.volumes?.find((v) => v.name === mount.name) as { hostPath?: { path?: string } } | undefined)?.hostPath?.path;
+		return hostPath ? hostPath.replace(/\/+$/, '') + dataDir.slice(mount.mountPath.replace(/\/+$/, '').length) : undefined;
+	} catch {
+		return undefined;
+	}
 }

@@ -139,7 +139,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	for (const member of cluster.etcdMembers()) {
 		const host = cluster.hosts.get(member.name);
 		host?.shellHost.commands.set('etcdctl', etcdctl);
-		host?.shellHost.commands.set('etcdutl', createEtcdutl());
+		host?.shellHost.commands.set('etcdutl', createEtcdutl({ wallMs: () => cluster.kernel.wallMs() }));
 	}
 	// Inside the etcd container (kubectl exec -n kube-system etcd-<node> -- etcdctl ...): the container shares the node's network and certificates.
 	cp.execInSystemContainer = (component, argv) => {

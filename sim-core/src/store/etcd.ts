@@ -39,9 +39,12 @@ interface EtcdMemberState {
 const LEASE_SWEEP_MS = 1000;
 
 export class EtcdMember extends ProcessBase<EtcdMemberState> {
+	/** The member's store: the database in the data directory it last started on. */
+	data: MvccStore;
+
 	constructor(
 		kernel: Kernel,
-		readonly data: MvccStore,
+		data: MvccStore,
 		id = 'etcd',
 		/** Name of the node the member runs on, for `member list`. */
 		readonly nodeName = 'control-plane',
@@ -49,8 +52,11 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 		readonly address = '127.0.0.1',
 		/** Its place in a Raft cluster of several members (absent: a cluster of one, kubeadm's default). */
 		readonly raft?: { cluster: EtcdCluster; name: string; /** The process exits (its container with it): after it was removed from the cluster. */ exit?: () => void },
+		/** The store in the data directory its static pod's manifest points at now (a lone member: a restored directory is another store). */
+		private readonly openDataDir?: () => MvccStore | undefined,
 	) {
 		super(id, kernel);
+		this.data = data;
 	}
 
 	private raftClient: EtcdClient | undefined;
@@ -60,6 +66,10 @@ export class EtcdMember extends ProcessBase<EtcdMemberState> {
 	}
 
 	onStart(): void {
+		if (!this.raft) {
+			this.data = this.openDataDir?.() ?? this.data;
+			this.state.announcedRevision = this.data.revision;
+		}
 		this.emit({ action: 'start', rv: this.data.revision, msg: `etcd ${ETCD_VERSION} serving clients on ${ETCD_CLIENT_PORT}, peers on ${ETCD_PEER_PORT}, at revision ${this.data.revision}` });
 		this.periodic(LEASE_SWEEP_MS, 'sweep-leases');
 		if (this.raft) {

@@ -69,6 +69,31 @@ export class MvccStore implements EtcdClient {
 		});
 	}
 
+	/**
+	 * A store restored from a snapshot's keys (etcdutl snapshot restore): the
+	 * snapshot's revision, each key's last version, no older history (the
+	 * compacted revision is the snapshot's). Keys held by a lease keep it, and
+	 * the lessor grants every such lease its TTL afresh from the restore, as
+	 * etcd's recovered leases are renewed by the new leader; the snapshot
+	 * keeps no TTLs, so Kubernetes' event TTL (one hour) stands in.
+	 */
+	static restored(revision: number, kvs: readonly KeyValue[], nowMs: number, leaseTtlSeconds = 3600, quotaBytes = ETCD_DEFAULT_QUOTA_BYTES): MvccStore {
+		const store = MvccStore.empty(quotaBytes);
+		const s = store.state;
+		s.revision = revision;
+		s.compactRevision = revision;
+		for (const kv of kvs) {
+			s.keys[kv.key] = [{ ...kv }];
+			s.sizeInUseBytes += sizeOf(kv);
+			if (kv.lease) {
+				s.leases[String(kv.lease)] = { ttlSeconds: leaseTtlSeconds, expiresAtMs: nowMs + leaseTtlSeconds * 1000 };
+				s.nextLeaseId = Math.max(s.nextLeaseId, kv.lease + 1);
+			}
+		}
+		s.sizeBytes = s.sizeInUseBytes;
+		return store;
+	}
+
 	get revision(): number {
 		return this.state.revision;
 	}

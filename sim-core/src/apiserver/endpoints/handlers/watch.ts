@@ -24,6 +24,8 @@ export function watch(scope: RequestScope, request: ApiRequest, info: ResourceIn
 	const store = deps.etcd.store()!;
 	const rvText = request.query?.resourceVersion;
 	const fromRevision = rvText && rvText !== '0' ? Number(rvText) : cacher.revision;
+	// A revision the cache never reached: upstream waits up to 3 s for it, then answers this (watch_cache.go waitUntilFreshAndBlock).
+	if (fromRevision > cacher.revision) return errors.tooLargeResourceVersion(fromRevision, cacher.revision);
 	if (Number.isNaN(fromRevision)) return errors.badRequest(`invalid resource version "${rvText}"`);
 	if (fromRevision < store.compactRevision) {
 		return errors.gone(`too old resource version: ${fromRevision} (${store.compactRevision})`);
