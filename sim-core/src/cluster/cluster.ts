@@ -241,6 +241,10 @@ export class Cluster {
 					random: (id) => ({ int: (n) => this.kernel.rng(`etcd-raft/${id}`).int(n) }),
 					applied: (name) => this.etcdMembers.find((m) => m.raft?.name === name)?.announce(),
 					wallMs: () => this.kernel.wallMs(),
+					peerUrl: (name) => {
+						const index = this.nodes.findIndex((n) => n.name === name);
+						return index < 0 ? undefined : `https://${nodeIp(index)}:2380`;
+					},
 					// etcd exits once it learns it was removed; the kubelet restarts it, and it exits again.
 					removed: (name) => this.etcdMembers.find((m) => m.raft?.name === name)?.shutDownRemoved(),
 					raftChanged: (name, before, after) => this.etcdMembers.find((m) => m.raft?.name === name)?.log(...raftLogLine(before, after)),
@@ -415,7 +419,8 @@ export class Cluster {
 					connect: () => (member === this.etcd && this.etcdHandshakeFails(controlPlane.name) ? undefined : member.connect()),
 					raft: this.etcdCluster?.raftFacts(member.nodeName),
 					addedAtWallMs: this.etcdCluster?.addedAtWallMs(member.nodeName),
-				})),
+				}))
+				.concat((this.etcdCluster?.unstarted() ?? []).map((m) => ({ name: m.name, ip: '', connect: () => undefined, raft: undefined, addedAtWallMs: m.addedAtWallMs, unstartedPeerUrl: m.peerUrl }))),
 			announceEtcd: () => this.etcd.announce(),
 			authenticateToken: (token) => this.apiServer.authenticateToken(token),
 			nodeFault: (fault, cause) => this.nodeFault(fault, cause),

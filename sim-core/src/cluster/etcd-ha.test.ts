@@ -188,6 +188,28 @@ describe('a three-member stacked etcd cluster', () => {
 		expect(cluster.exec('kubectl get pod -n kube-system etcd-control-plane-3 -o jsonpath={.status.containerStatuses[0].ready}').stdout).toBe('false');
 	});
 
+	it('member add makes an unstarted voter: the quorum grows at once, so one more failure loses the API (start it right after adding it)', () => {
+		const cluster = createCluster({ seed: 7, controlPlane: { etcdMembers: 3 } });
+		const [added] = [onMachine(cluster, 'control-plane', `${ETCDCTL} member add etcd-4 --peer-urls=https://192.168.56.20:2380`)];
+		expect(added.stdout).toMatch(/^Member [0-9a-f ]{16} added to cluster [0-9a-f ]{16}\n\nETCD_NAME="etcd-4"\nETCD_INITIAL_CLUSTER="[^"]*etcd-4=https:\/\/192\.168\.56\.20:2380[^"]*"\nETCD_INITIAL_ADVERTISE_PEER_URLS="https:\/\/192\.168\.56\.20:2380"\nETCD_INITIAL_CLUSTER_STATE="existing"\n$/);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member list`).stdout).toMatch(/^[0-9a-f]{16}, unstarted, , https:\/\/192\.168\.56\.20:2380, , false$/m);
+		// etcd's strict checks: a peer URL in use, and an add while the leader is not connected to every voter.
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member add x --peer-urls=https://192.168.56.11:2380`).stderr).toMatch(/Error: etcdserver: Peer URLs already exists\n$/);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member add etcd-5 --peer-urls=https://192.168.56.21:2380`).stderr).toMatch(/Error: etcdserver: unhealthy cluster\n$/);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member add etcd-5 https://192.168.56.21:2380`).stderr).toBe('Error: too many arguments, did you mean --peer-urls=https://192.168.56.21:2380\n');
+		// Four voters, three running: still a quorum of three. One more down and it is gone.
+		expect(cluster.exec('kubectl get ns default').exitCode).toBe(0);
+		cluster.stop('etcd', 'control-plane-3');
+		cluster.advance('3s');
+		expect(cluster.exec('kubectl get ns default').stderr).toBe('Error from server: etcdserver: request timed out\n');
+		cluster.start('etcd', 'control-plane-3');
+		cluster.advance('30s');
+		expect(cluster.exec('kubectl get ns default').exitCode).toBe(0);
+		const id = onMachine(cluster, 'control-plane', `${ETCDCTL} member list`).stdout.split('\n').find((l) => l.includes('unstarted'))!.split(', ')[0];
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member remove ${id}`).exitCode).toBe(0);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} member list`).stdout).not.toContain('unstarted');
+	});
+
 	it('refuses more than five members, naming the limit', () => {
 		expect(() => createCluster({ controlPlane: { etcdMembers: 6 } })).toThrow('controlPlane.etcdMembers: 6 is not a whole number from 1 to 5');
 	});

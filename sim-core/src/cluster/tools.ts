@@ -15,7 +15,7 @@
  */
 import type { UserInfo } from '../api/request.ts';
 import type { CommandContext, CommandResult, Host } from '../shell/index.ts';
-import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember, type CurlDeps, type EtcdMemberFacts } from '../tools/index.ts';
+import { createCurl, createEtcdctl, createEtcdutl, createIp, defaultCertIdentity, kubeadmApiServer, kubeadmEtcdMember, type CurlDeps, type EtcdMemberFacts, memberId } from '../tools/index.ts';
 import { crictlCommand, CrictlPullSink } from '../tools/crictl/index.ts';
 import { haltCommand, journalctlCommand, shutdownCommand, systemctlCommand, type SystemdDeps, type SystemPower } from '../tools/systemd/index.ts';
 import { BUILD_INFO, KUBERNETES_GIT_VERSION } from '../api/version.ts';
@@ -113,6 +113,11 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 		const first = kubeadmEtcdMember(endpoints[0].name, endpoints[0].ip);
 		const byName = new Map(endpoints.map((e) => [e.name, e.name === first.name ? first : kubeadmEtcdMember(e.name, e.ip, { addedAtWallMs: e.addedAtWallMs, clusterId: first.clusterId })]));
 		const facts = endpoints.map((e): EtcdMemberFacts => {
+			if (e.unstartedPeerUrl) {
+				// Unstarted: MemberList shows its peer URL only (the ID from it and the second it was added).
+				const peerUrls = [e.unstartedPeerUrl];
+				return { name: '', memberKey: e.name, memberId: memberId(peerUrls, String(Math.floor((e.addedAtWallMs ?? 0) / 1000))), clusterId: first.clusterId, peerUrls, clientUrls: [], listenClientUrls: [], nodeName: '', version: '', raftTerm: 0, isLeader: false };
+			}
 			const base = byName.get(e.name)!;
 			// A lone member campaigned once at its first start: term 2, its own leader.
 			if (!e.raft) return { ...base, raftTerm: 2, isLeader: true };

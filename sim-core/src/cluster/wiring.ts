@@ -71,6 +71,8 @@ export interface EtcdMemberEndpoint {
 	raft?: { term: number; leader: string; isLeader: boolean; raftIndex: number; appliedIndex: number };
 	/** When a joined member was added (its ID depends on it). */
 	addedAtWallMs?: number;
+	/** Added by hand (etcdctl member add) and never started: its peer URL; it has no name and no client URLs yet. */
+	unstartedPeerUrl?: string;
 }
 
 /** What the tools a reader types need, to be wired to the machines they run on. */

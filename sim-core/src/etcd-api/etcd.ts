@@ -126,6 +126,8 @@ export interface EtcdClient {
 	moveLeader(target: string): void;
 	/** Cluster.MemberRemove: the member named `target` leaves the voting configuration. */
 	memberRemove(target: string): void;
+	/** Cluster.MemberAdd: a voting member with these peer URLs joins the configuration, unstarted until a process with them runs; its name in the cluster. */
+	memberAdd(peerUrl: string): string;
 	/** Live keys (etcd_debugging_mvcc_keys_total). */
 	keyCount(): number;
 }

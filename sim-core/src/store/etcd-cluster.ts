@@ -52,6 +52,8 @@ export interface EtcdClusterMemberState {
 	addedAtWallMs?: number;
 	/** Removed from the cluster (etcdctl member remove): it never rejoins by itself, and its process exits at start. */
 	removed?: boolean;
+	/** A member added by hand (etcdctl member add) that no process runs: its peer URL; it counts toward the quorum and never answers. */
+	unstartedPeerUrl?: string;
 	raft: RaftState;
 	data: MvccState;
 }
@@ -67,6 +69,8 @@ export interface EtcdClusterDeps {
 	random(processId: string): RaftRandom;
 	/** Virtual wall clock, epoch ms. */
 	wallMs(): number;
+	/** A member's peer URL (`https://<machine ip>:2380`), for member add's duplicate check. */
+	peerUrl?(name: string): string | undefined;
 	/** A member applied entries: its watchers should hear about new revisions. */
 	applied(name: string): void;
 	/** A member learned it was removed: its process exits ("the member has been permanently removed from the cluster"). */
@@ -155,6 +159,38 @@ export class EtcdCluster {
 
 	memberNames(): string[] {
 		return [...this.members.keys()];
+	}
+
+	/** Members added by hand that no process runs (etcdctl member add), still in the configuration: name, peer URL, when added. */
+	unstarted(): Array<{ name: string; peerUrl: string; addedAtWallMs: number }> {
+		return [...this.members.values()].filter((m) => m.record.unstartedPeerUrl && !m.record.removed).map((m) => ({ name: m.record.name, peerUrl: m.record.unstartedPeerUrl!, addedAtWallMs: m.record.addedAtWallMs ?? 0 }));
+	}
+
+	/**
+	 * MemberAdd through member `via`, with etcd's --strict-reconfig-check: a
+	 * peer URL already in use is refused; so is an add that would leave fewer
+	 * started members than the new quorum (`not enough started members`), or
+	 * one made while the leader is not connected to every voter
+	 * (`unhealthy cluster`). The new member counts toward the quorum at once;
+	 * until a process with its peer URL runs (none does here), it is
+	 * `unstarted` and never answers, which is why etcd says to start it right
+	 * after adding it.
+	 */
+	addMember(via: string, peerUrl: string, peerUrlOf: (name: string) => string | undefined): string {
+		const member = this.members.get(via);
+		const leader = this.leaderFor(via);
+		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		const voters = leader.record.raft.peers;
+		const urlOf = (name: string) => this.members.get(name)?.record.unstartedPeerUrl ?? peerUrlOf(name);
+		if (voters.some((v) => urlOf(v) === peerUrl)) throw new MvccError('not-enough-members', 'etcdserver: Peer URLs already exists');
+		const started = voters.filter((v) => !this.members.get(v)?.record.unstartedPeerUrl).length;
+		const members = voters.length + 1;
+		if (!(started === 1 && members === 2) && started < Math.floor(members / 2) + 1) throw new MvccError('not-enough-members', 'etcdserver: re-configuration failed due to not enough started members');
+		if (voters.some((v) => !this.canReach(leader, this.members.get(v) ?? leader) || !this.members.has(v) || !!this.members.get(v)!.record.unstartedPeerUrl)) throw new MvccError('unavailable', 'etcdserver: unhealthy cluster');
+		const name = `unstarted-${this.members.size + 1}`;
+		this.attach({ name, processId: '', raft: newRaftState(name, []), data: MvccStore.empty().state, addedAtWallMs: this.deps.wallMs(), unstartedPeerUrl: peerUrl });
+		this.propose(via, { op: 'member-add', name });
+		return name;
 	}
 
 	/** Whether `name` was removed from the cluster. */
@@ -432,7 +468,7 @@ export class EtcdCluster {
 
 	/** The client API of one member (what a connection to its 2379 gets). */
 	client(name: string): EtcdClient {
-		return new MemberClient(this, name, this.members.get(name)!.data);
+		return new MemberClient(this, name, this.members.get(name)!.data, (member) => this.deps.peerUrl?.(member));
 	}
 
 	/** Facts etcdctl reports of a member: its term, the leader it knows, its last and applied indexes. */
@@ -450,6 +486,7 @@ class MemberClient implements EtcdClient {
 		private readonly cluster: EtcdCluster,
 		private readonly name: string,
 		private readonly local: MvccStore,
+		private readonly peerUrlOf: (name: string) => string | undefined,
 	) {}
 
 	get revision(): number {
@@ -511,6 +548,10 @@ class MemberClient implements EtcdClient {
 
 	memberRemove(target: string): void {
 		this.cluster.removeMember(this.name, target);
+	}
+
+	memberAdd(peerUrl: string): string {
+		return this.cluster.addMember(this.name, peerUrl, this.peerUrlOf);
 	}
 
 	keyCount(): number {

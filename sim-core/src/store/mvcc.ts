@@ -277,6 +277,11 @@ export class MvccStore implements EtcdClient {
 		throw new MvccError('not-enough-members', 'etcdserver: re-configuration failed due to not enough started members');
 	}
 
+	/** Growing a lone member into a cluster by hand is not simulated (a cluster of several comes from controlPlane.etcdMembers). */
+	memberAdd(): string {
+		throw new MvccError('unavailable', 'member add: not simulated for a lone member (start the cluster with controlPlane.etcdMembers for several)');
+	}
+
 	/** Shrinks the backend file to what is in use (etcdctl defrag). */
 	defragment(): void {
 		this.state.sizeBytes = this.state.sizeInUseBytes;

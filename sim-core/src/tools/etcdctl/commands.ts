@@ -28,6 +28,7 @@ type RunName =
 	| 'member list'
 	| 'move-leader'
 	| 'member remove'
+	| 'member add'
 	| 'alarm list'
 	| 'alarm disarm'
 	| 'snapshot save'
@@ -166,7 +167,12 @@ export const ROOT: CommandNode = {
 			use: 'member <subcommand>',
 			short: 'Membership related commands',
 			children: [
-				unsimulated('add <memberName> [options]', 'Adds a member into the cluster'),
+				{
+					use: 'add <memberName> [options]',
+					short: 'Adds a member into the cluster',
+					flags: [str('peer-urls', '', 'comma separated peer URLs for the new member.'), bool('learner', 'indicates if the new member is raft learner')],
+					run: 'member add',
+				},
 				{
 					use: 'list',
 					short: 'Lists all members in the cluster',

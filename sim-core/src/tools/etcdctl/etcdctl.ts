@@ -17,7 +17,7 @@
 import type { CommandContext, CommandHandler, CommandResult } from '../../shell/types.ts';
 import { ROOT, flagsOf, nameOf, pathName, usageText, type CommandNode, type CommandPath } from './commands.ts';
 import { FlagError, parseFlags, type FlagSpec } from './flags.ts';
-import { runAlarm, runCompaction, runDefrag, runDel, runEndpointHashKV, runEndpointHealth, runEndpointStatus, runGet, runMemberList, runMemberRemove, runMoveLeader, runPut, runSnapshotSave, runVersion, runWatch } from './run.ts';
+import { runAlarm, runCompaction, runDefrag, runDel, runEndpointHashKV, runEndpointHealth, runEndpointStatus, runGet, runMemberAdd, runMemberList, runMemberRemove, runMoveLeader, runPut, runSnapshotSave, runVersion, runWatch } from './run.ts';
 import { EXIT, Exit, Invocation } from './session.ts';
 import type { EtcdctlDeps } from './types.ts';
 
@@ -166,6 +166,9 @@ function dispatch(argv: string[], ctx: CommandContext, deps: EtcdctlDeps): Comma
 				break;
 			case 'member remove':
 				runMemberRemove(inv);
+				break;
+			case 'member add':
+				runMemberAdd(inv);
 				break;
 			case 'alarm list':
 				runAlarm(inv, false);

@@ -511,6 +511,38 @@ export function runMoveLeader(inv: Invocation): void {
 	inv.stdout += `Leadership transferred from ${BigInt('0x' + leader.member.memberId).toString(16)} to ${targetId.toString(16)}\n`;
 }
 
+/**
+ * member add: the new member joins the configuration at once, unstarted;
+ * the simple format then prints the environment a new etcd would start with
+ * (memberAddCommandFunc).
+ */
+export function runMemberAdd(inv: Invocation): void {
+	if (inv.args.length < 1) throw new Exit(EXIT.badArgs, 'member name not provided');
+	if (inv.args.length > 1) {
+		const hints = inv.args.filter((a) => a.toLowerCase().startsWith('http')).map((a) => `, did you mean --peer-urls=${a}`).join('');
+		throw new Exit(EXIT.badArgs, `too many arguments${hints}`);
+	}
+	const name = inv.args[0];
+	const peerUrls = inv.value('peer-urls');
+	if (!peerUrls) throw new Exit(EXIT.badArgs, 'member peer urls not provided');
+	// Learners (--learner) are not simulated: say so rather than add a voter the reader did not ask for.
+	if (inv.bool('learner')) throw new Exit(EXIT.badFeature, 'member add --learner: learner members are not simulated');
+	const rpc = setUp(inv);
+	const connection = mustConnect(rpc, '/etcdserverpb.Cluster/MemberAdd');
+	try {
+		connection.store.memberAdd(peerUrls.split(',')[0]);
+	} catch (error) {
+		serverError(rpc, connection, '/etcdserverpb.Cluster/MemberAdd', error);
+	}
+	const members = inv.deps.members();
+	const added = members.find((m) => m.name === '' && m.peerUrls.includes(peerUrls.split(',')[0]))!;
+	const hex16 = (value: bigint) => value.toString(16).padStart(16, ' ');
+	if (rpc.format !== 'simple') throw new Exit(EXIT.badFeature, `${rpc.format} not supported for member add in this simulation`);
+	inv.stdout += `Member ${hex16(BigInt('0x' + added.memberId))} added to cluster ${hex16(BigInt('0x' + connection.member.clusterId))}\n`;
+	const conf = members.flatMap((m) => m.peerUrls.map((url) => `${m === added ? name : m.name}=${url}`));
+	inv.stdout += `\nETCD_NAME=${JSON.stringify(name)}\nETCD_INITIAL_CLUSTER=${JSON.stringify(conf.join(','))}\nETCD_INITIAL_ADVERTISE_PEER_URLS=${JSON.stringify(peerUrls)}\nETCD_INITIAL_CLUSTER_STATE="existing"\n`;
+}
+
 /** member remove: the member leaves the configuration, and the quorum is counted among the rest. */
 export function runMemberRemove(inv: Invocation): void {
 	if (inv.args.length !== 1) throw new Exit(EXIT.badArgs, 'member ID is not provided');
@@ -521,7 +553,7 @@ export function runMemberRemove(inv: Invocation): void {
 	const connection = mustConnect(rpc, '/etcdserverpb.Cluster/MemberRemove');
 	const target = inv.deps.members().find((m) => BigInt('0x' + m.memberId) === id);
 	try {
-		connection.store.memberRemove(target?.name ?? '');
+		connection.store.memberRemove(target?.memberKey ?? target?.name ?? '');
 	} catch (error) {
 		serverError(rpc, connection, '/etcdserverpb.Cluster/MemberRemove', error);
 	}

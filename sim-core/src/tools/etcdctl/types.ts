@@ -46,6 +46,8 @@ export interface EtcdMemberFacts {
 	/** Current Raft term: 2 after a fresh single-member start (it campaigns once), one more per restart. */
 	raftTerm: number;
 	isLeader: boolean;
+	/** How the wiring names the member when `name` is empty (a member added by hand and never started). */
+	memberKey?: string;
 	/** The member ID of the leader this member follows ('0': none known). Default: itself when `isLeader`. */
 	leaderId?: string;
 	isLearner?: boolean;
