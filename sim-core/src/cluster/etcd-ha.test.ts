@@ -90,8 +90,9 @@ describe('a three-member stacked etcd cluster', () => {
 		expect(refused.stderr).toBe('Error from server: etcdserver: request timed out\n');
 		// kubectl create configmap wraps the server's error in its own words.
 		expect(cluster.exec('kubectl create configmap during --from-literal=k=v').stderr).toBe('error: failed to create configmap: etcdserver: request timed out\n');
-		// The lone member knows it is no leader: no quorum, no writes.
+		// The lone member knows it is no leader, and its status says so in ERRORS: no quorum, no writes.
 		expect(statusRows(cluster).filter((r) => r.isLeader)).toEqual([]);
+		expect(onMachine(cluster, 'control-plane', `${ETCDCTL} endpoint status`).stdout).toMatch(/, false, false, 2, \d+, \d+, etcdserver: no leader, , false\n$/);
 		cluster.start('etcd', 'control-plane-2');
 		cluster.advance('60s');
 		expect(cluster.exec('kubectl get configmap acknowledged -o jsonpath={.data.k}').stdout).toBe('v');

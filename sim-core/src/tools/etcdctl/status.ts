@@ -50,6 +50,7 @@ export function memberStatus(store: EtcdClient, facts: EtcdMemberFacts): MemberS
 		raftTerm: facts.raftTerm,
 		raftIndex: facts.raftIndex ?? raftIndex,
 		raftAppliedIndex: facts.raftAppliedIndex ?? raftIndex,
-		errors: backend.alarms.map((alarm) => `memberID:${BigInt('0x' + facts.memberId).toString(10)} alarm:${alarm} `),
+		// A member that knows no leader says so first, then its alarms (maintenance.go Status: ErrNoLeader).
+		errors: [...(facts.leaderId === '0' ? ['etcdserver: no leader'] : []), ...backend.alarms.map((alarm) => `memberID:${BigInt('0x' + facts.memberId).toString(10)} alarm:${alarm} `)],
 	};
 }
