@@ -187,9 +187,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 			return;
 		}
 		this.deps.etcd.watch(this.id);
-		this.cacher.rebuild(store, store.revision);
-		this.cacheLoaded = true;
-		this.cacheStore = store;
+		this.rebuildCache(store, store.revision);
 		this.state.cacheRevision = this.cacher.revision;
 		this.state.ready = true;
 		this.emit({ action: 'ready', peer: 'etcd', rv: store.revision, msg: `watch cache loaded at revision ${store.revision}` });
@@ -210,24 +208,25 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 		if (!this.cacheLoaded) return;
 		if (this.cacheStore === store && store.revision >= this.cacher.revision) return;
 		this.emit({ action: 'relist', peer: 'etcd', rv: store.revision, msg: `etcd is at revision ${store.revision}, the watch cache at ${this.cacher.revision}: listing again` });
-		this.cacher.rebuild(store, store.revision);
-		this.cacheStore = store;
+		this.rebuildCache(store, store.revision);
 		this.state.cacheRevision = this.cacher.revision;
 		this.watchers.closeAll();
+	}
+
+	/** Builds the cache from `store` at `revision`, remembering which store it came from. */
+	private rebuildCache(store: EtcdClient, revision: number): void {
+		this.cacher.rebuild(store, revision);
+		this.cacheLoaded = true;
+		this.cacheStore = store;
 	}
 
 	/** Makes sure the in-memory cache exists (after a restore) and is current. */
 	private ensureCache(): EtcdClient | undefined {
 		const store = this.deps.etcd.store();
 		if (!store) return undefined;
-		this.checkStoreIdentity(store);
 		// etcd forgets its watchers when it restarts; re-subscribing is idempotent.
 		this.deps.etcd.watch(this.id);
-		if (!this.cacheLoaded) {
-			this.cacher.rebuild(store, this.state.cacheRevision || store.revision);
-			this.cacheLoaded = true;
-			this.cacheStore = store;
-		}
+		if (!this.cacheLoaded) this.rebuildCache(store, this.state.cacheRevision || store.revision);
 		this.pump();
 		return store;
 	}
@@ -236,11 +235,7 @@ export class KubeApiServer extends ProcessBase<ApiServerState> {
 	private pump(): void {
 		const store = this.deps.etcd.store();
 		if (!store || !this.state.ready) return;
-		if (!this.cacheLoaded) {
-			this.cacher.rebuild(store, this.state.cacheRevision || store.revision);
-			this.cacheLoaded = true;
-			this.cacheStore = store;
-		}
+		if (!this.cacheLoaded) this.rebuildCache(store, this.state.cacheRevision || store.revision);
 		this.checkStoreIdentity(store);
 		const changes = this.cacher.catchUp(store);
 		this.state.cacheRevision = this.cacher.revision;

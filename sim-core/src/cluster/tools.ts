@@ -111,7 +111,7 @@ export function registerTools(cluster: ToolsContext, shell: ReaderShell): void {
 	const etcdMemberFacts = (): EtcdMemberFacts[] => {
 		const endpoints = cluster.etcdMembers();
 		const first = kubeadmEtcdMember(endpoints[0].name, endpoints[0].ip);
-		const byName = new Map(endpoints.map((e) => [e.name, e.name === first.name ? first : kubeadmEtcdMember(e.name, e.ip, { addedAtWallMs: e.addedAtWallMs, clusterId: first.clusterId })]));
+		const byName = new Map(endpoints.filter((e) => !e.unstartedPeerUrl).map((e) => [e.name, e.name === first.name ? first : kubeadmEtcdMember(e.name, e.ip, { addedAtWallMs: e.addedAtWallMs, clusterId: first.clusterId })]));
 		const facts = endpoints.map((e): EtcdMemberFacts => {
 			if (e.unstartedPeerUrl) {
 				// Unstarted: MemberList shows its peer URL only (the ID from it and the second it was added).

@@ -177,9 +177,7 @@ export class EtcdCluster {
 	 * after adding it.
 	 */
 	addMember(via: string, peerUrl: string, peerUrlOf: (name: string) => string | undefined): string {
-		const member = this.members.get(via);
-		const leader = this.leaderFor(via);
-		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		const { leader } = this.leaderOrTimeout(via);
 		const voters = leader.record.raft.peers;
 		const urlOf = (name: string) => this.members.get(name)?.record.unstartedPeerUrl ?? peerUrlOf(name);
 		if (voters.some((v) => urlOf(v) === peerUrl)) throw new MvccError('not-enough-members', 'etcdserver: Peer URLs already exists');
@@ -305,9 +303,7 @@ export class EtcdCluster {
 	 * the new configuration.
 	 */
 	removeMember(via: string, target: string): void {
-		const member = this.members.get(via);
-		const leader = this.leaderFor(via);
-		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		const { leader } = this.leaderOrTimeout(via);
 		const voters = leader.record.raft.peers;
 		if (!voters.includes(target)) throw new MvccError('member-not-found', 'etcdserver: member not found');
 		const remaining = voters.filter((v) => v !== target);
@@ -397,6 +393,14 @@ export class EtcdCluster {
 		return lead;
 	}
 
+	/** The member and the leader it follows, or the timeout a request to it ends in. */
+	private leaderOrTimeout(name: string): { member: Member; leader: Member } {
+		const member = this.members.get(name);
+		const leader = this.leaderFor(name);
+		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		return { member, leader };
+	}
+
 	/** For a joining member, which knows no leader yet: the leader its machine can reach. */
 	private anyLeaderReachableFrom(name: string): Member | undefined {
 		const member = this.members.get(name)!;
@@ -405,9 +409,7 @@ export class EtcdCluster {
 
 	/** A request through the log, answered once the member it was sent to applied it. */
 	propose(name: string, request: EtcdRequest): ApplyResult {
-		const member = this.members.get(name);
-		const leader = this.leaderFor(name);
-		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		const { member, leader } = this.leaderOrTimeout(name);
 		const proposed = leader.node.propose(encodeRequest(request));
 		if (!proposed) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
 		member.awaiting.set(proposed.index, { term: proposed.term });
@@ -421,9 +423,7 @@ export class EtcdCluster {
 
 	/** ReadIndex: confirms the leader still leads, then makes sure this member applied up to its commit index. */
 	linearizableRead(name: string): void {
-		const member = this.members.get(name);
-		const leader = this.leaderFor(name);
-		if (!member || !leader) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
+		const { member, leader } = this.leaderOrTimeout(name);
 		const context = `read-${++this.readCounter}`;
 		if (!leader.node.readIndex(context)) throw new MvccError('unavailable', REQUEST_TIMED_OUT);
 		this.settle();

@@ -22,7 +22,7 @@ import * as errors from '../errors.ts';
 import { podExec, podLog, proxyLocation } from '../registry/pod-proxy.ts';
 import { bind, evict } from '../registry/pod-storage.ts';
 import { updateScale } from '../registry/scale.ts';
-import type { EtcdClient } from '../../etcd-api/etcd.ts';
+import { REQUEST_TIMED_OUT, type EtcdClient } from '../../etcd-api/etcd.ts';
 import { isReviewResource, serveReview } from '../reviews.ts';
 import { serveComponentStatuses } from '../registry/componentstatus.ts';
 import { Authentication } from './filters/authentication.ts';
@@ -74,7 +74,7 @@ export function serveResource(scope: RequestScope, request: ApiRequest, info: Re
 	}
 	const store = server.ensureCache();
 	if (!store || !server.state.ready) {
-		return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request timed out', code: 500 } };
+		return { code: 500, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: REQUEST_TIMED_OUT, code: 500 } };
 	}
 	if (verb === 'create' && request.subresource === 'eviction') return evict(scope, request, info, caller, store);
 	if (verb === 'create' && request.subresource === 'exec') return podExec(scope, request, info);

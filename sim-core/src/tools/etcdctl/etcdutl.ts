@@ -26,7 +26,7 @@
  */
 import type { CommandHandler, CommandResult } from '../../shell/types.ts';
 import { goQuote } from '../../golang/json.ts';
-import { civilTime } from '../../golang/time.ts';
+import { formatRfc3339 } from '../../golang/time.ts';
 import { humanizeBytes } from '../common/humanize.ts';
 import { goMarshal } from '../../golang/json.ts';
 import { renderTable } from '../common/tablewriter.ts';
@@ -62,9 +62,7 @@ export interface EtcdutlDeps {
 
 /** One line of etcdutl's console logger: RFC 3339 time, level, caller, message, the fields as spaced JSON. */
 function consoleLine(wallMs: number, caller: string, msg: string, fields: Array<[string, string | number]>): string {
-	const t = civilTime(wallMs);
-	const two = (n: number) => String(n).padStart(2, '0');
-	const time = `${t.year}-${two(t.month)}-${two(t.day)}T${two(t.hour)}:${two(t.minute)}:${two(t.second)}Z`;
+	const time = formatRfc3339(wallMs);
 	const json = fields.map(([k, v]) => `${JSON.stringify(k)}: ${typeof v === 'number' ? v : JSON.stringify(v)}`).join(', ');
 	return `${time}\tinfo\t${caller}\t${msg}\t{${json}}\n`;
 }

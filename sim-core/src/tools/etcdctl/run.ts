@@ -487,9 +487,7 @@ export function runAlarm(inv: Invocation, disarm: boolean): void {
 /** move-leader: finds the leader among the endpoints (Status of each), then asks it to hand over. */
 export function runMoveLeader(inv: Invocation): void {
 	if (inv.args.length !== 1) throw new Exit(EXIT.badArgs, 'move-leader command needs 1 argument');
-	const text = inv.args[0];
-	if (!/^[0-9a-fA-F]{1,16}$/.test(text)) throw new Exit(EXIT.badArgs, `strconv.ParseUint: parsing ${JSON.stringify(text)}: ${/^[0-9a-fA-F]+$/.test(text) ? 'value out of range' : 'invalid syntax'}`);
-	const targetId = BigInt('0x' + text);
+	const targetId = parseMemberId(inv.args[0], (error) => error);
 	const rpc = setUp(inv);
 	let leader: Connected | undefined;
 	for (const endpoint of rpc.settings.endpoints) {
@@ -509,6 +507,17 @@ export function runMoveLeader(inv: Invocation): void {
 		serverError(rpc, leader, '/etcdserverpb.Maintenance/MoveLeader', error);
 	}
 	inv.stdout += `Leadership transferred from ${BigInt('0x' + leader.member.memberId).toString(16)} to ${targetId.toString(16)}\n`;
+}
+
+/** A member ID argument as strconv.ParseUint(s, 16, 64) reads it; `wrap` words the error as the command does. */
+function parseMemberId(text: string, wrap: (error: string) => string): bigint {
+	if (!/^[0-9a-fA-F]{1,16}$/.test(text)) throw new Exit(EXIT.badArgs, wrap(`strconv.ParseUint: parsing ${JSON.stringify(text)}: ${/^[0-9a-fA-F]+$/.test(text) ? 'value out of range' : 'invalid syntax'}`));
+	return BigInt('0x' + text);
+}
+
+/** Go's %16x: hex, padded with spaces to 16 (the member and cluster IDs in member add/remove). */
+function hex16(id: bigint | string): string {
+	return (typeof id === 'string' ? BigInt('0x' + id) : id).toString(16).padStart(16, ' ');
 }
 
 /**
@@ -536,9 +545,8 @@ export function runMemberAdd(inv: Invocation): void {
 	}
 	const members = inv.deps.members();
 	const added = members.find((m) => m.name === '' && m.peerUrls.includes(peerUrls.split(',')[0]))!;
-	const hex16 = (value: bigint) => value.toString(16).padStart(16, ' ');
 	if (rpc.format !== 'simple') throw new Exit(EXIT.badFeature, `${rpc.format} not supported for member add in this simulation`);
-	inv.stdout += `Member ${hex16(BigInt('0x' + added.memberId))} added to cluster ${hex16(BigInt('0x' + connection.member.clusterId))}\n`;
+	inv.stdout += `Member ${hex16(added.memberId)} added to cluster ${hex16(connection.member.clusterId)}\n`;
 	const conf = members.flatMap((m) => m.peerUrls.map((url) => `${m === added ? name : m.name}=${url}`));
 	inv.stdout += `\nETCD_NAME=${JSON.stringify(name)}\nETCD_INITIAL_CLUSTER=${JSON.stringify(conf.join(','))}\nETCD_INITIAL_ADVERTISE_PEER_URLS=${JSON.stringify(peerUrls)}\nETCD_INITIAL_CLUSTER_STATE="existing"\n`;
 }
@@ -546,9 +554,7 @@ export function runMemberAdd(inv: Invocation): void {
 /** member remove: the member leaves the configuration, and the quorum is counted among the rest. */
 export function runMemberRemove(inv: Invocation): void {
 	if (inv.args.length !== 1) throw new Exit(EXIT.badArgs, 'member ID is not provided');
-	const text = inv.args[0];
-	if (!/^[0-9a-fA-F]{1,16}$/.test(text)) throw new Exit(EXIT.badArgs, `bad member ID arg (strconv.ParseUint: parsing ${JSON.stringify(text)}: ${/^[0-9a-fA-F]+$/.test(text) ? 'value out of range' : 'invalid syntax'}), expecting ID in Hex`);
-	const id = BigInt('0x' + text);
+	const id = parseMemberId(inv.args[0], (error) => `bad member ID arg (${error}), expecting ID in Hex`);
 	const rpc = setUp(inv);
 	const connection = mustConnect(rpc, '/etcdserverpb.Cluster/MemberRemove');
 	const target = inv.deps.members().find((m) => BigInt('0x' + m.memberId) === id);
@@ -557,9 +563,7 @@ export function runMemberRemove(inv: Invocation): void {
 	} catch (error) {
 		serverError(rpc, connection, '/etcdserverpb.Cluster/MemberRemove', error);
 	}
-	// %16x: hex, padded with spaces to 16.
-	const hex16 = (value: bigint) => value.toString(16).padStart(16, ' ');
-	inv.stdout += `Member ${hex16(id)} removed from cluster ${hex16(BigInt('0x' + connection.member.clusterId))}\n`;
+	inv.stdout += `Member ${hex16(id)} removed from cluster ${hex16(connection.member.clusterId)}\n`;
 }
 
 // ---- snapshot save ----------------------------------------------------------------------
